@@ -1,0 +1,3 @@
+export * from './events/index.ts'
+export * from './messages/index.ts'
+export * from './tunnel/index.ts'

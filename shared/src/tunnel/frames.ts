@@ -1,0 +1,74 @@
+/**
+ * Frames exchanged over the tunnel WebSocket between agent-node (client) and the edge worker's
+ * tunnel gateway Durable Object (server). Every frame is one JSON text message.
+ *
+ * agent-node -> worker
+ * - `event`: one agent event, with its id (dedupe key) and its per-connection sequence number.
+ * - `command-result`: the outcome of a command, keyed by the command id.
+ *
+ * worker -> agent-node
+ * - `ack`: the conversation Durable Object has stored the event with this id.
+ * - `command`: something for the agent to do; `idempotencyKey` makes a retried command run once.
+ */
+import { z } from 'zod'
+import { AgentEvent } from '../events/index.ts'
+import { SendMessageBody, SendMessageResult } from '../messages/index.ts'
+
+export const EventFrame = z.object({
+  kind: z.literal('event'),
+  id: z.uuid(),
+  connectionId: z.uuid(),
+  seq: z.number().int().nonnegative(),
+  event: AgentEvent,
+})
+export type EventFrame = z.infer<typeof EventFrame>
+
+export const AckFrame = z.object({ kind: z.literal('ack'), id: z.uuid() })
+export type AckFrame = z.infer<typeof AckFrame>
+
+/** Commands the edge may ask of the agent. `send-message` takes the `POST /v1/message` body. */
+export const TunnelCommand = z.discriminatedUnion('name', [
+  z.object({ name: z.literal('send-message'), message: SendMessageBody }),
+])
+export type TunnelCommand = z.infer<typeof TunnelCommand>
+
+export const CommandFrame = z.object({
+  kind: z.literal('command'),
+  id: z.uuid(),
+  idempotencyKey: z.string().min(1).max(200),
+  command: TunnelCommand,
+})
+export type CommandFrame = z.infer<typeof CommandFrame>
+
+export const CommandResultFrame = z.discriminatedUnion('ok', [
+  z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(true), result: SendMessageResult }),
+  z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(false), error: z.string() }),
+])
+export type CommandResultFrame = z.infer<typeof CommandResultFrame>
+
+/** Frames agent-node sends up the tunnel. */
+export const UpstreamFrame = z.union([EventFrame, CommandResultFrame])
+export type UpstreamFrame = z.infer<typeof UpstreamFrame>
+
+/** Frames the worker sends down the tunnel. */
+export const DownstreamFrame = z.union([AckFrame, CommandFrame])
+export type DownstreamFrame = z.infer<typeof DownstreamFrame>
+
+/**
+ * Parses one WebSocket text message with `schema`.
+ * @returns the frame, or an `error` string naming what is wrong (never throws).
+ */
+export function parseFrame<T>(schema: z.ZodType<T>, data: string | ArrayBuffer | Uint8Array): { frame: T } | { error: string } {
+  let json: unknown
+  try {
+    json = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data))
+  } catch {
+    return { error: 'frame is not valid JSON' }
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    return { error: `invalid frame at '${issue?.path.join('.') || '(root)'}': ${issue?.message ?? 'unknown'}` }
+  }
+  return { frame: parsed.data }
+}

@@ -1,0 +1,2 @@
+export * from './frames.ts'
+export * from './handshake.ts'

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config'
+
+// One `npm test` runs every project: Node code (shared, agent-node, end-to-end) and the
+// edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      'edge-worker/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
