@@ -1,0 +1,133 @@
+/**
+ * Credo tag queries compiled to SQL over the tag index, and the one `SELECT` that lists records.
+ *
+ * The semantics are Askar's (Credo `packages/askar/src/storage/utils.ts`
+ * `askarQueryFromSearchQuery`, Askar `askar-storage/src/wql`). Credo's in-memory test storage
+ * (`tests/InMemoryStorageService.ts`) agrees except where it is unfinished: it throws on `$not`,
+ * compares `null` with a stored null ("TODO: support null") and lets `$or: []` match nothing.
+ *
+ * - `{ name: value }` matches records whose tag equals the value, keeping strings, booleans and
+ *   arrays apart (`tags.ts`); an array matches when every queried element is in the record's
+ *   array; several keys must all match.
+ * - `undefined` adds no condition: Credo passes optional filters that way (the proof protocol
+ *   looks up `{ threadId, role, connectionId }` with `connectionId` undefined when it has none).
+ * - `null` matches records without the tag: a null tag is stored as no tag, so null means
+ *   "absent". (Askar instead drops null from a query, matching every record.)
+ * - `$and` all, `$or` at least one, `$not` the negation, nested freely, all combined with the
+ *   keys beside them by AND. `{}`, `$and: []`, `$or: []` and `[]` match everything (Askar drops
+ *   empty ones); `$not: {}` therefore matches nothing.
+ *
+ * Each tag condition is `id IN (SELECT record_id FROM credo_record_tags WHERE ...)`: a subquery
+ * that does not depend on the outer row, run once from `credo_record_tags_lookup`, so no query
+ * reads the tag table beyond the matching index entries, and SQLite fetches the matching records
+ * by primary key (`anyOf` keeps that true for `$or`). Only `$not` and `null` must look at every
+ * record of the type. Values are always bound parameters.
+ */
+import { CredoError, type BaseRecordAny, type Query, type QueryOptions, type TagValue } from '@credo-ts/core'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import type { LibSQLDatabase } from 'drizzle-orm/libsql'
+import { credoRecords, credoRecordTags } from './schema.ts'
+import { tagEntries, type TagEntry } from './tags.ts'
+
+/** The partition a statement works in: the agent context and the record type. */
+export interface RecordScope {
+  contextId: string
+  type: string
+}
+
+/** A query as Credo builds it (`AdvancedQuery | SimpleQuery` in `storage/StorageService`). */
+interface QueryNode {
+  $and?: QueryNode[]
+  $or?: QueryNode[]
+  $not?: QueryNode
+  [tag: string]: TagValue | QueryNode | QueryNode[]
+}
+
+function allOf(conditions: SQL[]): SQL {
+  if (conditions.length === 0) return sql`1 = 1`
+  if (conditions.length === 1) return conditions[0] as SQL
+  return sql`(${sql.join(conditions, sql` AND `)})`
+}
+
+/**
+ * `id IN (SELECT id ... WHERE <branch 1> UNION SELECT id ... WHERE <branch 2> ...)` rather than
+ * `<branch 1> OR <branch 2>`: each branch is then planned on its own, from the tag index, and
+ * the union drives the outer query by primary key. With an OR of subqueries SQLite reads every
+ * record of the type and tests it (measured, 20,000 records: 0.4 ms against 2.8 ms).
+ */
+function anyOf(branches: QueryNode[], scope: RecordScope): SQL {
+  if (branches.length === 1) return compile(branches[0] as QueryNode, scope)
+  const selects = branches.map((branch) => sql`${recordsInScope(scope)} AND ${compile(branch, scope)}`)
+  return sql`${credoRecords.id} IN (${sql.join(selects, sql` UNION `)})`
+}
+
+function recordsInScope(scope: RecordScope): SQL {
+  const { id, contextId, type } = credoRecords
+  return sql`SELECT ${id} FROM ${credoRecords} WHERE ${contextId} = ${scope.contextId} AND ${type} = ${scope.type}`
+}
+
+function tagsInScope(scope: RecordScope): SQL {
+  const { recordId, contextId, type } = credoRecordTags
+  return sql`SELECT ${recordId} FROM ${credoRecordTags} WHERE ${contextId} = ${scope.contextId} AND ${type} = ${scope.type}`
+}
+
+function hasTag(scope: RecordScope, entry: TagEntry): SQL {
+  const { name, value, kind } = credoRecordTags
+  const matches = sql`${name} = ${entry.name} AND ${value} = ${entry.value} AND ${kind} = ${entry.kind}`
+  return sql`${credoRecords.id} IN (${tagsInScope(scope)} AND ${matches})`
+}
+
+function hasTagNamed(scope: RecordScope, name: string): SQL {
+  return sql`${credoRecords.id} IN (${tagsInScope(scope)} AND ${credoRecordTags.name} = ${name})`
+}
+
+function compile(node: QueryNode, scope: RecordScope): SQL {
+  const { $and, $or, $not, ...tags } = node
+  const conditions: SQL[] = []
+  for (const [name, value] of Object.entries(tags)) {
+    if (value === undefined) continue
+    if (value === null) conditions.push(sql`NOT (${hasTagNamed(scope, name)})`)
+    else conditions.push(allOf(tagEntries(name, value as TagValue).map((entry) => hasTag(scope, entry))))
+  }
+  if ($and) conditions.push(...$and.map((child) => compile(child, scope)))
+  if ($or && $or.length > 0) conditions.push(anyOf($or, scope))
+  if ($not) conditions.push(sql`NOT (${compile($not, scope)})`)
+  return allOf(conditions)
+}
+
+/**
+ * The `SELECT value, tags` of the records in a scope that match `query` (all if omitted), in
+ * creation order (`created_at, id`), with `limit`/`offset` from `options`. Returns the drizzle
+ * builder: await it for rows, or read its SQL (`toSQL()`, `getSQL()`).
+ *
+ * @param query e.g. `{ state: 'completed', $or: [{ role: 'requester' }, { isReady: true }] }`
+ * @throws {CredoError} if `options.cursor` is set (cursor pagination is not implemented), or a
+ *   tag value is not a Credo `TagValue` (e.g. a number, or an Askar WQL operator object such as
+ *   `{ $neq: 'x' }`, which Credo's query type does not include).
+ */
+export function selectRecords(
+  db: LibSQLDatabase,
+  scope: RecordScope,
+  query?: Query<BaseRecordAny>,
+  options: QueryOptions = {},
+) {
+  if (options.cursor) throw new CredoError('Cursor pagination is not supported by this storage')
+  const select = db
+    .select({ value: credoRecords.value, tags: credoRecords.tags })
+    .from(credoRecords)
+    .where(
+      and(
+        eq(credoRecords.contextId, scope.contextId),
+        eq(credoRecords.type, scope.type),
+        query === undefined ? undefined : compile(query as QueryNode, scope),
+      ),
+    )
+    .orderBy(credoRecords.createdAt, credoRecords.id)
+    .$dynamic()
+  // SQLite takes an OFFSET only after a LIMIT (and drizzle drops negative ones)
+  if (options.limit !== undefined || options.offset !== undefined) {
+    select.limit(options.limit ?? Number.MAX_SAFE_INTEGER)
+  }
+  if (options.offset !== undefined) select.offset(options.offset)
+  return select
+}
