@@ -8,6 +8,9 @@ import { dirname, resolve } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 
+/** How long a writer waits for a lock held by another connection, in milliseconds. */
+const BUSY_TIMEOUT_MS = 5_000
+
 export interface Database {
   /** drizzle handle; every store builds its queries on it. */
   db: LibSQLDatabase
@@ -27,9 +30,9 @@ export async function openDatabase(path: string): Promise<Database> {
     mkdirSync(dirname(file), { recursive: true })
     url = `file:${file}`
   }
-  const client: Client = createClient({ url })
+  // `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one).
+  const client: Client = createClient({ url, timeout: BUSY_TIMEOUT_MS })
   if (url !== ':memory:') await client.execute('PRAGMA journal_mode = WAL')
   await client.execute('PRAGMA foreign_keys = ON')
-  await client.execute('PRAGMA busy_timeout = 5000')
   return { db: drizzle(client), dialect: 'sqlite', close: async () => client.close() }
 }

@@ -6,19 +6,25 @@
 import { z } from 'zod'
 import { MessageEnvelope } from '../messages/index.ts'
 
-/** DID Exchange states a connection reports, in the order a responder walks them. */
-export const ConnectionState = z.enum(['invitation-sent', 'request-received', 'response-sent', 'completed'])
+/**
+ * DID Exchange states a connection reports, in the order a responder walks them. `abandoned`
+ * (a failed exchange, RFC 0023) is a Parley addition to the spec's four states.
+ */
+export const ConnectionState = z.enum(['invitation-sent', 'request-received', 'response-sent', 'completed', 'abandoned'])
 export type ConnectionState = z.infer<typeof ConnectionState>
 
 /** Delivery states of a message sent through `POST /v1/message`. */
 export const MessageState = z.enum(['created', 'sent', 'delivered', 'viewed', 'errored'])
 export type MessageState = z.infer<typeof MessageState>
 
-/** `connection-state-updated`: a connection was created or its DID Exchange state advanced. */
+/**
+ * `connection-state-updated`: a connection was created or its DID Exchange state advanced.
+ * `invitationId` is absent only for connections made without an out-of-band invitation.
+ */
 export const ConnectionStateUpdatedEvent = z.object({
   type: z.literal('connection-state-updated'),
   connectionId: z.uuid(),
-  invitationId: z.uuid(),
+  invitationId: z.uuid().optional(),
   state: ConnectionState,
 })
 export type ConnectionStateUpdatedEvent = z.infer<typeof ConnectionStateUpdatedEvent>

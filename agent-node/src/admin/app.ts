@@ -1,0 +1,30 @@
+/**
+ * The admin REST interface (spec "Endpoints"), one router per resource on an OpenAPI app, so
+ * `/api` documents exactly the schemas that validate requests. Bind it to a private interface
+ * only: it has no authentication of its own (spec "Authentication").
+ */
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { swaggerUI } from '@hono/swagger-ui'
+import type { AdminDeps } from './context.ts'
+import { errorHandler, errorResponse, validationHook } from './errors.ts'
+import { agentRoutes } from './routes/agent.ts'
+import { connectionRoutes } from './routes/connections.ts'
+import { invitationRoutes } from './routes/invitation.ts'
+import { messageRoutes } from './routes/messages.ts'
+
+/** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
+export function createAdminApp(deps: AdminDeps): OpenAPIHono {
+  const app = new OpenAPIHono({ defaultHook: validationHook })
+  for (const routes of [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes]) routes(deps, app)
+
+  if (deps.config.enableApiExplorer) {
+    app.doc31('/api/openapi.json', {
+      openapi: '3.1.0',
+      info: { title: 'Parley agent admin API', version: deps.build.version },
+    })
+    app.get('/api', swaggerUI({ url: '/api/openapi.json' }))
+  }
+  app.notFound((c) => errorResponse(c, 404, 'not_found', `no route for ${c.req.method} ${c.req.path}`))
+  app.onError(errorHandler(deps.logger))
+  return app
+}

@@ -1,0 +1,14 @@
+import type { AgentNodeConfig } from '../config/index.ts'
+import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { Logger } from '../logging/index.ts'
+import type { MessageService } from '../messages/MessageService.ts'
+
+/** What the admin routes need; built once in `app.ts`, handed to every router. */
+export interface AdminDeps {
+  agent: DidcommAgent
+  config: AgentNodeConfig
+  messages: MessageService
+  logger: Logger
+  /** Name and version printed at start-up and returned by `GET /v1/agent`. */
+  build: { name: string; version: string }
+}

@@ -1,0 +1,51 @@
+/**
+ * The admin API's error envelope. Every 4xx/5xx answer is JSON:
+ *
+ * ```json
+ * { "error": "validation_error", "message": "content: Too small: expected string to have >=1 characters",
+ *   "issues": [{ "field": "content", "message": "Too small: expected string to have >=1 characters" }] }
+ * ```
+ *
+ * `error` is a stable code (validation_error, malformed_json, not_found, conflict, internal_error),
+ * `message` is for people, `issues` (validation only) names each offending field by its path.
+ */
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { z } from 'zod'
+import type { Logger } from '../logging/index.ts'
+
+export const ErrorBody = z.object({
+  error: z.string(),
+  message: z.string(),
+  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+/** Answers with the error envelope. */
+export function errorResponse<S extends ContentfulStatusCode>(c: Context, status: S, error: string, message: string, issues?: ErrorBody['issues']) {
+  const body: ErrorBody = { error, message, ...(issues ? { issues } : {}) }
+  return c.json(body, status)
+}
+
+/** `defaultHook` of the OpenAPI app: a failed zod validation becomes a 400 naming the fields. */
+export function validationHook(result: { success: boolean; error?: z.ZodError; target?: string }, c: Context) {
+  if (result.success || !result.error) return
+  const issues = result.error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
+    message: issue.message,
+  }))
+  return errorResponse(c, 400, 'validation_error', issues.map((i) => `${i.field}: ${i.message}`).join('; '), issues)
+}
+
+/** `onError` of the app: HTTP exceptions keep their status, anything else is a logged 500. */
+export function errorHandler(logger: Logger) {
+  return (error: Error, c: Context) => {
+    if (error instanceof HTTPException) {
+      const malformed = error.status === 400 && /JSON/i.test(error.message)
+      return errorResponse(c, error.status, malformed ? 'malformed_json' : 'http_error', malformed ? 'request body is not valid JSON' : error.message)
+    }
+    logger.error({ err: error, path: c.req.path }, 'admin request failed')
+    return errorResponse(c, 500, 'internal_error', 'internal error')
+  }
+}

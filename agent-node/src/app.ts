@@ -1,0 +1,86 @@
+/**
+ * agent-node assembled: database and wallet, the Credo agent, the public and admin servers, the
+ * event publisher with its sinks (webhooks, tunnel). `startAgentNode` is what `main.ts` runs and
+ * what in-process tests use.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { AgentNodeConfig } from './config/index.ts'
+import { openDatabase } from './database/index.ts'
+import { boundPort, listen } from './http/listen.ts'
+import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
+import { createAdminApp } from './admin/app.ts'
+import { bridgeCredoEvents } from './events/credo-bridge.ts'
+import { EventPublisher } from './events/publisher.ts'
+import { WebhookSink } from './events/webhook.ts'
+import type { Logger } from './logging/index.ts'
+import { MessageService } from './messages/MessageService.ts'
+import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
+import { TunnelClient } from './tunnel/TunnelClient.ts'
+import { openWallet } from './wallet/index.ts'
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+
+/** Name and version of this build, as printed at start-up and returned by `GET /v1/agent`. */
+export const BUILD = { name: 'parley-agent-node', version: packageJson.version }
+
+export interface AgentNode {
+  agent: DidcommAgent
+  events: EventPublisher
+  messages: MessageService
+  tunnel?: TunnelClient
+  /** Ports actually bound (useful when the config asked for port 0). */
+  publicPort: number
+  adminPort: number
+  /** Stops servers, tunnel and agent, waits for in-flight deliveries, closes the database. */
+  stop(): Promise<void>
+}
+
+/** Starts everything `config` describes. */
+export async function startAgentNode(config: AgentNodeConfig, logger: Logger): Promise<AgentNode> {
+  const database = await openDatabase(join(config.dataDir, 'agent.sqlite'))
+  const wallet = await openWallet(database, config.walletKey)
+  const transports = createPublicTransports()
+  const agent = createDidcommAgent({
+    endpoints: config.endpoints,
+    inboundTransports: [transports.http, transports.ws],
+    kms: wallet.kms,
+    storageService: wallet.storageService,
+    logger,
+    logLevel: config.logLevel,
+  })
+  await agent.initialize()
+
+  const events = new EventPublisher(logger)
+  const messages = new MessageService(agent, events, logger)
+  const webhooks = config.eventsBaseUrl ? new WebhookSink(config.eventsBaseUrl, logger) : undefined
+  if (webhooks) events.addSink(webhooks)
+  const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
+  if (tunnel) events.addSink(tunnel)
+  bridgeCredoEvents(agent, events)
+
+  const publicServer = await listenPublic(createPublicApp(() => agent, transports, config), transports, config.publicPort)
+  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD })
+  const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
+  tunnel?.start()
+
+  return {
+    agent,
+    events,
+    messages,
+    tunnel,
+    publicPort: boundPort(publicServer),
+    adminPort: boundPort(adminServer),
+    async stop() {
+      await tunnel?.stop()
+      await new Promise((resolve) => adminServer.close(resolve))
+      for (const socket of transports.socketServer.clients) socket.terminate()
+      await new Promise((resolve) => publicServer.close(resolve))
+      publicServer.closeAllConnections?.()
+      await messages.drain()
+      await webhooks?.drain()
+      await agent.shutdown()
+      await database.close()
+    },
+  }
+}

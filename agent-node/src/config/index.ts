@@ -1,0 +1,161 @@
+/**
+ * agent-node's runtime settings, read once from the environment into one resolved object that
+ * is passed down (STYLE.md: config is never read from env anywhere else).
+ *
+ * Names follow ../shared/spec/agent-interface-and-events.md ("Runtime settings"). Settings the
+ * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
+ * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, CONTROLLER_TUNNEL_URL,
+ * TUNNEL_SECRET, LOG_LEVEL, NODE_ENV.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+
+export interface AgentNodeConfig {
+  /** Label shown in invitations (AGENT_LABEL). */
+  label: string
+  /** Icon shown in invitations (AGENT_INVITATION_IMAGE_URL). */
+  invitationImageUrl?: string
+  /** Port of the public interface: DIDComm over HTTP and WebSocket, invitation pages (PUBLIC_PORT, default 3001). */
+  publicPort: number
+  /** Externally reachable base URL of the public interface, no trailing slash (PUBLIC_API_BASE_URL). */
+  publicUrl: string
+  /** DIDComm endpoints announced to peers (AGENT_ENDPOINTS), `ws(s)` first. */
+  endpoints: string[]
+  /** Base of invitation URLs and of the page `GET /invitation` redirects to (AGENT_INVITATION_BASE_URL). */
+  invitationBaseUrl: string
+  /** Admin interface bind address and port (ADMIN_HOST, default 127.0.0.1; ADMIN_PORT, default 3000). */
+  adminHost: string
+  adminPort: number
+  /** Serve the OpenAPI explorer at `/api` (ENABLE_PUBLIC_API_EXPLORER). */
+  enableApiExplorer: boolean
+  /** Base URL of the controller's webhook receiver (EVENTS_BASE_URL); events are POSTed to `<base>/<topic>`. */
+  eventsBaseUrl?: string
+  /** Secret the wallet's private keys are encrypted with (AGENT_WALLET_KEY). */
+  walletKey: string
+  /** Folder for the embedded database and dev files (DATA_DIR, default ./data). */
+  dataDir: string
+  /** The edge worker's tunnel endpoint and the shared secret (CONTROLLER_TUNNEL_URL, TUNNEL_SECRET). */
+  tunnel?: { url: string; secret: string }
+  /** pino level (LOG_LEVEL, default info). */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  production: boolean
+}
+
+/** Thrown when the environment cannot make a valid configuration; `problems` name each variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const port = z.coerce.number().int().min(0).max(65_535)
+const httpUrl = z.url({ protocol: /^https?$/ })
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')
+
+const Env = z.object({
+  AGENT_LABEL: z.string().min(1).default('Parley'),
+  AGENT_INVITATION_IMAGE_URL: httpUrl.optional(),
+  PUBLIC_PORT: port.default(3001),
+  PUBLIC_API_BASE_URL: httpUrl.optional(),
+  AGENT_ENDPOINTS: z.string().optional(),
+  AGENT_INVITATION_BASE_URL: httpUrl.optional(),
+  ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+  ADMIN_PORT: port.default(3000),
+  ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
+  EVENTS_BASE_URL: httpUrl.optional(),
+  AGENT_WALLET_KEY: z.string().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  CONTROLLER_TUNNEL_URL: z.url({ protocol: /^wss?$/ }).optional(),
+  TUNNEL_SECRET: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+})
+
+/** Minimum length of AGENT_WALLET_KEY and TUNNEL_SECRET: 128 bits as hex or 22+ chars of base64. */
+const MIN_SECRET_LENGTH = 22
+
+/**
+ * Builds the configuration from `env`.
+ * @returns the config and `notices`: lines to print at start-up (for example "generated a dev wallet key").
+ * @throws ConfigError naming every invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): { config: AgentNodeConfig; notices: string[] } {
+  // Empty strings mean "unset", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = Env.safeParse(present)
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
+  }
+  const e = parsed.data
+  const problems: string[] = []
+  const notices: string[] = []
+  const production = e.NODE_ENV === 'production'
+
+  const publicUrl = (e.PUBLIC_API_BASE_URL ?? `http://localhost:${e.PUBLIC_PORT}`).replace(/\/+$/, '')
+  const endpoints = e.AGENT_ENDPOINTS
+    ? e.AGENT_ENDPOINTS.split(',').map((s) => s.trim()).filter(Boolean)
+    : [publicUrl.replace(/^http/, 'ws'), publicUrl]
+  for (const endpoint of endpoints) {
+    if (!/^(wss?|https?):\/\/[^\s]+$/.test(endpoint)) problems.push(`AGENT_ENDPOINTS: '${endpoint}' is not a ws(s) or http(s) URL`)
+  }
+
+  const dataDir = resolve(e.DATA_DIR)
+  let walletKey = e.AGENT_WALLET_KEY
+  if (walletKey !== undefined && walletKey.length < MIN_SECRET_LENGTH) {
+    problems.push(`AGENT_WALLET_KEY: must be at least ${MIN_SECRET_LENGTH} characters`)
+  }
+  if (walletKey === undefined) {
+    if (production) {
+      problems.push('AGENT_WALLET_KEY: required when NODE_ENV=production (private keys are encrypted with it)')
+    } else {
+      walletKey = devWalletKey(dataDir)
+      notices.push(`AGENT_WALLET_KEY is not set: using the development key in ${join(dataDir, 'dev-wallet-key')} (never do this in production)`)
+    }
+  }
+
+  let tunnel: AgentNodeConfig['tunnel']
+  if (e.CONTROLLER_TUNNEL_URL && !e.TUNNEL_SECRET) problems.push('TUNNEL_SECRET: required when CONTROLLER_TUNNEL_URL is set')
+  else if (!e.CONTROLLER_TUNNEL_URL && e.TUNNEL_SECRET) problems.push('CONTROLLER_TUNNEL_URL: required when TUNNEL_SECRET is set')
+  else if (e.CONTROLLER_TUNNEL_URL && e.TUNNEL_SECRET) {
+    if (e.TUNNEL_SECRET.length < MIN_SECRET_LENGTH) problems.push(`TUNNEL_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`)
+    if (production && e.CONTROLLER_TUNNEL_URL.startsWith('ws:') && !/^ws:\/\/(localhost|127\.|\[::1\])/.test(e.CONTROLLER_TUNNEL_URL)) {
+      problems.push('CONTROLLER_TUNNEL_URL: use wss:// in production')
+    }
+    tunnel = { url: e.CONTROLLER_TUNNEL_URL, secret: e.TUNNEL_SECRET }
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  return {
+    config: {
+      label: e.AGENT_LABEL,
+      invitationImageUrl: e.AGENT_INVITATION_IMAGE_URL,
+      publicPort: e.PUBLIC_PORT,
+      publicUrl,
+      endpoints,
+      invitationBaseUrl: e.AGENT_INVITATION_BASE_URL ?? `${publicUrl}/qr`,
+      adminHost: e.ADMIN_HOST,
+      adminPort: e.ADMIN_PORT,
+      enableApiExplorer: e.ENABLE_PUBLIC_API_EXPLORER,
+      eventsBaseUrl: e.EVENTS_BASE_URL?.replace(/\/+$/, ''),
+      walletKey: walletKey!,
+      dataDir,
+      tunnel,
+      logLevel: e.LOG_LEVEL,
+      production,
+    },
+    notices,
+  }
+}
+
+/** Reads, or creates once (mode 0600), the development wallet key in `dataDir`. */
+function devWalletKey(dataDir: string): string {
+  const file = join(dataDir, 'dev-wallet-key')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const key = randomBytes(32).toString('base64url')
+  writeFileSync(file, `${key}\n`, { mode: 0o600 })
+  return key
+}

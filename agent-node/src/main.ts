@@ -1,0 +1,42 @@
+/**
+ * agent-node's entry point: reads the configuration, starts the agent, prints the start-up line
+ * (spec: agent, version, public port, admin port) and stops cleanly on SIGINT/SIGTERM.
+ */
+import { ConfigError, loadConfig } from './config/index.ts'
+import { createLogger } from './logging/index.ts'
+import { BUILD, startAgentNode } from './app.ts'
+
+async function main(): Promise<void> {
+  let loaded: ReturnType<typeof loadConfig>
+  try {
+    loaded = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`agent-node: ${error.message}`)
+      process.exit(2)
+    }
+    throw error
+  }
+  const { config, notices } = loaded
+  const logger = createLogger(config.logLevel)
+  for (const notice of notices) logger.warn(notice)
+
+  const node = await startAgentNode(config, logger)
+  console.log(`${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}`)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'stopping')
+    await node.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((error) => {
+  console.error('agent-node failed to start:', error)
+  process.exit(1)
+})

@@ -1,0 +1,67 @@
+/**
+ * Sending controller messages (`POST /v1/message` and tunnel `send-message` commands).
+ *
+ * `send` checks the connection, assigns the message id, reports `created`, and returns at once;
+ * delivery continues in the background and reports `sent` or `errored` through
+ * `message-state-updated` (spec: "the 200 response means queued, not delivered").
+ */
+import { randomUUID } from 'node:crypto'
+import type { Agent } from '@credo-ts/core'
+import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext } from '@credo-ts/didcomm'
+import type { MessageState, SendMessageBody } from '@parley/shared'
+import type { EventPublisher } from '../events/publisher.ts'
+import type { Logger } from '../logging/index.ts'
+import { buildMessage } from './registry.ts'
+
+/** The target connection does not exist (HTTP 404) or cannot take messages yet (HTTP 409). */
+export class ConnectionUnavailableError extends Error {
+  constructor(readonly connectionId: string, readonly reason: 'not-found' | 'not-ready') {
+    super(reason === 'not-found' ? `connection '${connectionId}' not found` : `connection '${connectionId}' has not completed DID Exchange`)
+    this.name = 'ConnectionUnavailableError'
+  }
+}
+
+export class MessageService {
+  /** Deliveries still under way, so shutdown can wait for them. */
+  private readonly inFlight = new Set<Promise<void>>()
+
+  constructor(private readonly agent: Agent, private readonly events: EventPublisher, private readonly logger: Logger) {}
+
+  /**
+   * Queues `body` for delivery.
+   * @returns the message id (UUID).
+   * @throws ConnectionUnavailableError when the connection is unknown or not completed.
+   */
+  async send(body: SendMessageBody): Promise<{ id: string }> {
+    const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
+    const connection = await connectionService.findById(this.agent.context, body.connectionId)
+    if (!connection) throw new ConnectionUnavailableError(body.connectionId, 'not-found')
+    if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(body.connectionId, 'not-ready')
+
+    const id = randomUUID()
+    this.report(id, body.connectionId, 'created')
+    const message = buildMessage(body, id)
+    const delivery = this.agent.dependencyManager
+      .resolve(DidCommMessageSender)
+      .sendMessage(new DidCommOutboundMessageContext(message, { agentContext: this.agent.context, connection }))
+      .then(
+        () => this.report(id, body.connectionId, 'sent'),
+        (error: unknown) => {
+          this.logger.warn({ messageId: id, connectionId: body.connectionId, err: error }, 'message delivery failed')
+          this.report(id, body.connectionId, 'errored')
+        },
+      )
+      .finally(() => this.inFlight.delete(delivery))
+    this.inFlight.add(delivery)
+    return { id }
+  }
+
+  /** Resolves when every delivery started so far has finished. */
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight)
+  }
+
+  private report(messageId: string, connectionId: string, state: MessageState): void {
+    this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+  }
+}

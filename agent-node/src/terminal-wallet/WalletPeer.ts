@@ -1,0 +1,153 @@
+/**
+ * A DIDComm wallet: a Credo agent with outbound WebSocket/HTTP and no endpoint of its own, as a
+ * phone wallet is. It is both the terminal wallet (`npm run wallet`) and the wallet peer of the
+ * end-to-end tests and benchmarks.
+ *
+ * Having no endpoint, it receives through the connection it opened: after DID Exchange the
+ * agent closes that socket (the `complete` message has no return route), so the wallet reopens
+ * its channel with message pickup v2 in live mode whenever its socket to the agent closes.
+ */
+import { randomBytes } from 'node:crypto'
+import {
+  DidCommBasicMessageEventTypes,
+  DidCommBasicMessageRole,
+  DidCommConnectionEventTypes,
+  DidCommDidExchangeState,
+  DidCommTransportEventTypes,
+  type DidCommBasicMessageStateChangedEvent,
+  type DidCommConnectionStateChangedEvent,
+  type DidCommOutboundWebSocketClosedEvent,
+} from '@credo-ts/didcomm'
+import { openDatabase, type Database } from '../database/index.ts'
+import { createDidcommAgent, type DidcommAgent } from '../didcomm/agent.ts'
+import type { Logger } from '../logging/index.ts'
+import { openWallet } from '../wallet/index.ts'
+
+/** A basic message the wallet received. `sentTime` is the sender's clock. */
+export interface ReceivedText {
+  id: string
+  connectionId: string
+  content: string
+  sentTime: Date
+  threadId?: string
+}
+
+export interface WalletPeerOptions {
+  label: string
+  /** SQLite file for the wallet's records and keys; `:memory:` (default) forgets everything on stop. */
+  databasePath?: string
+  /** Secret the wallet's keys are encrypted with; random per process when omitted. */
+  walletKey?: string
+  logger: Logger
+  logLevel?: string
+}
+
+export class WalletPeer {
+  private readonly listeners = new Set<(message: ReceivedText) => void>()
+  private stopped = false
+
+  private constructor(
+    readonly agent: DidcommAgent,
+    readonly label: string,
+    private readonly database: Database,
+    private readonly logger: Logger,
+  ) {
+    agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
+      if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+      const text: ReceivedText = {
+        id: payload.message.id,
+        connectionId: payload.basicMessageRecord.connectionId,
+        content: payload.message.content,
+        sentTime: payload.message.sentTime,
+        threadId: payload.message.thread?.parentThreadId ?? payload.message.thread?.threadId,
+      }
+      for (const listener of this.listeners) listener(text)
+    })
+    agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
+      if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId)
+    })
+  }
+
+  /** Creates and initializes a wallet. */
+  static async create(options: WalletPeerOptions): Promise<WalletPeer> {
+    const database = await openDatabase(options.databasePath ?? ':memory:')
+    const wallet = await openWallet(database, options.walletKey ?? randomBytes(32).toString('base64url'))
+    const agent = createDidcommAgent({
+      endpoints: [],
+      inboundTransports: [],
+      kms: wallet.kms,
+      storageService: wallet.storageService,
+      logger: options.logger,
+      logLevel: options.logLevel ?? 'warn',
+    })
+      await agent.initialize()
+    return new WalletPeer(agent, options.label, database, options.logger)
+  }
+
+  /**
+   * Accepts an out-of-band invitation URL and waits until DID Exchange completes.
+   * @returns the wallet-side connection id.
+   * @throws when the exchange does not complete within `timeoutMs`.
+   */
+  async connect(invitationUrl: string, timeoutMs = 20_000): Promise<string> {
+    const completed = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`DID Exchange did not complete within ${timeoutMs} ms`)), timeoutMs)
+      const listener = ({ payload }: DidCommConnectionStateChangedEvent) => {
+        if (payload.connectionRecord.state !== DidCommDidExchangeState.Completed) return
+        clearTimeout(timer)
+        this.agent.events.off(DidCommConnectionEventTypes.DidCommConnectionStateChanged, listener)
+        resolve(payload.connectionRecord.id)
+      }
+      this.agent.events.on(DidCommConnectionEventTypes.DidCommConnectionStateChanged, listener)
+    })
+    await this.agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: this.label })
+    const connectionId = await completed
+    await this.openLiveChannel(connectionId)
+    return connectionId
+  }
+
+  /** Sends a basic message on `connectionId`. @returns the DIDComm message id. */
+  async sendText(connectionId: string, content: string): Promise<string> {
+    const record = await this.agent.modules.didcomm.basicMessages.sendMessage(connectionId, content)
+    return record.threadId!
+  }
+
+  /** Calls `listener` for every text received; returns the unsubscribe function. */
+  onText(listener: (message: ReceivedText) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Resolves with the next text matching `predicate`; rejects after `timeoutMs`. */
+  nextText(predicate: (message: ReceivedText) => boolean = () => true, timeoutMs = 20_000): Promise<ReceivedText> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off()
+        reject(new Error(`no matching message within ${timeoutMs} ms`))
+      }, timeoutMs)
+      const off = this.onText((message) => {
+        if (!predicate(message)) return
+        clearTimeout(timer)
+        off()
+        resolve(message)
+      })
+    })
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    await this.agent.shutdown()
+    await this.database.close()
+  }
+
+  /** Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile. */
+  private async openLiveChannel(connectionId: string): Promise<void> {
+    const pickup = this.agent.modules.didcomm.messagePickup
+    try {
+      await pickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
+      await pickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
+    } catch (error) {
+      this.logger.warn({ connectionId, err: error }, 'could not open the live pickup channel')
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The tunnel's agent side: dials the edge worker (`CONTROLLER_TUNNEL_URL`, a `ws(s)://…/tunnel`
+ * URL), authenticates with an HMAC handshake over the shared `TUNNEL_SECRET`
+ * (`@parley/shared` tunnel/handshake), forwards every event and runs the commands that come back.
+ *
+ * Guarantees while the process lives: an event stays pending until the worker acknowledges it
+ * (after the conversation Durable Object stored it) and is re-sent, in order, after a reconnect;
+ * a command's idempotency key makes a repeated command run once. Reconnects use exponential
+ * backoff with full jitter. Frames that do not parse are logged and dropped; the socket stays up.
+ */
+import { backOff } from 'exponential-backoff'
+import WebSocket from 'ws'
+import {
+  DownstreamFrame,
+  handshakeHeaders,
+  parseFrame,
+  signTunnelHandshake,
+  type CommandFrame,
+  type CommandResultFrame,
+  type EventFrame,
+  type UpstreamFrame,
+} from '@parley/shared'
+import type { Logger } from '../logging/index.ts'
+import type { EventSink, PublishedEvent } from '../events/publisher.ts'
+import type { MessageService } from '../messages/MessageService.ts'
+
+export interface TunnelClientOptions {
+  url: string
+  secret: string
+  /** First reconnect delay and its cap, in milliseconds. */
+  minDelayMs?: number
+  maxDelayMs?: number
+  /** How many command results to remember for idempotency. */
+  idempotencyCacheSize?: number
+}
+
+export class TunnelClient implements EventSink {
+  readonly name = 'tunnel'
+  private socket?: WebSocket
+  private stopped = false
+  /** Events sent or waiting to be sent, oldest first, until acknowledged. */
+  private readonly pending = new Map<string, EventFrame>()
+  /** Results of commands by idempotency key (insertion-ordered: oldest evicted first). */
+  private readonly commandResults = new Map<string, Promise<CommandResultFrame>>()
+  private connectLoop?: Promise<void>
+  private readonly openListeners = new Set<() => void>()
+
+  constructor(
+    private readonly options: TunnelClientOptions,
+    private readonly messages: MessageService,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts dialling; resolves at once (connection happens in the background). */
+  start(): void {
+    this.stopped = false
+    this.reconnect()
+  }
+
+  /** Closes the socket and stops reconnecting. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.socket?.close(1000, 'agent shutting down')
+    this.socket = undefined
+  }
+
+  get connected(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN
+  }
+
+  /** Number of events not yet acknowledged by the worker. */
+  get pendingCount(): number {
+    return this.pending.size
+  }
+
+  /** Resolves when the tunnel is open (at once if it is). */
+  waitUntilOpen(): Promise<void> {
+    if (this.connected) return Promise.resolve()
+    return new Promise((resolve) => this.openListeners.add(resolve))
+  }
+
+  deliver({ id, connectionId, seq, event }: PublishedEvent): void {
+    const frame: EventFrame = { kind: 'event', id, connectionId, seq, event }
+    this.pending.set(id, frame)
+    if (this.connected) this.send(frame)
+  }
+
+  private reconnect(): void {
+    if (this.stopped || this.connectLoop) return
+    this.connectLoop = backOff(() => this.connectOnce(), {
+      numOfAttempts: Number.MAX_SAFE_INTEGER,
+      startingDelay: this.options.minDelayMs ?? 250,
+      maxDelay: this.options.maxDelayMs ?? 30_000,
+      timeMultiple: 2,
+      jitter: 'full',
+      delayFirstAttempt: false,
+      retry: (error: Error, attempt: number) => {
+        this.logger.warn({ attempt, reason: error.message }, 'tunnel connection failed; retrying')
+        return !this.stopped
+      },
+    })
+      .catch(() => undefined)
+      .finally(() => {
+        this.connectLoop = undefined
+      })
+  }
+
+  /** One dial: resolves once the socket is open, rejects if it fails before that. */
+  private async connectOnce(): Promise<void> {
+    if (this.stopped) return
+    const headers = handshakeHeaders(await signTunnelHandshake(this.options.secret))
+    await new Promise<void>((resolve, reject) => {
+      const socket = new WebSocket(this.options.url, { headers, handshakeTimeout: 10_000 })
+      socket.once('unexpected-response', (_req, res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        res.on('end', () => reject(new Error(`worker refused the tunnel: HTTP ${res.statusCode} ${body.slice(0, 200)}`)))
+      })
+      socket.once('error', (error) => reject(error))
+      socket.once('open', () => {
+        this.attach(socket)
+        resolve()
+      })
+    })
+  }
+
+  private attach(socket: WebSocket): void {
+    this.socket = socket
+    socket.on('error', (error) => this.logger.warn({ err: error }, 'tunnel socket error'))
+    socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
+    socket.on('close', (code, reason) => {
+      if (this.socket === socket) this.socket = undefined
+      this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
+      this.reconnect()
+    })
+    this.logger.info({ url: this.options.url, pending: this.pending.size }, 'tunnel connected')
+    for (const frame of this.pending.values()) this.send(frame)
+    for (const listener of this.openListeners) listener()
+    this.openListeners.clear()
+  }
+
+  private send(frame: UpstreamFrame): void {
+    this.socket?.send(JSON.stringify(frame))
+  }
+
+  private onFrame(data: string | Uint8Array): void {
+    const parsed = parseFrame(DownstreamFrame, data)
+    if ('error' in parsed) {
+      this.logger.warn({ error: parsed.error }, 'rejected tunnel frame')
+      return
+    }
+    const { frame } = parsed
+    if (frame.kind === 'ack') this.pending.delete(frame.id)
+    else void this.runCommand(frame)
+  }
+
+  private async runCommand(frame: CommandFrame): Promise<void> {
+    let result = this.commandResults.get(frame.idempotencyKey)
+    if (!result) {
+      result = this.execute(frame)
+      this.commandResults.set(frame.idempotencyKey, result)
+      const limit = this.options.idempotencyCacheSize ?? 10_000
+      if (this.commandResults.size > limit) this.commandResults.delete(this.commandResults.keys().next().value!)
+    }
+    const outcome = await result
+    this.send({ ...outcome, id: frame.id })
+  }
+
+  private async execute(frame: CommandFrame): Promise<CommandResultFrame> {
+    try {
+      const result = await this.messages.send(frame.command.message)
+      return { kind: 'command-result', id: frame.id, ok: true, result }
+    } catch (error) {
+      this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
+      return { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }
+    }
+  }
+}

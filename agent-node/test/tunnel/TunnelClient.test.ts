@@ -1,0 +1,176 @@
+/**
+ * TunnelClient against a real WebSocket server on loopback that checks the shared HMAC
+ * handshake the way the worker does. The message service is a recording stand-in (unit scope).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
+import { createLogger } from '../../src/logging/index.ts'
+import type { MessageService } from '../../src/messages/MessageService.ts'
+import type { PublishedEvent } from '../../src/events/publisher.ts'
+import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
+
+const SECRET = 'a-tunnel-secret-of-enough-length'
+const CONNECTION = '11111111-1111-4111-8111-111111111111'
+
+interface FakeWorker {
+  url: string
+  sockets: WebSocket[]
+  frames: unknown[]
+  refusals: string[]
+  nextSocket(): Promise<WebSocket>
+  close(): Promise<void>
+}
+
+async function startFakeWorker(secret = SECRET): Promise<FakeWorker> {
+  const sockets: WebSocket[] = []
+  const frames: unknown[] = []
+  const refusals: string[] = []
+  const waiting: ((socket: WebSocket) => void)[] = []
+  const wss = new WebSocketServer({ noServer: true })
+  const server: Server = createServer()
+  server.on('upgrade', async (request: IncomingMessage, socket, head) => {
+    const headers = new Headers(Object.entries(request.headers).map(([k, v]) => [k, String(v)]))
+    const verdict = await verifyTunnelHandshake(secret, headers)
+    if (!verdict.ok) {
+      refusals.push(verdict.reason)
+      socket.end(`HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n{"reason":"${verdict.reason}"}`)
+      return
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      sockets.push(ws)
+      ws.on('message', (data) => frames.push(JSON.parse(data.toString())))
+      waiting.shift()?.(ws)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `ws://127.0.0.1:${port}/tunnel`,
+    sockets,
+    frames,
+    refusals,
+    nextSocket: () => new Promise((resolve) => waiting.push(resolve)),
+    close: async () => {
+      for (const ws of wss.clients) ws.terminate()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+function recordingMessages() {
+  const sent: SendMessageBody[] = []
+  const service = {
+    async send(body: SendMessageBody) {
+      sent.push(body)
+      return { id: `00000000-0000-4000-8000-${String(sent.length).padStart(12, '0')}` }
+    },
+  } as unknown as MessageService
+  return { sent, service }
+}
+
+const event = (seq: number): PublishedEvent => ({
+  id: crypto.randomUUID(),
+  connectionId: CONNECTION,
+  seq,
+  event: { type: 'connection-state-updated', connectionId: CONNECTION, state: 'completed' },
+})
+
+const until = async (condition: () => boolean, timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+describe('TunnelClient', () => {
+  const cleanup: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0)) await fn()
+  })
+
+  async function setup(secret = SECRET) {
+    const worker = await startFakeWorker()
+    const messages = recordingMessages()
+    const client = new TunnelClient({ url: worker.url, secret, minDelayMs: 20, maxDelayMs: 100 }, messages.service, createLogger('silent'))
+    cleanup.push(async () => {
+      await client.stop()
+      await worker.close()
+    })
+    return { worker, client, messages }
+  }
+
+  it('authenticates with the handshake and forwards events in order', async () => {
+    const { worker, client } = await setup()
+    const socket = worker.nextSocket()
+    client.start()
+    await socket
+    client.deliver(event(1))
+    client.deliver(event(2))
+    await until(() => worker.frames.length === 2)
+    expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2])
+    expect(worker.refusals).toEqual([])
+  })
+
+  it('keeps retrying when the worker refuses a wrong secret', async () => {
+    const { worker, client } = await setup('not-the-secret-but-long-enough')
+    client.start()
+    await until(() => worker.refusals.length >= 2)
+    expect(new Set(worker.refusals)).toEqual(new Set(['bad-signature']))
+    expect(client.connected).toBe(false)
+  })
+
+  it('reconnects after the socket drops and re-sends every unacknowledged event in order', async () => {
+    const { worker, client } = await setup()
+    const first = worker.nextSocket()
+    client.start()
+    const socket = await first
+    const events = [event(1), event(2), event(3)]
+    for (const e of events) client.deliver(e)
+    await until(() => worker.frames.length === 3)
+    socket.send(JSON.stringify({ kind: 'ack', id: events[0]!.id }))
+    await until(() => client.pendingCount === 2)
+
+    const second = worker.nextSocket()
+    socket.terminate()
+    await second
+    await until(() => worker.frames.length === 5)
+    expect(worker.frames.slice(3).map((f) => (f as { seq: number }).seq)).toEqual([2, 3])
+    expect(worker.sockets).toHaveLength(2)
+  })
+
+  it('runs a command once per idempotency key and answers each delivery of it', async () => {
+    const { worker, client, messages } = await setup()
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    const command = (id: string): CommandFrame => ({
+      kind: 'command',
+      id,
+      idempotencyKey: 'reply:event-1',
+      command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'hi' } },
+    })
+    socket.send(JSON.stringify(command(crypto.randomUUID())))
+    socket.send(JSON.stringify(command(crypto.randomUUID())))
+    await until(() => worker.frames.length === 2)
+    expect(messages.sent).toHaveLength(1)
+    const results = worker.frames as { kind: string; ok: boolean; result: { id: string } }[]
+    expect(results.map((r) => [r.kind, r.ok])).toEqual([['command-result', true], ['command-result', true]])
+    expect(results[0]!.result.id).toBe(results[1]!.result.id)
+  })
+
+  it('drops malformed frames and keeps the socket', async () => {
+    const { worker, client, messages } = await setup()
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    socket.send('{ not json')
+    socket.send(JSON.stringify({ kind: 'command', id: 'not-a-uuid' }))
+    socket.send(JSON.stringify({ kind: 'command', id: crypto.randomUUID(), idempotencyKey: 'k', command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'after garbage' } } }))
+    await until(() => messages.sent.length === 1)
+    expect(client.connected).toBe(true)
+    expect(worker.sockets).toHaveLength(1)
+  })
+})

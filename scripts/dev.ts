@@ -1,0 +1,53 @@
+/**
+ * `npm start`: runs Parley locally — the edge worker in local workerd and agent-node, joined by
+ * the tunnel — then prints a connection invitation (URL and terminal QR code) for
+ * `npm run wallet -- <url>` or a phone wallet. Ctrl-C stops both.
+ *
+ * Reads the same variables as production (README "Configuration"); the worker gets the LLM
+ * settings (COMPAT_*, AGENT_PACK_PATH), agent-node everything else. Defaults: worker on 8787,
+ * agent public port 3001, admin port 3000, data in ./data.
+ */
+import QRCode from 'qrcode'
+import { startLocalStack } from './local-stack.ts'
+
+const WORKER_VARS = ['COMPAT_BASE_URL', 'COMPAT_API_KEY', 'COMPAT_MODEL', 'COMPAT_TEMPERATURE', 'COMPAT_MAX_TOKENS', 'LLM_PROVIDER', 'AGENT_PROMPT', 'AGENT_MEMORY_WINDOW']
+
+async function main(): Promise<void> {
+  const workerVars = Object.fromEntries(WORKER_VARS.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])))
+  console.log('starting the edge worker (workerd) and agent-node…')
+  const stack = await startLocalStack({
+    workerPort: Number(process.env.WORKER_PORT ?? 8787),
+    workerVars,
+    tunnelSecret: process.env.TUNNEL_SECRET,
+    agentEnv: {
+      PUBLIC_PORT: process.env.PUBLIC_PORT ?? '3001',
+      ADMIN_PORT: process.env.ADMIN_PORT ?? '3000',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      ENABLE_PUBLIC_API_EXPLORER: process.env.ENABLE_PUBLIC_API_EXPLORER ?? 'true',
+    },
+    echo: true,
+  })
+  const stop = async () => {
+    console.log('\nstopping…')
+    await stack.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop())
+  process.on('SIGTERM', () => void stop())
+
+  const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
+  console.log(await QRCode.toString(url, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }))
+  console.log(`Invitation: ${url}\n`)
+  console.log(`Chat from a terminal:  npm run wallet -- '${url}'`)
+  console.log(`Invitation page:       ${stack.agent.publicUrl}/invitation`)
+  console.log(`Admin API:             ${stack.agent.adminUrl}/v1/connections  (explorer: ${stack.agent.adminUrl}/api)`)
+  console.log(`Edge worker:           ${stack.worker.url}`)
+  if (!workerVars.COMPAT_BASE_URL && !workerVars.COMPAT_API_KEY) {
+    console.log('\nNo LLM configured: set COMPAT_BASE_URL / COMPAT_API_KEY / COMPAT_MODEL for real answers.')
+  }
+}
+
+main().catch((error) => {
+  console.error(`npm start failed: ${(error as Error).message}`)
+  process.exit(1)
+})

@@ -1,0 +1,167 @@
+/**
+ * Starts Parley locally as real processes: the edge worker in workerd (`wrangler dev`) and
+ * agent-node, joined by the tunnel. Used by `npm start`, the end-to-end tests and the benchmarks,
+ * so all three run the system the same way.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** A port the OS reports free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface ManagedProcess {
+  child: ChildProcess
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  stop(graceMs?: number): Promise<void>
+}
+
+interface LaunchOptions {
+  name: string
+  command: string
+  args: string[]
+  env: Record<string, string | undefined>
+  /** Copy the output to this process's stdout with a `[name]` prefix. */
+  echo?: boolean
+}
+
+function launch({ name, command, args, env, echo }: LaunchOptions): ManagedProcess {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  let output = ''
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString()
+    output += text
+    if (output.length > 2_000_000) output = output.slice(-1_000_000)
+    if (echo) process.stdout.write(text.replace(/^(?=.)/gm, `[${name}] `))
+  }
+  child.stdout!.on('data', collect)
+  child.stderr!.on('data', collect)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    child,
+    output: () => output,
+    async stop(graceMs = 5_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      try {
+        process.kill(-child.pid!, 'SIGTERM') // the whole group: wrangler has children of its own
+      } catch {
+        return
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL')
+        } catch {}
+      }, graceMs)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/** Polls `url` until it answers 2xx, the process exits, or `timeoutMs` passes. */
+async function waitForHttp(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output().slice(-4000)}`)
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) })
+      if (response.ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output().slice(-4000)}`)
+}
+
+export interface WorkerProcess extends ManagedProcess {
+  url: string
+}
+
+/**
+ * Runs the edge worker in local workerd with `wrangler dev` on `port`, with `vars` as Worker
+ * vars (secrets included: local only). Resolves when `/health` answers.
+ */
+export async function startWorker(options: { port?: number; vars: Record<string, string>; persistTo?: string; echo?: boolean }): Promise<WorkerProcess> {
+  const port = options.port ?? (await freePort())
+  const args = ['wrangler', 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false']
+  for (const [key, value] of Object.entries(options.vars)) args.push('--var', `${key}:${value}`)
+  if (options.persistTo) args.push('--persist-to', options.persistTo)
+  const proc = launch({ name: 'worker', command: 'npx', args, env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' }, echo: options.echo })
+  const url = `http://127.0.0.1:${port}`
+  await waitForHttp(`${url}/health`, proc, 90_000)
+  return { ...proc, url }
+}
+
+export interface AgentNodeProcess extends ManagedProcess {
+  adminUrl: string
+  publicUrl: string
+}
+
+/**
+ * Runs agent-node (`agent-node/src/main.ts`) with `env` on top of this process's environment.
+ * Ports come from `PUBLIC_PORT` / `ADMIN_PORT` in `env` (free ones are picked when absent).
+ * Resolves when the admin API answers.
+ */
+export async function startAgentNodeProcess(options: { env: Record<string, string | undefined>; echo?: boolean }): Promise<AgentNodeProcess> {
+  const publicPort = options.env.PUBLIC_PORT ?? String(await freePort())
+  const adminPort = options.env.ADMIN_PORT ?? String(await freePort())
+  const env = { ...options.env, PUBLIC_PORT: publicPort, ADMIN_PORT: adminPort }
+  const proc = launch({ name: 'agent-node', command: process.execPath, args: ['--import', 'tsx', 'agent-node/src/main.ts'], env, echo: options.echo })
+  const adminUrl = `http://127.0.0.1:${adminPort}`
+  await waitForHttp(`${adminUrl}/v1/agent`, proc, 60_000)
+  return { ...proc, adminUrl, publicUrl: options.env.PUBLIC_API_BASE_URL ?? `http://localhost:${publicPort}` }
+}
+
+export interface LocalStack {
+  worker: WorkerProcess
+  agent: AgentNodeProcess
+  tunnelSecret: string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the worker, then agent-node dialling it through the tunnel.
+ * `workerVars` go to the worker (e.g. COMPAT_BASE_URL), `agentEnv` to agent-node.
+ */
+export async function startLocalStack(options: {
+  workerVars?: Record<string, string>
+  agentEnv?: Record<string, string | undefined>
+  tunnelSecret?: string
+  workerPort?: number
+  echo?: boolean
+}): Promise<LocalStack> {
+  const tunnelSecret = options.tunnelSecret ?? randomBytes(32).toString('base64url')
+  const worker = await startWorker({ port: options.workerPort, vars: { TUNNEL_SECRET: tunnelSecret, ...options.workerVars }, echo: options.echo })
+  try {
+    const agent = await startAgentNodeProcess({
+      env: { CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`, TUNNEL_SECRET: tunnelSecret, ...options.agentEnv },
+      echo: options.echo,
+    })
+    return {
+      worker,
+      agent,
+      tunnelSecret,
+      async stop() {
+        await agent.stop()
+        await worker.stop()
+      },
+    }
+  } catch (error) {
+    await worker.stop()
+    throw error
+  }
+}
