@@ -42,8 +42,16 @@ export interface WalletPeerOptions {
   logLevel?: string
 }
 
+/**
+ * How long `connect` waits for the agent to close the DID Exchange socket before opening the
+ * live channel itself (agents that keep the socket open never send the close), in milliseconds.
+ */
+const SOCKET_SETTLE_MS = 500
+
 export class WalletPeer {
   private readonly listeners = new Set<(message: ReceivedText) => void>()
+  /** Live-channel openings under way, per connection, so concurrent triggers share one. */
+  private readonly opening = new Map<string, Promise<void>>()
   private stopped = false
 
   private constructor(
@@ -102,6 +110,19 @@ export class WalletPeer {
     })
     await this.agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: this.label })
     const connectionId = await completed
+    // The agent closes the exchange socket after `complete`; a channel opened on it now would
+    // die with it. The close event opens the channel; if no close comes, open it here.
+    const closed = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), SOCKET_SETTLE_MS)
+      const listener = ({ payload }: DidCommOutboundWebSocketClosedEvent) => {
+        if (payload.connectionId !== connectionId) return
+        clearTimeout(timer)
+        this.agent.events.off(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, listener)
+        resolve(true)
+      }
+      this.agent.events.on(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, listener)
+    })
+    await closed
     await this.openLiveChannel(connectionId)
     return connectionId
   }
@@ -141,13 +162,21 @@ export class WalletPeer {
   }
 
   /** Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile. */
-  private async openLiveChannel(connectionId: string): Promise<void> {
+  private openLiveChannel(connectionId: string): Promise<void> {
+    const under = this.opening.get(connectionId)
+    if (under) return under
     const pickup = this.agent.modules.didcomm.messagePickup
-    try {
-      await pickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
-      await pickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
-    } catch (error) {
-      this.logger.warn({ connectionId, err: error }, 'could not open the live pickup channel')
-    }
+    const opening = (async () => {
+      try {
+        await pickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
+        await pickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
+      } catch (error) {
+        this.logger.warn({ connectionId, err: error }, 'could not open the live pickup channel')
+      } finally {
+        this.opening.delete(connectionId)
+      }
+    })()
+    this.opening.set(connectionId, opening)
+    return opening
   }
 }

@@ -1,0 +1,21 @@
+/**
+ * `npm run bench`: runs every benchmark entry in order and prints its figures.
+ * `npm run bench -- <name>` runs one entry.
+ */
+import { runChatRoundTrip } from './chat-round-trip.ts'
+
+const ENTRIES: Record<string, () => Promise<void>> = {
+  'chat-round-trip': runChatRoundTrip,
+}
+
+const only = process.argv[2]
+if (only && !ENTRIES[only]) {
+  console.error(`unknown benchmark '${only}'; entries: ${Object.keys(ENTRIES).join(', ')}`)
+  process.exit(2)
+}
+for (const [name, run] of Object.entries(ENTRIES)) {
+  if (only && name !== only) continue
+  console.log(`\n== ${name}`)
+  await run()
+}
+process.exit(0)
