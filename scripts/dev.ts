@@ -8,7 +8,8 @@
  * agent public port 3001, admin port 3000, data in ./data.
  */
 import QRCode from 'qrcode'
-import { startLocalStack } from './local-stack.ts'
+import { join } from 'node:path'
+import { ROOT, startLocalStack } from './local-stack.ts'
 
 const WORKER_VARS = ['COMPAT_BASE_URL', 'COMPAT_API_KEY', 'COMPAT_MODEL', 'COMPAT_TEMPERATURE', 'COMPAT_MAX_TOKENS', 'LLM_PROVIDER', 'AGENT_PROMPT', 'AGENT_MEMORY_WINDOW']
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   console.log('starting the edge worker (workerd) and agent-node…')
   const stack = await startLocalStack({
     workerPort: Number(process.env.WORKER_PORT ?? 8787),
+    workerPersistTo: join(ROOT, '.wrangler', 'state'),
     workerVars,
     tunnelSecret: process.env.TUNNEL_SECRET,
     agentEnv: {

@@ -5,6 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -89,21 +91,28 @@ async function waitForHttp(url: string, proc: ManagedProcess, timeoutMs: number)
 
 export interface WorkerProcess extends ManagedProcess {
   url: string
+  port: number
+  /** Folder of the worker's Durable Object storage; start another worker on it to keep state. */
+  persistTo: string
 }
 
 /**
  * Runs the edge worker in local workerd with `wrangler dev` on `port`, with `vars` as Worker
- * vars (secrets included: local only). Resolves when `/health` answers.
+ * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
+ * temporary folder by default, so runs never share state). Resolves when `/health` answers.
  */
 export async function startWorker(options: { port?: number; vars: Record<string, string>; persistTo?: string; echo?: boolean }): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
+  const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), 'parley-worker-'))
   const args = ['wrangler', 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false']
-  for (const [key, value] of Object.entries(options.vars)) args.push('--var', `${key}:${value}`)
-  if (options.persistTo) args.push('--persist-to', options.persistTo)
+  // Vars (secrets among them) go through a private env file, not the command line `ps` shows.
+  const envFile = join(mkdtempSync(join(tmpdir(), 'parley-worker-env-')), '.env')
+  writeFileSync(envFile, Object.entries(options.vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n'), { mode: 0o600 })
+  args.push('--env-file', envFile, '--persist-to', persistTo)
   const proc = launch({ name: 'worker', command: 'npx', args, env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' }, echo: options.echo })
   const url = `http://127.0.0.1:${port}`
   await waitForHttp(`${url}/health`, proc, 90_000)
-  return { ...proc, url }
+  return { ...proc, url, port, persistTo }
 }
 
 export interface AgentNodeProcess extends ManagedProcess {
@@ -127,6 +136,7 @@ export async function startAgentNodeProcess(options: { env: Record<string, strin
 }
 
 export interface LocalStack {
+  /** Replaceable (a test may restart the worker); `stop` stops whichever is current. */
   worker: WorkerProcess
   agent: AgentNodeProcess
   tunnelSecret: string
@@ -142,24 +152,31 @@ export async function startLocalStack(options: {
   agentEnv?: Record<string, string | undefined>
   tunnelSecret?: string
   workerPort?: number
+  workerPersistTo?: string
   echo?: boolean
 }): Promise<LocalStack> {
   const tunnelSecret = options.tunnelSecret ?? randomBytes(32).toString('base64url')
-  const worker = await startWorker({ port: options.workerPort, vars: { TUNNEL_SECRET: tunnelSecret, ...options.workerVars }, echo: options.echo })
+  const worker = await startWorker({
+    port: options.workerPort,
+    vars: { TUNNEL_SECRET: tunnelSecret, ...options.workerVars },
+    persistTo: options.workerPersistTo,
+    echo: options.echo,
+  })
   try {
     const agent = await startAgentNodeProcess({
       env: { CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`, TUNNEL_SECRET: tunnelSecret, ...options.agentEnv },
       echo: options.echo,
     })
-    return {
+    const stack: LocalStack = {
       worker,
       agent,
       tunnelSecret,
       async stop() {
-        await agent.stop()
-        await worker.stop()
+        await stack.agent.stop()
+        await stack.worker.stop()
       },
     }
+    return stack
   } catch (error) {
     await worker.stop()
     throw error

@@ -13,7 +13,7 @@ import { resolveAgentPack } from '@parley/shared/agent-pack'
 import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { ROOT, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
+import { ROOT, startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
@@ -38,7 +38,13 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'))
     stack = await startLocalStack({
       workerVars: { COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model' },
-      agentEnv: { EVENTS_BASE_URL: receiver.url, DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'info' },
+      agentEnv: {
+        EVENTS_BASE_URL: receiver.url,
+        DATA_DIR: dataDir,
+        AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+        ENABLE_PUBLIC_API_EXPLORER: 'true',
+        LOG_LEVEL: 'info',
+      },
     })
     wallet = await WalletPeer.create({ label: 'e2e wallet', logger: createLogger('error', 'wallet') })
   })
@@ -132,5 +138,28 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     const reply = wallet.nextText((m) => m.content === 'echo: still there?')
     await wallet.sendText(walletConnectionId, 'still there?')
     await reply
+  })
+
+  it('serves the OpenAPI explorer generated from the same schemas that validate requests', async () => {
+    const document = (await (await admin('/api/openapi.json')).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/agent', '/v1/invitation', '/v1/connections', '/v1/connections/{connection_id}', '/v1/message']))
+    expect(JSON.stringify(document.paths['/v1/message'])).toContain('"content"')
+    const page = await admin('/api')
+    expect(page.headers.get('content-type')).toMatch(/text\/html/)
+  })
+
+  it('reconnects the tunnel after the worker restarts and keeps chatting', async () => {
+    const { port, persistTo } = stack.worker
+    await stack.worker.stop()
+    stack.worker = await startWorker({
+      port,
+      persistTo,
+      vars: { TUNNEL_SECRET: stack.tunnelSecret, COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model' },
+    })
+    const reply = wallet.nextText((m) => m.content === 'echo: back again?', 60_000)
+    await wallet.sendText(walletConnectionId, 'back again?')
+    await reply
+    // The conversation Durable Object kept its turns across the restart.
+    expect(llm.requests.at(-1)!.messages.map((m) => m.content)).toContain('hello, who are you?')
   })
 })
