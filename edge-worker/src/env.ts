@@ -1,0 +1,22 @@
+/**
+ * The Worker's bindings (wrangler.toml): Durable Object namespaces, vars and secrets. Every
+ * string here also feeds the agent-pack resolver, so the spec's env overrides (COMPAT_MODEL, ...)
+ * work as Worker vars or secrets.
+ */
+import type { Conversation } from './conversation/index.ts'
+import type { TunnelGateway } from './tunnel-gateway/index.ts'
+
+export interface Env {
+  TUNNEL_GATEWAY: DurableObjectNamespace<TunnelGateway>
+  CONVERSATION: DurableObjectNamespace<Conversation>
+  /** Shared HMAC key of the tunnel handshake (secret). Without it the tunnel refuses every agent. */
+  TUNNEL_SECRET?: string
+  /** Key of the chat-completions-compatible API (secret). */
+  COMPAT_API_KEY?: string
+  /** Base URL of the chat-completions-compatible API, e.g. `http://127.0.0.1:8080/v1`. */
+  COMPAT_BASE_URL?: string
+  /** `debug`, `info`, `warn` or `error`; default `info`. */
+  LOG_LEVEL?: string
+  /** Any other var: the agent-pack env overrides and `${VAR}` placeholders read them. */
+  [name: string]: unknown
+}

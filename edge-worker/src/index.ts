@@ -1,0 +1,11 @@
+/**
+ * Entry of the Parley edge Worker (wrangler.toml `main`): the HTTP router and the Durable Object
+ * classes the bindings name.
+ */
+import type { Env } from './env.ts'
+import { app } from './router/index.ts'
+
+export { Conversation } from './conversation/index.ts'
+export { TunnelGateway } from './tunnel-gateway/index.ts'
+
+export default { fetch: app.fetch } satisfies ExportedHandler<Env>

@@ -1,0 +1,171 @@
+/**
+ * The tunnel gateway: the one Durable Object agent-node's tunnel WebSocket connects to
+ * (`idFromName('tunnel')`). It authenticates the socket, routes each event frame to the
+ * Conversation object of its DIDComm connection and acknowledges it once stored, and carries
+ * commands from the conversations down to the agent. Frames: shared/src/tunnel/frames.ts.
+ *
+ * The socket uses the WebSocket hibernation API, so an idle tunnel costs nothing; whatever must
+ * survive hibernation (nonces, undelivered commands) is in SQLite.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import { asc, eq, lt } from 'drizzle-orm'
+import { eventConnectionId } from '@parley/shared/events'
+import {
+  CommandFrame,
+  DEFAULT_MAX_SKEW_MS,
+  parseFrame,
+  UpstreamFrame,
+  verifyTunnelHandshake,
+  type AckFrame,
+  type CommandResultFrame,
+  type EventFrame,
+} from '@parley/shared/tunnel'
+import { conversationFor } from '../conversation/index.ts'
+import type { Env } from '../env.ts'
+import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
+import { openDatabase, type Database } from '../storage/index.ts'
+import { ConnectionQueues } from './ConnectionQueues.ts'
+import { migrations } from './migrations.ts'
+import { nonces, outbox, schema } from './schema.ts'
+
+/** Close code sent to an agent socket replaced by a newer authenticated one. */
+export const CLOSE_REPLACED = 4000
+
+/**
+ * Durable Object holding agent-node's tunnel socket. HTTP: the upgrade (`fetch`). RPC:
+ * `sendCommand`. WebSocket handlers: event and command-result frames. Storage: schema.ts.
+ */
+export class TunnelGateway extends DurableObject<Env> {
+  private readonly db: Database<typeof schema>
+  private readonly log: Logger
+  private readonly queues = new ConnectionQueues()
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.log = createLogger('tunnel-gateway', env.LOG_LEVEL)
+    this.db = openDatabase(ctx, schema, migrations)
+  }
+
+  /**
+   * The WebSocket upgrade of `GET /tunnel`. Answers 426 without an upgrade, 503 when
+   * TUNNEL_SECRET is not configured, 401 `{error, reason}` when the handshake headers are missing,
+   * stale or wrongly signed (`verifyTunnelHandshake`) or the nonce was used before
+   * (`replayed-nonce`), else 101 with the socket, replacing any previous agent socket and sending
+   * it every command still in the outbox.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
+      return Response.json({ error: 'upgrade-required', reason: 'the tunnel is a WebSocket' }, { status: 426 })
+    }
+    const secret = this.env.TUNNEL_SECRET
+    if (!secret) {
+      this.log.error('tunnel refused: TUNNEL_SECRET is not configured')
+      return Response.json({ error: 'tunnel-disabled', reason: 'TUNNEL_SECRET is not configured' }, { status: 503 })
+    }
+    const now = Date.now()
+    const verdict = await verifyTunnelHandshake(secret, request.headers, now, DEFAULT_MAX_SKEW_MS)
+    if (!verdict.ok) return this.refuse(verdict.reason)
+    if (!this.claimNonce(verdict.handshake.nonce, verdict.handshake.timestamp + DEFAULT_MAX_SKEW_MS, now)) {
+      return this.refuse('replayed-nonce')
+    }
+
+    const { 0: client, 1: server } = new WebSocketPair()
+    for (const previous of this.openSockets()) previous.close(CLOSE_REPLACED, 'replaced by a newer tunnel connection')
+    this.ctx.acceptWebSocket(server)
+    this.queues.reset()
+    const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
+    for (const row of pending) server.send(JSON.stringify(row.frame))
+    this.log.info('agent connected', { pendingCommands: pending.length })
+    return new Response(null, { status: 101, webSocket: client })
+  }
+
+  /**
+   * RPC for Conversation objects: queues `frame` for agent-node. It is stored before this
+   * returns and sent now if the agent is connected, else on its next connection; it is sent
+   * again after a reconnect until its `command-result` arrives (the idempotency key makes that
+   * safe).
+   * @throws when `frame` is not a valid CommandFrame.
+   */
+  async sendCommand(frame: CommandFrame): Promise<void> {
+    const command = CommandFrame.parse(frame)
+    this.db.insert(outbox).values({ commandId: command.id, frame: command, createdAt: Date.now() }).onConflictDoNothing().run()
+    const [socket] = this.openSockets()
+    if (socket) this.trySend(socket, command)
+  }
+
+  /** One frame from agent-node: an event to route, or the result of a command. */
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const parsed = parseFrame(UpstreamFrame, message)
+    if ('error' in parsed) {
+      this.log.warn('frame rejected', { error: parsed.error })
+      return
+    }
+    const { frame } = parsed
+    if (frame.kind === 'command-result') this.settleCommand(frame)
+    else await this.routeEvent(ws, frame)
+  }
+
+  /** The agent closed the tunnel: completes the close handshake. */
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.log.info('agent disconnected', { code, reason })
+    if (ws.readyState === WebSocket.CLOSING) ws.close(1000, 'tunnel closed')
+  }
+
+  override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
+    this.log.warn('agent socket error', { error: errorMessage(error) })
+  }
+
+  /** The agent's socket (at most one is open: a new one closes the others). */
+  private openSockets(): WebSocket[] {
+    return this.ctx.getWebSockets().filter((ws) => ws.readyState === WebSocket.OPEN)
+  }
+
+  private refuse(reason: string): Response {
+    this.log.warn('tunnel refused', { reason })
+    return Response.json({ error: 'unauthorized', reason }, { status: 401 })
+  }
+
+  /** Records `nonce` until `expiresAt` (ms), pruning expired ones; false when it was seen already. */
+  private claimNonce(nonce: string, expiresAt: number, now: number): boolean {
+    this.db.delete(nonces).where(lt(nonces.expiresAt, now)).run()
+    const claimed = this.db.insert(nonces).values({ nonce, expiresAt }).onConflictDoNothing().returning().get()
+    return claimed !== undefined
+  }
+
+  /**
+   * Hands `frame` to the Conversation object of its connection, in order after the connection's
+   * earlier events, and acknowledges it on `ws` once stored. Nothing is acknowledged when the
+   * frame is inconsistent or storing fails: agent-node delivers it again.
+   */
+  private async routeEvent(ws: WebSocket, frame: EventFrame): Promise<void> {
+    if (eventConnectionId(frame.event) !== frame.connectionId) {
+      this.log.warn('frame rejected', { error: 'connectionId differs from the event\'s connection', eventId: frame.id })
+      return
+    }
+    const conversation = conversationFor(this.env, frame.connectionId)
+    const outcome = await this.queues.run(frame.connectionId, frame.id, async () => {
+      try {
+        await conversation.receiveEvent(frame)
+      } catch (error) {
+        this.log.error('event not stored', { eventId: frame.id, connectionId: frame.connectionId, error: errorMessage(error) })
+        throw error
+      }
+    })
+    if (outcome === 'done') this.trySend(ws, { kind: 'ack', id: frame.id })
+    else if (outcome === 'held-back') this.log.warn('event held back until an earlier one is stored', { eventId: frame.id, connectionId: frame.connectionId })
+  }
+
+  private settleCommand(result: CommandResultFrame): void {
+    const removed = this.db.delete(outbox).where(eq(outbox.commandId, result.id)).returning({ frame: outbox.frame }).get()
+    if (!result.ok) this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
+    else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
+  }
+
+  private trySend(ws: WebSocket, frame: AckFrame | CommandFrame): void {
+    try {
+      ws.send(JSON.stringify(frame))
+    } catch (error) {
+      this.log.warn('agent socket gone; frame not sent', { kind: frame.kind, id: frame.id, error: errorMessage(error) })
+    }
+  }
+}

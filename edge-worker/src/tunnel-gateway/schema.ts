@@ -1,0 +1,22 @@
+/**
+ * Storage of the tunnel gateway: handshake nonces already used (replay protection) and the
+ * outbox of commands not yet confirmed by agent-node.
+ */
+import type { CommandFrame } from '@parley/shared/tunnel'
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+/** A nonce stays here until its handshake's timestamp leaves the skew window (`expiresAt`, ms). */
+export const nonces = sqliteTable('nonces', {
+  nonce: text('nonce').primaryKey(),
+  expiresAt: integer('expires_at').notNull(),
+}, (table) => [index('nonces_expires_at').on(table.expiresAt)])
+
+/** Commands in the order they were issued; a row leaves when its `command-result` arrives. */
+export const outbox = sqliteTable('outbox', {
+  position: integer('position').primaryKey({ autoIncrement: true }),
+  commandId: text('command_id').notNull().unique(),
+  frame: text('frame', { mode: 'json' }).$type<CommandFrame>().notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+export const schema = { nonces, outbox }

@@ -1,0 +1,150 @@
+import { env } from 'cloudflare:workers'
+import type { CommandFrame } from '@parley/shared/tunnel'
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
+import { workerConfig } from '../src/config/index.ts'
+import { DEFAULT_TEXTS, UNKNOWN_USER_NAME } from '../src/conversation/texts.ts'
+import { tunnelGateway } from '../src/tunnel-gateway/index.ts'
+import { connectionState, TestAgent, textMessage } from './support/agent.ts'
+import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL } from './support/constants.ts'
+import { conversationRows } from './support/storage.ts'
+
+/** A chat-completions request body as the scripted model recorded it. */
+interface ChatRequest {
+  model: string
+  temperature?: number
+  max_tokens?: number
+  messages: { role: string; content: unknown }[]
+}
+
+/** Requests the scripted model received whose last message is the user text `text`. */
+async function llmRequestsAnswering(text: string): Promise<ChatRequest[]> {
+  const requests = await (await fetch(inject('llmRequestsUrl'))).json<ChatRequest[]>()
+  return requests.filter((request) => request.messages.at(-1)?.content === text)
+}
+
+const systemPrompt = () => workerConfig(env).languages.en?.systemPrompt
+
+describe('conversation', () => {
+  let agent: TestAgent
+  beforeEach(async () => {
+    agent = await TestAgent.connect()
+  })
+  afterEach(async () => {
+    await agent.close()
+  })
+
+  it('greets with the pack\'s greeting when the connection completes', async () => {
+    const connectionId = crypto.randomUUID()
+    agent.sendEvent(connectionState(connectionId, 'request-received'), 1)
+    agent.sendEvent(connectionState(connectionId, 'completed'), 2)
+    const command = await agent.command(connectionId, `greeting:${connectionId}`)
+
+    const template = workerConfig(env).languages.en?.greetingMessage
+    expect(template).toContain('{userName}')
+    expect(command.command).toEqual({
+      name: 'send-message',
+      message: { connectionId, type: 'text', content: template?.replace('{userName}', UNKNOWN_USER_NAME) },
+    })
+  })
+
+  it('greets once even if the connection reports completed again under another event id', async () => {
+    const connectionId = crypto.randomUUID()
+    const first = agent.sendEvent(connectionState(connectionId, 'completed'), 1)
+    await agent.acks(first.id)
+    const second = agent.sendEvent(connectionState(connectionId, 'completed'), 2)
+    await agent.acks(second.id)
+    await agent.command(connectionId, `greeting:${connectionId}`)
+    expect(await conversationRows(connectionId, 'SELECT id, action FROM events ORDER BY position')).toEqual([
+      { id: first.id, action: 'greet' },
+      { id: second.id, action: null },
+    ])
+  })
+
+  it('answers a text message with the model\'s reply, in the message\'s thread', async () => {
+    const connectionId = crypto.randomUUID()
+    const text = `hello model ${crypto.randomUUID()}`
+    const event = agent.sendEvent(textMessage(connectionId, text, 'thread-1'), 1)
+    await agent.acks(event.id)
+    const command = await agent.command(connectionId, `reply:${event.id}`)
+
+    expect(command.command.message).toEqual({ connectionId, type: 'text', content: `echo: ${text}`, threadId: 'thread-1' })
+    const [request, ...others] = await llmRequestsAnswering(text)
+    expect(others).toEqual([])
+    expect(request).toMatchObject({
+      model: TEST_MODEL,
+      temperature: 0.3,
+      max_tokens: 512,
+      messages: [{ role: 'system', content: systemPrompt() }, { role: 'user', content: text }],
+    })
+  })
+
+  it('gives the model the system prompt and only the last memory.window turns', async () => {
+    const connectionId = crypto.randomUUID()
+    const texts = ['first', 'second', 'third'].map((word) => `${word} ${crypto.randomUUID()}`)
+    for (const [index, text] of texts.entries()) {
+      const event = agent.sendEvent(textMessage(connectionId, text), index + 1)
+      await agent.command(connectionId, `reply:${event.id}`)
+    }
+
+    expect(TEST_MEMORY_WINDOW).toBe(3)
+    const [request] = await llmRequestsAnswering(texts[2]!)
+    expect(request?.messages).toEqual([
+      { role: 'system', content: systemPrompt() },
+      { role: 'user', content: texts[1] },
+      { role: 'assistant', content: `echo: ${texts[1]}` },
+      { role: 'user', content: texts[2] },
+    ])
+    expect(await conversationRows(connectionId, 'SELECT role, content FROM turns ORDER BY id')).toEqual(
+      texts.flatMap((text) => [{ role: 'user', content: text }, { role: 'assistant', content: `echo: ${text}` }]),
+    )
+  })
+
+  it('does not ask the model again when a message is delivered again', async () => {
+    const connectionId = crypto.randomUUID()
+    const text = `just once ${crypto.randomUUID()}`
+    const event = agent.sendEvent(textMessage(connectionId, text), 1)
+    await agent.command(connectionId, `reply:${event.id}`)
+    agent.sendEvent(event.event, 1, event.id)
+    await agent.acks(event.id, 2)
+
+    expect(await llmRequestsAnswering(text)).toHaveLength(1)
+    expect(await conversationRows(connectionId, 'SELECT role FROM turns ORDER BY id')).toEqual([{ role: 'user' }, { role: 'assistant' }])
+  })
+
+  it('apologises when the model cannot be reached', async () => {
+    const connectionId = crypto.randomUUID()
+    const event = agent.sendEvent(textMessage(connectionId, `please ${FAIL_MARKER}`), 1)
+    const command = await agent.command(connectionId, `reply:${event.id}`)
+    expect(command.command.message.content).toBe(DEFAULT_TEXTS.LLM_UNAVAILABLE)
+  })
+})
+
+describe('commands while no agent is connected', () => {
+  it('keeps a command sent while the agent is away and delivers it on the next connection', async () => {
+    const connectionId = crypto.randomUUID()
+    const frame: CommandFrame = {
+      kind: 'command',
+      id: crypto.randomUUID(),
+      idempotencyKey: `test:${crypto.randomUUID()}`,
+      command: { name: 'send-message', message: { connectionId, type: 'text', content: 'waiting for you' } },
+    }
+    await tunnelGateway(env).sendCommand(frame)
+
+    const agent = await TestAgent.connect()
+    expect(await agent.command(connectionId, frame.idempotencyKey)).toEqual(frame)
+    await agent.close()
+  })
+
+  it('sends an unconfirmed reply again after the agent reconnects', async () => {
+    const connectionId = crypto.randomUUID()
+    const first = await TestAgent.connect({ confirmCommands: false })
+    const event = first.sendEvent(textMessage(connectionId, `reconnect ${crypto.randomUUID()}`), 1)
+    await first.acks(event.id)
+    await first.close()
+
+    const second = await TestAgent.connect()
+    const command = await second.command(connectionId, `reply:${event.id}`)
+    expect(command.command.message.content).toMatch(/^echo: reconnect /)
+    await second.close()
+  })
+})

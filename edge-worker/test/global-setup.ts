@@ -1,0 +1,45 @@
+/**
+ * Global setup of the workers project (runs in Node before the workerd pool starts): writes the
+ * bundled agent pack module, starts the scripted model server, and bundles the Worker as
+ * `wrangler deploy` would, for the auxiliary test workers configured in vitest.config.ts.
+ */
+import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { promisify } from 'node:util'
+import type { TestProject } from 'vitest/node'
+import { echoLastUserMessage, startScriptedLlm, type ScriptedChatMessage } from '../../test/support/scripted-llm.ts'
+import { writeAgentPackModule } from '../scripts/agent-pack-module.ts'
+import { FAIL_MARKER } from './support/constants.ts'
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..')
+const BUNDLE_DIR = resolve(REPO_ROOT, '.wrangler/test-bundle')
+
+function scriptedReply(messages: ScriptedChatMessage[]): string {
+  const reply = echoLastUserMessage(messages)
+  if (reply.includes(FAIL_MARKER)) throw new Error('scripted failure')
+  return reply
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await writeAgentPackModule()
+  await promisify(execFile)(process.execPath, [
+    resolve(REPO_ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', BUNDLE_DIR,
+  ], { cwd: REPO_ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } })
+
+  const llm = await startScriptedLlm({ reply: scriptedReply })
+  const inspector = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(JSON.stringify(llm.requests))
+  })
+  await new Promise<void>((done) => inspector.listen(0, '127.0.0.1', done))
+
+  project.provide('llmBaseUrl', llm.url)
+  project.provide('llmRequestsUrl', `http://127.0.0.1:${(inspector.address() as AddressInfo).port}/requests`)
+  project.provide('workerBundlePath', resolve(BUNDLE_DIR, 'index.js'))
+  return async () => {
+    inspector.closeAllConnections()
+    await Promise.all([llm.close(), new Promise((done) => inspector.close(done))])
+  }
+}

@@ -1,0 +1,13 @@
+/** Values the workers project's global setup (Node) hands to its config and tests (`inject`). */
+import 'vitest'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL (`.../v1`) of the scripted OpenAI-compatible server. */
+    llmBaseUrl: string
+    /** GET answers the JSON array of request bodies the scripted server received. */
+    llmRequestsUrl: string
+    /** The Worker bundled by `wrangler deploy --dry-run`, for the auxiliary workers. */
+    workerBundlePath: string
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The `workers` test project: tests run inside workerd with the Worker of ../wrangler.toml
+ * (@cloudflare/vitest-pool-workers). Besides the main Worker (LLM = the scripted server started by
+ * the global setup), two auxiliary workers run the production bundle with other settings:
+ * `WITHOUT_LLM` (no model configured) and `UNCONFIGURED` (no TUNNEL_SECRET either).
+ */
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
+import { unstable_getMiniflareWorkerOptions } from 'wrangler'
+import { defineConfig } from 'vitest/config'
+import { TEST_MEMORY_WINDOW, TEST_MODEL, TEST_TUNNEL_SECRET } from './test/support/constants.ts'
+
+const WRANGLER_CONFIG = new URL('../wrangler.toml', import.meta.url).pathname
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(({ inject }) => {
+      const { workerOptions } = unstable_getMiniflareWorkerOptions(WRANGLER_CONFIG)
+      const bundled = (name: string, bindings: Record<string, string>) => ({
+        name,
+        modules: true,
+        scriptPath: inject('workerBundlePath'),
+        compatibilityDate: workerOptions.compatibilityDate,
+        compatibilityFlags: workerOptions.compatibilityFlags,
+        durableObjects: workerOptions.durableObjects,
+        bindings,
+      })
+      return {
+        wrangler: { configPath: WRANGLER_CONFIG },
+        miniflare: {
+          bindings: {
+            TUNNEL_SECRET: TEST_TUNNEL_SECRET,
+            COMPAT_BASE_URL: inject('llmBaseUrl'),
+            COMPAT_MODEL: TEST_MODEL,
+            AGENT_MEMORY_WINDOW: String(TEST_MEMORY_WINDOW),
+          },
+          serviceBindings: { WITHOUT_LLM: 'parley-without-llm', UNCONFIGURED: 'parley-unconfigured' },
+          workers: [
+            bundled('parley-without-llm', { TUNNEL_SECRET: TEST_TUNNEL_SECRET }),
+            bundled('parley-unconfigured', {}),
+          ],
+        },
+      }
+    }),
+  ],
+  test: {
+    name: 'workers',
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // The tunnel gateway is one object per Worker and keeps one agent socket: files take turns.
+    fileParallelism: false,
+    testTimeout: 30_000,
+  },
+})

@@ -1,0 +1,25 @@
+/**
+ * Node-only part of the agent-pack loader: finding and reading the manifest file in a directory
+ * (spec rule 1). Kept apart so the resolver stays free of `node:` imports.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AGENT_PACK_FILE_NAMES, type AgentPackSource } from '../source.ts'
+
+/**
+ * Reads the first of `agent-pack.yaml`, `agent-pack.yml`, `agent-pack.json` found in `dir`.
+ * @returns the file's path (`dir` joined with its name) and text, or `undefined` when `dir`
+ *   has none of them or does not exist.
+ * @throws when a file exists but cannot be read (permissions, a directory of that name).
+ */
+export async function loadAgentPackFile(dir: string): Promise<AgentPackSource | undefined> {
+  for (const name of AGENT_PACK_FILE_NAMES) {
+    const path = join(dir, name)
+    try {
+      return { path, text: await readFile(path, 'utf8') }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+  return undefined
+}
