@@ -30,10 +30,11 @@ async function main(): Promise<void> {
     echo: true,
   })
   const stop = async () => {
-    console.log('\nstopping…')
+    process.stderr.write('\nstopping…\n')
     await stack.stop()
     process.exit(0)
   }
+  process.stdout.on('error', () => void stop()) // the terminal or pipe went away
   process.on('SIGINT', () => void stop())
   process.on('SIGTERM', () => void stop())
 

@@ -54,6 +54,15 @@ function launch({ name, command, args, env, echo }: LaunchOptions): ManagedProce
   child.stdout!.on('data', collect)
   child.stderr!.on('data', collect)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // The child has its own process group (so stop() reaches wrangler's workerd too); make sure
+  // that group dies with us even when we exit without calling stop() (crash, broken pipe).
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM')
+    } catch {}
+  }
+  process.once('exit', killGroup)
+  void exited.then(() => process.off('exit', killGroup))
   return {
     child,
     output: () => output,
