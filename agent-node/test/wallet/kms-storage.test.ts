@@ -2,40 +2,22 @@
  * EncryptedKeyStorage: private JWKs encrypted at rest in the agent database, surviving restarts,
  * refused to a wrong wallet key, bound to their context and key id.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type AgentContext, Kms } from '@credo-ts/core'
 import { and, eq } from 'drizzle-orm'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../../src/database/index.ts'
+import { describe, expect, it } from 'vitest'
 import { EncryptedKeyStorage, ParleyKeyManagementService, WalletKeyError } from '../../src/wallet/kms/index.ts'
 import { kmsKeys } from '../../src/wallet/kms/schema.ts'
+import { useTempDatabases } from '../support/temp-databases.ts'
 
 const WALLET_KEY = 'correct horse battery staple'
 const context = (contextCorrelationId: string) => ({ contextCorrelationId }) as AgentContext
 const agentContext = context('default')
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
-let dir: string
-let dbPath: string
-const opened: Database[] = []
-
-async function open(path = dbPath): Promise<Database> {
-  const database = await openDatabase(path)
-  opened.push(database)
-  return database
-}
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'parley-kms-'))
-  dbPath = join(dir, 'agent.db')
-})
-
-afterEach(async () => {
-  for (const database of opened.splice(0)) await database.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+const databases = useTempDatabases('parley-kms-')
+const open = (path?: string) => databases.open(path)
 
 describe('EncryptedKeyStorage', () => {
   it('keeps keys across a restart: sign after reopening with the same wallet key', async () => {
@@ -43,7 +25,6 @@ describe('EncryptedKeyStorage', () => {
     const kms = new ParleyKeyManagementService(await EncryptedKeyStorage.open(first, WALLET_KEY))
     const { keyId, publicJwk } = await kms.createKey(agentContext, { type: { kty: 'OKP', crv: 'Ed25519' } })
     await first.close()
-    opened.splice(opened.indexOf(first), 1)
 
     const second = await open()
     const reopened = new ParleyKeyManagementService(await EncryptedKeyStorage.open(second, WALLET_KEY))
@@ -63,7 +44,6 @@ describe('EncryptedKeyStorage', () => {
     const first = await open()
     await EncryptedKeyStorage.open(first, WALLET_KEY)
     await first.close()
-    opened.splice(opened.indexOf(first), 1)
 
     const second = await open()
     const attempt = EncryptedKeyStorage.open(second, 'not the wallet key')
@@ -97,10 +77,9 @@ describe('EncryptedKeyStorage', () => {
     expect(rows).toHaveLength(secrets.length)
     const storedBytes = rows.map((row) => Buffer.from(row.ciphertext, 'base64url'))
     await database.close()
-    opened.splice(opened.indexOf(database), 1)
 
     // The main file and any WAL / shared-memory file next to it.
-    const files = readdirSync(dir).map((name) => readFileSync(join(dir, name)))
+    const files = readdirSync(databases.dir).map((name) => readFileSync(join(databases.dir, name)))
     // Control: the rows did reach the files (key ids are stored in clear).
     for (const keyId of keyIds) expect(files.some((bytes) => bytes.includes(keyId))).toBe(true)
     for (const d of secrets) {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   Agent,
   AgentContext,
@@ -11,33 +8,19 @@ import {
   StorageVersionRecord,
 } from '@credo-ts/core'
 import { agentDependencies } from '@credo-ts/node'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../../src/database/index.ts'
+import { describe, expect, it } from 'vitest'
 import { DrizzleStorageModule, DrizzleStorageService, ensureStorageVersion } from '../../src/wallet/storage/index.ts'
+import { useTempDatabases } from '../support/temp-databases.ts'
 
-let directory: string
-let path: string
-const opened: Database[] = []
+const databases = useTempDatabases('parley-storage-agent-')
 
 async function openStorage() {
-  const database = await openDatabase(path)
-  opened.push(database)
-  return DrizzleStorageService.open(database)
+  return DrizzleStorageService.open(await databases.open())
 }
 
 function agentOn(storage: DrizzleStorageService) {
   return new Agent({ dependencies: agentDependencies, modules: { storage: new DrizzleStorageModule(storage) } })
 }
-
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), 'parley-storage-agent-'))
-  path = join(directory, 'agent.db')
-})
-
-afterEach(async () => {
-  for (const database of opened.splice(0)) await database.close()
-  rmSync(directory, { recursive: true, force: true })
-})
 
 describe('DrizzleStorageModule', () => {
   it('lets a fresh store initialize an agent, at the current framework storage version', async () => {
