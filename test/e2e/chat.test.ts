@@ -162,4 +162,16 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     // The conversation Durable Object kept its turns across the restart.
     expect(llm.requests.at(-1)!.messages.map((m) => m.content)).toContain('hello, who are you?')
   })
+
+  it('redirects GET /invitation to a page showing a new invitation as a QR code', async () => {
+    const redirect = await fetch(`${stack.agent.publicUrl}/invitation`, { redirect: 'manual' })
+    expect(redirect.status).toBe(302)
+    const location = redirect.headers.get('location')!
+    expect(location).toMatch(new RegExp(`^${stack.agent.publicUrl}/qr\\?oob=`))
+    const page = await fetch(location)
+    expect(page.headers.get('content-type')).toMatch(/text\/html/)
+    const html = await page.text()
+    expect(html).toContain('<svg')
+    expect(html).toContain(location.replace(/&/g, '&#38;'))
+  })
 })
