@@ -1,0 +1,5 @@
+export * from './bigint.ts'
+export * from './hash.ts'
+export * from './primes.ts'
+export * from './random.ts'
+export * from './squares.ts'

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import {
+  bigIntToBytes,
+  bytesToBigInt,
+  fourSquares,
+  generateSafePrime,
+  hashBigInts,
+  isProbablePrime,
+  modInverse,
+  modPow,
+  modPowCrt,
+  randomBits,
+  randomInRange,
+} from '../../src/anoncreds/math/index.ts'
+
+/** Reference square-and-multiply, to check the windowed version against. */
+function naivePow(b: bigint, e: bigint, m: bigint): bigint {
+  let r = 1n
+  b %= m
+  while (e > 0n) {
+    if (e & 1n) r = (r * b) % m
+    b = (b * b) % m
+    e >>= 1n
+  }
+  return r
+}
+
+describe('anoncreds math', () => {
+  it('windowed modPow agrees with square-and-multiply, negative exponents invert', () => {
+    for (let i = 0; i < 20; i++) {
+      const m = randomBits(512) | 1n
+      const b = randomInRange(2n, m)
+      const e = randomBits(600)
+      expect(modPow(b, e, m)).toBe(naivePow(b, e, m))
+    }
+    const p = 1000000007n
+    expect((modPow(3n, -5n, p) * modPow(3n, 5n, p)) % p).toBe(1n)
+  })
+
+  it('CRT exponentiation equals the direct one', () => {
+    const p = generateSafePrime(256)
+    const q = generateSafePrime(256)
+    const base = randomBits(500)
+    const exponent = randomBits(700)
+    expect(modPowCrt(base, exponent, p, q)).toBe(modPow(base, exponent, p * q))
+  })
+
+  it('modInverse inverts and refuses non-units', () => {
+    const m = 2n ** 127n - 1n
+    const a = randomInRange(2n, m)
+    expect((a * modInverse(a, m)) % m).toBe(1n)
+    expect(() => modInverse(6n, 9n)).toThrow(RangeError)
+  })
+
+  it('safe primes are safe and of the asked size', () => {
+    const p = generateSafePrime(128)
+    expect(p.toString(2)).toHaveLength(128)
+    expect(isProbablePrime(p)).toBe(true)
+    expect(isProbablePrime((p - 1n) / 2n)).toBe(true)
+  })
+
+  it('bytes round-trip as minimal big-endian, zero as no bytes', () => {
+    expect(bigIntToBytes(0n)).toEqual(new Uint8Array(0))
+    expect(bigIntToBytes(256n)).toEqual(Uint8Array.from([1, 0]))
+    const n = randomBits(2048)
+    expect(bytesToBigInt(bigIntToBytes(n))).toBe(n)
+  })
+
+  it('hashes the concatenation of minimal big-endian bytes with SHA-256', () => {
+    // SHA-256 of the bytes 01 00 02 = sha256("\x01\x00\x02")
+    expect(hashBigInts([256n, 2n])).toBe(hashBigInts([0x010002n]))
+    expect(hashBigInts([0n])).toBe(BigInt('0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'))
+  })
+
+  it('decomposes into four squares', () => {
+    for (const n of [0n, 1n, 2n, 3n, 7n, 15n, 1n << 31n, randomBits(32), randomBits(33), 2n ** 32n - 1n]) {
+      const [a, b, c, d] = fourSquares(n)
+      expect(a * a + b * b + c * c + d * d).toBe(n)
+    }
+  })
+})
