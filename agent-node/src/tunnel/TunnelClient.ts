@@ -154,15 +154,22 @@ export class TunnelClient implements EventSink {
     else void this.runCommand(frame)
   }
 
+  /**
+   * Runs `frame` unless a command with its idempotency key succeeded or is running; answers
+   * with that outcome. A failure is not remembered, so a retry may succeed (the failure may
+   * have been transient: a connection not completed yet).
+   */
   private async runCommand(frame: CommandFrame): Promise<void> {
-    let result = this.commandResults.get(frame.idempotencyKey)
+    const key = frame.idempotencyKey
+    let result = this.commandResults.get(key)
     if (!result) {
       result = this.execute(frame)
-      this.commandResults.set(frame.idempotencyKey, result)
+      this.commandResults.set(key, result)
       const limit = this.options.idempotencyCacheSize ?? 10_000
       if (this.commandResults.size > limit) this.commandResults.delete(this.commandResults.keys().next().value!)
     }
     const outcome = await result
+    if (!outcome.ok && this.commandResults.get(key) === result) this.commandResults.delete(key)
     this.send({ ...outcome, id: frame.id })
   }
 

@@ -161,6 +161,38 @@ describe('TunnelClient', () => {
     expect(results[0]!.result.id).toBe(results[1]!.result.id)
   })
 
+  it('does not remember a failed command: a retry with the same key runs again', async () => {
+    const worker = await startFakeWorker()
+    let calls = 0
+    const service = {
+      async send() {
+        calls++
+        if (calls === 1) throw new Error('connection has not completed DID Exchange')
+        return { id: '00000000-0000-4000-8000-000000000001' }
+      },
+    } as unknown as MessageService
+    const client = new TunnelClient({ url: worker.url, secret: SECRET, minDelayMs: 20 }, service, createLogger('silent'))
+    cleanup.push(async () => {
+      await client.stop()
+      await worker.close()
+    })
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    const command = (): CommandFrame => ({
+      kind: 'command',
+      id: crypto.randomUUID(),
+      idempotencyKey: 'greeting:1',
+      command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'hello' } },
+    })
+    socket.send(JSON.stringify(command()))
+    await until(() => worker.frames.length === 1)
+    socket.send(JSON.stringify(command()))
+    await until(() => worker.frames.length === 2)
+    expect((worker.frames as { ok: boolean }[]).map((f) => f.ok)).toEqual([false, true])
+    expect(calls).toBe(2)
+  })
+
   it('drops malformed frames and keeps the socket', async () => {
     const { worker, client, messages } = await setup()
     const opened = worker.nextSocket()
