@@ -1,0 +1,2 @@
+export { normalizeAttributeName } from './attributeName.ts'
+export { encodeAttributeValue } from './attributeValue.ts'
