@@ -1,0 +1,6 @@
+export * from './context.ts'
+export * from './engine.ts'
+export * from './errors.ts'
+export * from './handles.ts'
+export * from './object-types.ts'
+export { isAnoncredsError, useAnoncredsSharedClasses } from './runtime-classes.ts'

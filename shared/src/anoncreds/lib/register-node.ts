@@ -1,0 +1,50 @@
+/**
+ * Node-only registration of the TypeScript AnonCreds engine with `@hyperledger/anoncreds-shared`.
+ *
+ * `@credo-ts/anoncreds` reads the engine through `import { anoncreds } from
+ * '@hyperledger/anoncreds-shared'`. That package is CommonJS, and Node's ESM loader copies a
+ * CommonJS module's named exports once, when ESM first imports it; registering afterwards leaves
+ * the ESM binding `undefined`. This module therefore reaches the package through `createRequire`
+ * (the CommonJS instance, which the ESM facade is later built from), hands the engine the
+ * package's `AnoncredsError` / `ObjectHandle` classes, and calls `registerAnoncreds({ lib })` —
+ * without any ESM import of the package anywhere in its import graph.
+ *
+ * Usage: import it FIRST in every Node entry point, before anything that imports Credo:
+ *
+ * ```ts
+ * import '@parley/shared/anoncreds/lib/register-node.ts' // or a relative path; must be the first import
+ * import { Agent } from '@credo-ts/core'
+ * ```
+ *
+ * ES modules evaluate their imports in order, depth first, so a first side-effect import runs
+ * before any later import graph. Importing it twice is harmless (the first engine stays).
+ * Exports the registered engine for direct use and tests.
+ */
+import { createRequire } from 'node:module'
+import type { Anoncreds, AnoncredsError, ObjectHandle } from '@hyperledger/anoncreds-shared'
+import { createAnoncredsEngine } from './engine.ts'
+import { useAnoncredsSharedClasses } from './runtime-classes.ts'
+
+type SharedModule = {
+  anoncreds: Anoncreds | undefined
+  registerAnoncreds: (options: { lib: Anoncreds }) => void
+  AnoncredsError: new (error: { code: number; message: string; extra?: string }) => AnoncredsError
+  ObjectHandle: new (handle: number) => ObjectHandle
+}
+
+const require = createRequire(import.meta.url)
+const shared = require('@hyperledger/anoncreds-shared') as SharedModule
+
+const MARK = Symbol.for('parley.anoncreds-ts.engine')
+
+function register(): ReturnType<typeof createAnoncredsEngine> {
+  const current = shared.anoncreds as (Anoncreds & { [MARK]?: true }) | undefined
+  if (current && current[MARK]) return current as ReturnType<typeof createAnoncredsEngine>
+  useAnoncredsSharedClasses(shared)
+  const engine = Object.assign(createAnoncredsEngine(), { [MARK]: true as const })
+  shared.registerAnoncreds({ lib: engine })
+  return engine
+}
+
+/** The engine registered with `@hyperledger/anoncreds-shared` (the CommonJS instance). */
+export const anoncredsEngine = register()

@@ -1,0 +1,5 @@
+export * from './create.ts'
+export * from './restrictions.ts'
+export * from './types.ts'
+export * from './verify.ts'
+export * from './w3c.ts'

@@ -1,0 +1,6 @@
+export * from './base64url.ts'
+export * from './constants.ts'
+export * from './credential-conversion.ts'
+export * from './msgpack.ts'
+export * from './proof-details.ts'
+export * from './proof-value.ts'
