@@ -2,6 +2,8 @@
  * agent-node's entry point: reads the configuration, starts the agent, prints the start-up line
  * (spec: agent, version, public port, admin port) and stops cleanly on SIGINT/SIGTERM.
  */
+// First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
+import './anoncreds/register.ts'
 import { ConfigError, loadConfig } from './config/index.ts'
 import { createLogger } from './logging/index.ts'
 import { BUILD, startAgentNode } from './app.ts'

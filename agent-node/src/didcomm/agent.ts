@@ -1,16 +1,30 @@
 /**
  * Builds a Credo 0.6.3 agent on Parley's pure-JavaScript wallet (encrypted KMS + drizzle
- * storage). agent-node and the terminal wallet are the same kind of agent with different
- * transports, so both are made here.
+ * storage) and pure-TypeScript AnonCreds engine. agent-node and the terminal wallet are the same
+ * kind of agent with different transports, so both are made here. Both speak issue-credential v2
+ * and present-proof v2 with the AnonCreds formats.
  */
+// The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
+import { anoncredsEngine } from '../anoncreds/register.ts'
+import {
+  AnonCredsDidCommCredentialFormatService,
+  AnonCredsDidCommProofFormatService,
+  AnonCredsModule,
+  type AnonCredsRegistry,
+} from '@credo-ts/anoncreds'
 import { Agent, Kms } from '@credo-ts/core'
 import {
+  DidCommAutoAcceptCredential,
+  DidCommAutoAcceptProof,
+  DidCommCredentialV2Protocol,
   DidCommHttpOutboundTransport,
   DidCommModule,
+  DidCommProofV2Protocol,
   DidCommWsOutboundTransport,
   type DidCommInboundTransport,
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
+import { LocalAnonCredsRegistry } from '../anoncreds/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 
@@ -22,12 +36,21 @@ export interface DidcommAgentOptions {
   storageService: DrizzleStorageService
   logger: Logger
   logLevel: string
+  /**
+   * Where AnonCreds objects are registered and resolved; the local registry (this agent's own
+   * storage) when omitted.
+   */
+  anonCredsRegistries?: [AnonCredsRegistry, ...AnonCredsRegistry[]]
 }
 
 function modules(options: DidcommAgentOptions) {
   return {
     storage: new DrizzleStorageModule(options.storageService),
     kms: new Kms.KeyManagementModule({ backends: [options.kms] }),
+    anoncreds: new AnonCredsModule({
+      registries: options.anonCredsRegistries ?? [new LocalAnonCredsRegistry()],
+      anoncreds: anoncredsEngine,
+    }),
     didcomm: new DidCommModule({
       endpoints: options.endpoints,
       transports: {
@@ -37,8 +60,17 @@ function modules(options: DidcommAgentOptions) {
       connections: { autoAcceptConnections: true },
       basicMessages: true,
       messagePickup: true,
-      credentials: false,
-      proofs: false,
+      // contentApproved: the issuer issues when a request answers its own offer, the holder
+      // stores what it asked for, the verifier verifies and acks; offers and proof requests
+      // that were not proposed wait for the holder's decision.
+      credentials: {
+        autoAcceptCredentials: DidCommAutoAcceptCredential.ContentApproved,
+        credentialProtocols: [new DidCommCredentialV2Protocol({ credentialFormats: [new AnonCredsDidCommCredentialFormatService()] })],
+      },
+      proofs: {
+        autoAcceptProofs: DidCommAutoAcceptProof.ContentApproved,
+        proofProtocols: [new DidCommProofV2Protocol({ proofFormats: [new AnonCredsDidCommProofFormatService()] })],
+      },
       mediator: false,
       mediationRecipient: false,
     }),

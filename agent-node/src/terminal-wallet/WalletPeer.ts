@@ -6,9 +6,22 @@
  * Having no endpoint, it receives through the connection it opened: after DID Exchange the
  * agent closes that socket (the `complete` message has no return route), so the wallet reopens
  * its channel with message pickup v2 in live mode whenever its socket to the agent closes.
+ *
+ * As a holder it accepts AnonCreds credential offers (issue-credential v2) and answers proof
+ * requests (present-proof v2); offers and requests always wait for an explicit call.
  */
 import { randomBytes } from 'node:crypto'
+import type { AnonCredsCredentialInfo, AnonCredsRegistry } from '@credo-ts/anoncreds'
+import type { BaseEvent } from '@credo-ts/core'
 import {
+  DidCommCredentialEventTypes,
+  DidCommCredentialState,
+  DidCommProofEventTypes,
+  DidCommProofState,
+  type DidCommCredentialExchangeRecord,
+  type DidCommCredentialStateChangedEvent,
+  type DidCommProofExchangeRecord,
+  type DidCommProofStateChangedEvent,
   DidCommBasicMessageEventTypes,
   DidCommBasicMessageRole,
   DidCommConnectionEventTypes,
@@ -40,7 +53,12 @@ export interface WalletPeerOptions {
   walletKey?: string
   logger: Logger
   logLevel?: string
+  /** Where AnonCreds objects are resolved; the agent's local registry when omitted. */
+  anonCredsRegistries?: [AnonCredsRegistry, ...AnonCredsRegistry[]]
 }
+
+/** What `answerProofRequest` did: presented, or declined with the reason it could not present. */
+export type ProofAnswer = { presented: true; record: DidCommProofExchangeRecord } | { presented: false; reason: string }
 
 /**
  * How long `connect` waits for the agent to close the DID Exchange socket before opening the
@@ -87,8 +105,9 @@ export class WalletPeer {
       storageService: wallet.storageService,
       logger: options.logger,
       logLevel: options.logLevel ?? 'warn',
+      anonCredsRegistries: options.anonCredsRegistries,
     })
-      await agent.initialize()
+    await agent.initialize()
     return new WalletPeer(agent, options.label, database, options.logger)
   }
 
@@ -155,10 +174,119 @@ export class WalletPeer {
     })
   }
 
+  /**
+   * Resolves with the credential offer received on thread `threadId` (already received, or the
+   * next one); rejects after `timeoutMs`.
+   */
+  credentialOffer(threadId: string, timeoutMs = 20_000): Promise<DidCommCredentialExchangeRecord> {
+    return this.waitFor<DidCommCredentialStateChangedEvent, DidCommCredentialExchangeRecord>(
+      DidCommCredentialEventTypes.DidCommCredentialStateChanged,
+      (payload) => payload.credentialExchangeRecord,
+      () => this.agent.modules.didcomm.credentials.findAllByQuery({ threadId }),
+      (record) => record.threadId === threadId && record.state === DidCommCredentialState.OfferReceived,
+      timeoutMs,
+      `credential offer on thread ${threadId}`,
+    )
+  }
+
+  /**
+   * Accepts a received credential offer and waits until the credential is stored (the exchange
+   * reaches `done`). @returns the finished exchange record.
+   */
+  async acceptCredentialOffer(credentialExchangeRecordId: string, timeoutMs = 30_000): Promise<DidCommCredentialExchangeRecord> {
+    const credentials = this.agent.modules.didcomm.credentials
+    const done = this.waitFor<DidCommCredentialStateChangedEvent, DidCommCredentialExchangeRecord>(
+      DidCommCredentialEventTypes.DidCommCredentialStateChanged,
+      (payload) => payload.credentialExchangeRecord,
+      async () => [await credentials.getById(credentialExchangeRecordId)],
+      (record) => record.id === credentialExchangeRecordId && record.state === DidCommCredentialState.Done,
+      timeoutMs,
+      `credential of exchange ${credentialExchangeRecordId}`,
+    )
+    await credentials.acceptOffer({ credentialExchangeRecordId })
+    return done
+  }
+
+  /** The AnonCreds credentials this wallet holds. */
+  anonCredsCredentials(): Promise<AnonCredsCredentialInfo[]> {
+    return this.agent.modules.anoncreds.getCredentials({})
+  }
+
+  /**
+   * Resolves with the proof request received on thread `threadId` (already received, or the
+   * next one); rejects after `timeoutMs`.
+   */
+  proofRequest(threadId: string, timeoutMs = 20_000): Promise<DidCommProofExchangeRecord> {
+    return this.waitFor<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(
+      DidCommProofEventTypes.ProofStateChanged,
+      (payload) => payload.proofRecord,
+      () => this.agent.modules.didcomm.proofs.findAllByQuery({ threadId }),
+      (record) => record.threadId === threadId && record.state === DidCommProofState.RequestReceived,
+      timeoutMs,
+      `proof request on thread ${threadId}`,
+    )
+  }
+
+  /**
+   * Answers a received proof request: presents with the credentials Credo selects, or, when the
+   * wallet cannot (no matching credential, a predicate that does not hold), declines it with a
+   * problem report to the verifier and says why.
+   */
+  async answerProofRequest(proofExchangeRecordId: string): Promise<ProofAnswer> {
+    const proofs = this.agent.modules.didcomm.proofs
+    try {
+      const { proofFormats } = await proofs.selectCredentialsForRequest({ proofExchangeRecordId })
+      return { presented: true, record: await proofs.acceptRequest({ proofExchangeRecordId, proofFormats }) }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      this.logger.info({ proofExchangeRecordId, reason }, 'cannot present; declining the proof request')
+      await proofs.declineRequest({ proofExchangeRecordId, sendProblemReport: true, problemReportDescription: 'cannot satisfy the proof request' })
+      return { presented: false, reason }
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopped = true
     await this.agent.shutdown()
     await this.database.close()
+  }
+
+  /**
+   * Waits for a record matching `matches`: checks `existing()` after subscribing to `eventType`
+   * (so nothing slips between), then each event's record.
+   */
+  private waitFor<E extends BaseEvent, R>(
+    eventType: E['type'],
+    recordOf: (payload: E['payload']) => R,
+    existing: () => Promise<R[]>,
+    matches: (record: R) => boolean,
+    timeoutMs: number,
+    what: string,
+  ): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let settled = false
+      const finish = (error: Error | undefined, record?: R) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        this.agent.events.off<E>(eventType, listener)
+        if (error) reject(error)
+        else resolve(record as R)
+      }
+      const listener = ({ payload }: E) => {
+        const record = recordOf(payload)
+        if (matches(record)) finish(undefined, record)
+      }
+      const timer = setTimeout(() => finish(new Error(`no ${what} within ${timeoutMs} ms`)), timeoutMs)
+      this.agent.events.on<E>(eventType, listener)
+      existing().then(
+        (records) => {
+          const found = records.find(matches)
+          if (found) finish(undefined, found)
+        },
+        (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+      )
+    })
   }
 
   /** Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile. */

@@ -4,6 +4,8 @@
  * Options: `--label <name>` (default "Terminal wallet"), `--data <file>` to keep the wallet in a
  * SQLite file instead of memory. `/quit` or Ctrl-D leaves.
  */
+// First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
+import '../anoncreds/register.ts'
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 import { createLogger } from '../logging/index.ts'
