@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encodeAttributeValue, normalizeAttributeName } from '../../src/anoncreds/encoding/index.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const VECTORS = '/work/shared/vectors/anoncreds-w3c'
+const VECTORS = VECTORS_DIR
 const credential = JSON.parse(readFileSync(`${VECTORS}/anoncreds-legacy-credential.json`, 'utf8')) as {
   values: Record<string, { raw: string; encoded: string }>
 }

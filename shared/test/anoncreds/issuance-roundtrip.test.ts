@@ -16,8 +16,9 @@ import {
   type CredentialKeys,
 } from '../../src/anoncreds/issuance/index.ts'
 import { bitLength, isProbablePrime, modPow } from '../../src/anoncreds/math/index.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const { linkSecret } = JSON.parse(readFileSync('/work/shared/vectors/anoncreds-w3c/anoncreds-link-secret.json', 'utf8')) as { linkSecret: string }
+const { linkSecret } = JSON.parse(readFileSync(`${VECTORS_DIR}/anoncreds-link-secret.json`, 'utf8')) as { linkSecret: string }
 const NAMES = ['name', 'age', 'master_secret', 'height']
 const RAW = { name: 'Alex', age: '28', height: '-175' }
 const encodedValues = Object.fromEntries(Object.entries(RAW).map(([name, raw]) => [name, encodeAttributeValue(raw)]))

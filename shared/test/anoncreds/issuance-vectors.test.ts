@@ -18,8 +18,9 @@ import {
   type SignatureCorrectnessProof,
 } from '../../src/anoncreds/issuance/index.ts'
 import { modPow } from '../../src/anoncreds/math/index.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const VECTORS = '/work/shared/vectors/anoncreds-w3c'
+const VECTORS = VECTORS_DIR
 const read = <T>(name: string): T => JSON.parse(readFileSync(`${VECTORS}/${name}`, 'utf8')) as T
 
 const definition = read<{

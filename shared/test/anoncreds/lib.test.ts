@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ENGINE_VERSION, createAnoncredsEngine } from '../../src/anoncreds/lib/engine.ts'
 import { HandleTable } from '../../src/anoncreds/lib/handles.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const VECTORS = '/work/shared/vectors/anoncreds-w3c/'
+const VECTORS = `${VECTORS_DIR}/`
 const vector = (name: string) => readFileSync(VECTORS + name, 'utf8')
 const field = (name: string, key: string) => JSON.stringify(JSON.parse(vector(name))[key])
 

@@ -4,8 +4,9 @@ import { objectFromJson, objectToJson } from '../../src/anoncreds/lib/object-typ
 import type { ObjectTypeName } from '../../src/anoncreds/lib/handles.ts'
 import { presentationRequestFromJson, presentationRequestToJson } from '../../src/anoncreds/objects/presentation-request.ts'
 import { parseQuery, queryToJson } from '../../src/anoncreds/objects/query.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const VECTORS = '/work/shared/vectors/anoncreds-w3c/'
+const VECTORS = `${VECTORS_DIR}/`
 const read = (name: string) => JSON.parse(readFileSync(VECTORS + name, 'utf8')) as Record<string, unknown>
 
 /** Every AnonCreds object in the vectors, with the handle type it parses as. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { ObjectHandle } from '@hyperledger/anoncreds-shared'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createAnoncredsEngine } from '../../src/anoncreds/lib/engine.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
 // Full flows through the `Anoncreds` interface, as Credo drives it: schema -> cred def -> offer
 // -> request -> credential -> process -> presentation -> verify, legacy and W3C.
@@ -274,7 +275,7 @@ describe('W3C flow through the Anoncreds interface', () => {
 })
 
 describe('processing and presenting the credential anoncreds-rs issued in the vectors (revocation parts removed)', () => {
-  const VECTORS = '/work/shared/vectors/anoncreds-w3c/'
+  const VECTORS = `${VECTORS_DIR}/`
   const read = (name: string) => JSON.parse(readFileSync(VECTORS + name, 'utf8'))
   const vectorCredDef = read('anoncreds-credential-definition.json').credentialDefinition
   const { linkSecret } = read('anoncreds-link-secret.json')

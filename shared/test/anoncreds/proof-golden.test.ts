@@ -22,8 +22,9 @@ import {
   verifyProof,
   type CredentialPrimaryPublicKey,
 } from '../../src/anoncreds/proof/index.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const DIR = '/work/shared/vectors/anoncreds-w3c'
+const DIR = VECTORS_DIR
 const vector = (name: string) => JSON.parse(readFileSync(`${DIR}/${name}`, 'utf8'))
 const primary: CredentialPrimaryPublicKey = vector('anoncreds-credential-definition.json').credentialDefinition.value.primary
 const credential = vector('anoncreds-legacy-credential.json')

@@ -11,9 +11,10 @@ import {
   type Proof,
   type VerifierSubProof,
 } from '../../src/anoncreds/proof/index.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
 // Vectors from TimoGlastra/anoncreds-w3c-test-vectors (produced by anoncreds-rs).
-const DIR = '/work/shared/vectors/anoncreds-w3c'
+const DIR = VECTORS_DIR
 const vector = (name: string) => JSON.parse(readFileSync(`${DIR}/${name}`, 'utf8'))
 const credDef = vector('anoncreds-credential-definition.json')
 const credential = vector('anoncreds-legacy-credential.json')

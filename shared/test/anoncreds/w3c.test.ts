@@ -6,8 +6,9 @@ import { base64UrlDecode, base64UrlEncode } from '../../src/anoncreds/w3c/base64
 import { credentialFromW3c, credentialToW3c } from '../../src/anoncreds/w3c/credential-conversion.ts'
 import { type MsgMap, type MsgValue, msgpackDecode, msgpackEncode } from '../../src/anoncreds/w3c/msgpack.ts'
 import { decodeProofValue, encodeProofValue, proofValueFromMsg, proofValueToMsg } from '../../src/anoncreds/w3c/proof-value.ts'
+import { VECTORS_DIR } from './support/vectors.ts'
 
-const VECTORS = '/work/shared/vectors/anoncreds-w3c/'
+const VECTORS = `${VECTORS_DIR}/`
 const vector = (name: string) => readFileSync(VECTORS + name, 'utf8')
 const proofBytes = (proofValue: string) => base64UrlDecode(proofValue.slice(1))
 
