@@ -1,7 +1,8 @@
 /**
  * Global setup of the workers project (runs in Node before the workerd pool starts): writes the
- * bundled agent pack module, starts the scripted model server, and bundles the Worker as
- * `wrangler deploy` would, for the auxiliary test workers configured in vitest.config.ts.
+ * bundled agent pack module, starts the scripted model server, bundles the Worker as
+ * `wrangler deploy` would (for the auxiliary test workers configured in vitest.config.ts), and
+ * issues the AnonCreds credential the engine tests present in workerd.
  */
 import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -11,6 +12,7 @@ import { promisify } from 'node:util'
 import type { TestProject } from 'vitest/node'
 import { echoLastUserMessage, startScriptedLlm, type ScriptedChatMessage } from '../../test/support/scripted-llm.ts'
 import { writeAgentPackModule } from '../scripts/agent-pack-module.ts'
+import { issueAnoncredsFixture } from './support/anoncreds-fixture.ts'
 import { FAIL_MARKER } from './support/constants.ts'
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..')
@@ -38,6 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('llmBaseUrl', llm.url)
   project.provide('llmRequestsUrl', `http://127.0.0.1:${(inspector.address() as AddressInfo).port}/requests`)
   project.provide('workerBundlePath', resolve(BUNDLE_DIR, 'index.js'))
+  project.provide('anoncredsFixture', issueAnoncredsFixture())
   return async () => {
     inspector.closeAllConnections()
     await Promise.all([llm.close(), new Promise((done) => inspector.close(done))])

@@ -1,5 +1,6 @@
 /** Values the workers project's global setup (Node) hands to its config and tests (`inject`). */
 import 'vitest'
+import type { AnoncredsFixture } from './support/anoncreds-fixture.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,5 +10,7 @@ declare module 'vitest' {
     llmRequestsUrl: string
     /** The Worker bundled by `wrangler deploy --dry-run`, for the auxiliary workers. */
     workerBundlePath: string
+    /** A credential issued in Node with Parley's AnonCreds engine (JSON of its objects). */
+    anoncredsFixture: AnoncredsFixture
   }
 }
