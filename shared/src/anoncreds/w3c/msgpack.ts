@@ -131,7 +131,7 @@ function readMap(r: Reader, n: number): MsgMap {
 }
 
 function readString(r: Reader, n: number): string {
-  return new TextDecoder('utf-8', { fatal: true }).decode(take(r, n))
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(take(r, n))
 }
 
 function readValue(r: Reader): MsgValue {
