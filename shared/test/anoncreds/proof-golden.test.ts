@@ -3,13 +3,11 @@
  * (`w3c-presentation-anoncreds.json`: one credential, name + height revealed, age >= 18, with a
  * non-revocation sub-proof).
  *
- * What can NOT be checked here: c_hash = SHA-256(τ_nonrev(T1…T8) ‖ τ_primary ‖ c_list ‖ nonce)
- * needs the non-revocation taus, four of which are pairings on AMCL's BN254 (not implemented
- * yet), so the vector's challenge cannot be recomputed and `verifyProof` refuses the proof.
- * What is checked: the structure and c_list layout (which fixes the order of the hash input),
- * the revealed encoded values, the response sizes (which fix the blinding sizes), and that our
- * tau reconstruction runs on it. (Decomposing responses as blinding + c·secret with the vector's
- * secrets proves nothing: m̃ is 2^592 while c·m is about 2^512, so any c passes.)
+ * Here: the structure and c_list layout (which fixes the order of the hash input), the revealed
+ * encoded values, the response sizes (which fix the blinding sizes), and that our tau
+ * reconstruction runs on it; without the revocation inputs `verifyProof` refuses the proof.
+ * The whole proof, challenge included (c_hash = SHA-256(τ_nonrev ‖ τ_primary ‖ c_list ‖ nonce)),
+ * is verified with the registry's keys and accumulator in revocation-verify.test.ts.
  */
 import { readFileSync } from 'node:fs'
 import { decode } from '@msgpack/msgpack'

@@ -4,7 +4,7 @@
  * are not implemented yet.
  */
 export { createProof, PredicateNotSatisfiedError, type CreateProofInput, type ProverSubProof } from './prove.ts'
-export { verifyProof, type VerifierSubProof, type VerifyProofInput } from './verify.ts'
+export { verifyProof, type VerifierRevocation, type VerifierSubProof, type VerifyProofInput } from './verify.ts'
 export { ProofFormatError } from './parse.ts'
 export { parseSubProof, type ParsedSubProof } from './parse-proof.ts'
 export { primaryKey } from './key.ts'

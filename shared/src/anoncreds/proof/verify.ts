@@ -1,7 +1,8 @@
 /**
  * Verifying a CL proof (anoncreds-clsignatures-rs `ProofVerifier::verify`; AnonCreds
  * specification, "Verify Presentation"): recompute every tau from the responses and c_hash,
- * hash them with the proof's c_list and the nonce, compare with c_hash.
+ * hash them with the proof's c_list and the nonce, compare with c_hash. Non-revocation sub-proofs
+ * are verified when the caller gives the revocation inputs (`../revocation/`).
  */
 import { challengeHash } from './challenge.ts'
 import { LINK_SECRET_ATTRIBUTE } from './constants.ts'
@@ -11,6 +12,12 @@ import { parseProof, type ParsedSubProof } from './parse-proof.ts'
 import { checkPredicate, predicateId } from './predicate.ts'
 import { equalityTau, predicateTaus } from './taus.ts'
 import type { CredentialPrimaryPublicKey, DecimalString, Predicate } from './types.ts'
+import {
+  nonRevocationSubProof as revocationTaus,
+  RevocationFormatError,
+  type CredentialRevocationPublicKey,
+  type RevocationRegistryPublicKey,
+} from '../revocation/index.ts'
 
 /** What the verifier expects of one sub-proof (same order as the proof's sub-proofs). */
 export interface VerifierSubProof {
@@ -18,6 +25,21 @@ export interface VerifierSubProof {
   /** Revealed attribute name -> its expected encoded value (decimal). */
   revealed: Record<string, DecimalString>
   predicates: Predicate[]
+  /**
+   * Give these to verify the sub-proof's `non_revoc_proof` (then it must carry one); leave out
+   * for a credential without revocation (then it must not).
+   */
+  revocation?: VerifierRevocation
+}
+
+/** What a verifier needs to check a non-revocation sub-proof against one registry state. */
+export interface VerifierRevocation {
+  /** The credential definition's `value.revocation`. */
+  publicKey: CredentialRevocationPublicKey
+  /** The registry definition's `value.publicKeys.accumKey` (`{ z }`). */
+  registryPublicKey: RevocationRegistryPublicKey
+  /** The status list's `currentAccumulator` (AMCL G2 string) at the time proven against. */
+  accumulator: string
 }
 
 /** Input of `verifyProof`: the anoncreds-rs `presentation.proof` JSON, the request nonce. */
@@ -34,10 +56,12 @@ export interface VerifyProofInput {
  * revealed names and values; the predicate set; the link secret's m̂ equal in all sub-proofs;
  * each predicate's m_j equal to the equality proof's m̂ (stricter than anoncreds-rs); c_list equal
  * to the Â and T values the sub-proofs carry (stricter); every response under 2^4096 and c_hash
- * under 2^256 (stricter); the recomputed c_hash.
+ * under 2^256 (stricter); a `non_revoc_proof` exactly where `revocation` is given (stricter:
+ * anoncreds-clsignatures-rs skips one it has no keys for); the recomputed c_hash, which covers
+ * each sub-proof's non-revocation taus before its primary taus.
  * @throws ProofFormatError for malformed input (missing members, non-decimal numbers, unknown
- *   predicate types).
- * @throws Error when a sub-proof carries a non-revocation proof (not supported yet).
+ *   predicate types, invalid curve values in a non-revocation proof or the revocation inputs).
+ * @throws Error when a sub-proof carries a non-revocation proof but no `revocation` is given.
  */
 export function verifyProof(input: VerifyProofInput): boolean {
   const nonce = parseNatural(input.nonce, 'nonce')
@@ -48,14 +72,15 @@ export function verifyProof(input: VerifyProofInput): boolean {
     revealed: parseBigRecord(sub.revealed ?? {}, `subProofs[${i}].revealed`),
     predicates: (sub.predicates ?? []).map((p, j) => checkPredicate(p, `subProofs[${i}].predicates[${j}]`)),
   }))
-  if (proof.proofs.some((sub) => sub.hasNonRevocation)) {
-    throw new Error('non-revocation proofs are not supported yet')
-  }
   if (proof.proofs.length !== expected.length || proof.proofs.length === 0) return false
+  if (proof.proofs.some((sub, i) => sub.hasNonRevocation && input.subProofs[i]!.revocation === undefined)) {
+    throw new Error('a non-revocation proof needs the revocation public key, registry key and accumulator')
+  }
+  if (proof.proofs.some((sub, i) => !sub.hasNonRevocation && input.subProofs[i]!.revocation !== undefined)) return false
   if (proof.cHash < 0n || proof.cHash >= 1n << 256n || !proof.proofs.every(withinBounds)) return false
 
-  const tauList: bigint[] = []
-  const committed: bigint[] = []
+  const tauList: Array<bigint | Uint8Array> = []
+  const committed: Array<bigint | Uint8Array> = []
   let linkSecretHat: bigint | undefined
   for (let i = 0; i < proof.proofs.length; i++) {
     const sub = proof.proofs[i]!
@@ -71,6 +96,12 @@ export function verifyProof(input: VerifyProofInput): boolean {
       if (!hidden.includes(name) || sub.eq.m.get(name) !== ge.mj) return false
     }
 
+    const revocation = input.subProofs[i]!.revocation
+    if (revocation !== undefined) {
+      const nonRevocation = nonRevocationSubProof(input.proof, i, revocation, proof.cHash, sub.eq.m2)
+      tauList.push(...nonRevocation.taus)
+      committed.push(...nonRevocation.cList)
+    }
     const tEq = equalityTau(key, sub.eq, proof.cHash, hidden)
     if (tEq === undefined) return false
     tauList.push(tEq)
@@ -83,8 +114,34 @@ export function verifyProof(input: VerifyProofInput): boolean {
     }
   }
   if (committed.length !== proof.cList.length) return false
-  if (committed.some((value, i) => value < 0n || !bytesEqual(bigIntToBytes(value), proof.cList[i]!))) return false
+  if (committed.some((value, i) => !sameCommitted(value, proof.cList[i]!))) return false
   return challengeHash(tauList, proof.cList, nonce) === proof.cHash
+}
+
+/** A committed value (number, or curve point as `to_bytes`) against its c_list entry. */
+function sameCommitted(value: bigint | Uint8Array, entry: Uint8Array): boolean {
+  if (typeof value !== 'bigint') return bytesEqual(value, entry)
+  return value >= 0n && bytesEqual(bigIntToBytes(value), entry)
+}
+
+/**
+ * The non-revocation taus of sub-proof `index` (as hashed) and its c_list points (as `to_bytes`,
+ * E, D, A, G, W, S, U), read from the raw proof JSON (`parseProof` checked its structure).
+ */
+function nonRevocationSubProof(
+  proofJson: unknown,
+  index: number,
+  revocation: VerifierRevocation,
+  cHash: bigint,
+  m2: bigint,
+): { taus: Uint8Array[]; cList: Uint8Array[] } {
+  const raw = (proofJson as { proofs: Array<{ non_revoc_proof: unknown }> }).proofs[index]!.non_revoc_proof
+  try {
+    return revocationTaus(raw, revocation.publicKey, revocation.registryPublicKey, revocation.accumulator, { cHash, m2 })
+  } catch (error) {
+    if (error instanceof RevocationFormatError) throw new ProofFormatError(`proof.proofs[${index}].${error.message}`)
+    throw error
+  }
 }
 
 /**
