@@ -2,10 +2,12 @@
  * `npm run bench`: runs every benchmark entry in order and prints its figures.
  * `npm run bench -- <name>` runs one entry.
  */
+import { runAnoncreds } from './anoncreds.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
+  anoncreds: runAnoncreds,
 }
 
 const only = process.argv[2]
