@@ -115,3 +115,24 @@ describe('Anoncreds engine: JSON objects, attributes, errors', () => {
     expect(thrown(() => engine.createCredentialDefinition({ schemaId: 's', schema, tag: 't', issuerId: 'did:x', signatureType: 'XX', supportRevocation: false })).code).toBe(1)
   })
 })
+
+describe('every *FromJson refuses malformed input with an AnoncredsError, never a crash', () => {
+  const engine = createAnoncredsEngine()
+  const fromJson = Object.keys(engine).filter((name) => name.endsWith('FromJson')) as (keyof typeof engine)[]
+  const garbage = ['', 'not json', '{', 'null', '[]', '42', '"text"', '{}', '{"unexpected":true}']
+
+  it('covers the interface', () => {
+    expect(fromJson.length).toBeGreaterThanOrEqual(15)
+  })
+
+  for (const name of fromJson) {
+    it(name, () => {
+      for (const json of garbage) {
+        const error = thrown(() => (engine[name] as (o: { json: string }) => unknown)({ json }))
+        expect(error, `${name}(${JSON.stringify(json)})`).toBeInstanceOf(Error)
+        expect(error.code, `${name}(${JSON.stringify(json)})`).toBeTypeOf('number')
+        expect(error.message?.length, `${name}(${JSON.stringify(json)})`).toBeGreaterThan(0)
+      }
+    })
+  }
+})
