@@ -14,3 +14,6 @@
 export function normalizeAttributeName(name: string): string {
   return name.replaceAll(' ', '').toLowerCase()
 }
+
+/** The attribute that carries the holder's link secret in every CL credential: never revealed. */
+export const LINK_SECRET_ATTRIBUTE = 'master_secret'

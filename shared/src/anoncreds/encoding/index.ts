@@ -1,2 +1,2 @@
-export { normalizeAttributeName } from './attributeName.ts'
+export { LINK_SECRET_ATTRIBUTE, normalizeAttributeName } from './attributeName.ts'
 export { encodeAttributeValue } from './attributeValue.ts'

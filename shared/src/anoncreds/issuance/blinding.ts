@@ -4,7 +4,8 @@
  */
 import { hashBigInts, randomBits } from '../math/index.ts'
 import { checkKeyCorrectnessProof } from './keyCorrectness.ts'
-import { MASTER_SECRET, M_TILDE_BITS, V_PRIME_BITS, V_PRIME_TILDE_BITS } from './constants.ts'
+import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
+import { M_TILDE_BITS, V_PRIME_BITS, V_PRIME_TILDE_BITS } from './constants.ts'
 import { parseDecimal, toDecimal } from './decimal.ts'
 import { InvalidIssuanceInputError, KeyCorrectnessProofError, NotInvertibleError } from './errors.ts'
 import { publicModulus, type Modulus } from './modulus.ts'
@@ -57,7 +58,7 @@ export function blindLinkSecret(input: BlindLinkSecretInput): BlindedLinkSecret 
   }
   const linkSecret = parseDecimal(input.linkSecret, 'linkSecret')
   const nonce = parseDecimal(input.offerNonce, 'offerNonce')
-  const rMs = attributeBase(key, MASTER_SECRET)
+  const rMs = attributeBase(key, LINK_SECRET_ATTRIBUTE)
   const modulus = publicModulus(key.n)
 
   const vPrime = randomBits(V_PRIME_BITS)
@@ -69,11 +70,11 @@ export function blindLinkSecret(input: BlindLinkSecretInput): BlindedLinkSecret 
   const c = hashBigInts([u, uTilde, nonce])
 
   return {
-    blinded_ms: { u: toDecimal(u), ur: null, hidden_attributes: [MASTER_SECRET], committed_attributes: {} },
+    blinded_ms: { u: toDecimal(u), ur: null, hidden_attributes: [LINK_SECRET_ATTRIBUTE], committed_attributes: {} },
     blinded_ms_correctness_proof: {
       c: toDecimal(c),
       v_dash_cap: toDecimal(c * vPrime + vTilde),
-      m_caps: { [MASTER_SECRET]: toDecimal(c * linkSecret + mTilde) },
+      m_caps: { [LINK_SECRET_ATTRIBUTE]: toDecimal(c * linkSecret + mTilde) },
       r_caps: {},
     },
     vPrime: toDecimal(vPrime),

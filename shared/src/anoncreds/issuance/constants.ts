@@ -11,5 +11,3 @@ export const V_PRIME_PRIME_BITS = 2724
 /** e is a prime in [2^E_START_BITS, 2^E_START_BITS + 2^E_RANGE_BITS). */
 export const E_START_BITS = 596
 export const E_RANGE_BITS = 119
-/** The link secret's attribute name. */
-export const MASTER_SECRET = 'master_secret'

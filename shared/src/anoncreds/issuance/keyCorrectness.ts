@@ -12,6 +12,7 @@ import type { Modulus } from './modulus.ts'
 import { publicModulus } from './modulus.ts'
 import { parsePrimaryKey, type PrimaryKey } from './primaryKey.ts'
 import type { CredentialKeyCorrectnessProof, CredentialPrimaryPublicKey } from './types.ts'
+import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
 
 /** A uniform exponent in [2, p'q' - 1), as anoncreds-clsignatures `gen_x`. */
 export function randomExponent(order: bigint): bigint {
@@ -86,7 +87,7 @@ export function checkKeyCorrectnessProof(key: PrimaryKey, proof: CredentialKeyCo
 
   const named = new Set(entries.map(([name]) => name))
   if (named.size !== entries.length) return false
-  for (const name of key.r.keys()) if (!named.has(name) && name !== 'master_secret') return false
+  for (const name of key.r.keys()) if (!named.has(name) && name !== LINK_SECRET_ATTRIBUTE) return false
   for (const name of named) if (!key.r.has(name)) return false
 
   const modulus = publicModulus(key.n)

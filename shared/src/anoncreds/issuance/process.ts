@@ -1,7 +1,7 @@
 /** The holder processes the issuer's signature: v = v' + v'', then checks it. */
 import { isProbablePrime } from '../math/index.ts'
 import { attributeTerms } from './attributeValues.ts'
-import { MASTER_SECRET } from './constants.ts'
+import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
 import { parseDecimal, toDecimal } from './decimal.ts'
 import { InvalidIssuanceInputError, NotInvertibleError, SignatureCorrectnessProofError } from './errors.ts'
 import { publicModulus } from './modulus.ts'
@@ -54,10 +54,10 @@ export function processCredentialSignature(input: ProcessCredentialSignatureInpu
   const v = parseDecimal(input.vPrime, 'vPrime') + parseDecimal(credential.v, 'p_credential.v')
   const proof = { se: parseDecimal(proofJson.se, 'signature_correctness_proof.se'), c: parseDecimal(proofJson.c, 'signature_correctness_proof.c') }
   const nonce = parseDecimal(input.requestNonce, 'requestNonce')
-  if (input.encodedValues !== null && typeof input.encodedValues === 'object' && MASTER_SECRET in input.encodedValues) {
-    throw new InvalidIssuanceInputError(`'${MASTER_SECRET}' is the link secret, not an encoded value`)
+  if (input.encodedValues !== null && typeof input.encodedValues === 'object' && LINK_SECRET_ATTRIBUTE in input.encodedValues) {
+    throw new InvalidIssuanceInputError(`'${LINK_SECRET_ATTRIBUTE}' is the link secret, not an encoded value`)
   }
-  const terms = attributeTerms(key, { ...input.encodedValues, [MASTER_SECRET]: input.linkSecret })
+  const terms = attributeTerms(key, { ...input.encodedValues, [LINK_SECRET_ATTRIBUTE]: input.linkSecret })
 
   if (!isProbablePrime(e)) throw new SignatureCorrectnessProofError('invalid signature correctness proof: e is not prime')
   const modulus = publicModulus(key.n)

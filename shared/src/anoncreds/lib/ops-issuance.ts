@@ -8,8 +8,8 @@ import type { EngineOps } from './context.ts'
 import { inputError, revocationNotSupported } from './errors.ts'
 import { issueSignature, processSignature } from './issue.ts'
 import { createLinkSecret, generateNonce } from './random-values.ts'
+import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
 
-const LINK_SECRET_ATTRIBUTE = 'master_secret'
 
 /**
  * The legacy issuance part of the interface: schemas, credential definitions (signature type

@@ -1,3 +1,5 @@
+import { E_START_BITS } from '../issuance/constants.ts'
+
 /**
  * Sizes (in bits) of the CL proof's random values, as anoncreds-clsignatures-rs
  * (`src/constants.rs`) draws them; AnonCreds specification, "Generate Presentation".
@@ -19,10 +21,8 @@ export const U_TILDE_BITS = 592
 export const R_TILDE_BITS = 672
 /** α̃: blinding of α = r_Δ − Σ u_i·r_i. */
 export const ALPHA_TILDE_BITS = 2787
-/** e is a prime in [2^596, 2^596 + 2^119); the proof works on e' = e − 2^596. */
-export const E_START = 1n << 596n
-/** The link secret's attribute name: shared by every sub-proof, never revealed. */
-export const LINK_SECRET_ATTRIBUTE = 'master_secret'
+/** e is a prime in [2^E_START_BITS, …) (issuance/constants.ts); the proof works on e' = e − 2^E_START_BITS. */
+export const E_START = 1n << BigInt(E_START_BITS)
 /** Keys of the four squares in a predicate proof's `u`, `r`, `t` maps. */
 export const SQUARE_KEYS = ['0', '1', '2', '3'] as const
 /** Key of the Δ commitment in a predicate proof's `r` and `t` maps. */

@@ -8,7 +8,7 @@
 import { fourSquares, randomBits } from '../math/index.ts'
 import { challengeHash } from './challenge.ts'
 import {
-  ALPHA_TILDE_BITS, DELTA_KEY, E_START, E_TILDE_BITS, LINK_SECRET_ATTRIBUTE, M2_TILDE_BITS, M_TILDE_BITS,
+  ALPHA_TILDE_BITS, DELTA_KEY, E_START, E_TILDE_BITS, M2_TILDE_BITS, M_TILDE_BITS,
   R_BITS, R_TILDE_BITS, SQUARE_KEYS, U_TILDE_BITS, V_TILDE_BITS,
 } from './constants.ts'
 import { PowerProduct } from './exponentiation.ts'
@@ -18,6 +18,7 @@ import { checkPredicate, delta, isLess, sortPredicates } from './predicate.ts'
 import type {
   CredentialPrimaryPublicKey, DecimalString, Predicate, PrimaryCredentialSignature, PrimaryPredicateProof, Proof, SubProof,
 } from './types.ts'
+import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
 
 /** One credential to prove from. Attribute names normalised; values encoded (decimal strings). */
 export interface ProverSubProof {

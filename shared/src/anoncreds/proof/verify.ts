@@ -5,7 +5,7 @@
  * are verified when the caller gives the revocation inputs (`../revocation/`).
  */
 import { challengeHash } from './challenge.ts'
-import { LINK_SECRET_ATTRIBUTE } from './constants.ts'
+import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
 import { primaryKey } from './key.ts'
 import { bigIntToBytes, bytesEqual, parseBigRecord, parseNatural, ProofFormatError } from './parse.ts'
 import { parseProof, type ParsedSubProof } from './parse-proof.ts'
