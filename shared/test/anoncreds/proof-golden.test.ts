@@ -9,8 +9,6 @@
  * The whole proof, challenge included (c_hash = SHA-256(τ_nonrev ‖ τ_primary ‖ c_list ‖ nonce)),
  * is verified with the registry's keys and accumulator in revocation-verify.test.ts.
  */
-import { readFileSync } from 'node:fs'
-import { decode } from '@msgpack/msgpack'
 import { describe, expect, it } from 'vitest'
 import {
   equalityTau,
@@ -20,29 +18,13 @@ import {
   verifyProof,
   type CredentialPrimaryPublicKey,
 } from '../../src/anoncreds/proof/index.ts'
-import { VECTORS_DIR } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
 
-const DIR = VECTORS_DIR
-const vector = (name: string) => JSON.parse(readFileSync(`${DIR}/${name}`, 'utf8'))
 const primary: CredentialPrimaryPublicKey = vector('anoncreds-credential-definition.json').credentialDefinition.value.primary
 const credential = vector('anoncreds-legacy-credential.json')
 const linkSecret = BigInt(vector('anoncreds-link-secret.json').linkSecret)
 const presentation = vector('w3c-presentation-anoncreds.json')
 
-type Msgpack = number[] | { [key: string]: Msgpack } | Msgpack[] | string | number | null
-const unpack = (proofValue: string) => decode(Buffer.from(proofValue.slice(1), 'base64url')) as [number, Record<string, any>]
-const fromBytes = (bytes: number[]) => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`))
-const isBytes = (v: unknown): v is number[] => Array.isArray(v) && v.every((b) => typeof b === 'number')
-/** msgpack form (big integers as byte arrays) -> anoncreds-rs JSON form (decimal strings). */
-function toJson(value: Msgpack, key = ''): unknown {
-  if (isBytes(value)) return fromBytes(value).toString()
-  if (Array.isArray(value)) return value.map((v) => toJson(v))
-  if (typeof value === 'object' && value !== null) {
-    if (key === 'predicate') return value
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v, k)]))
-  }
-  return value
-}
 
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: number[]; c_list: number[][] }

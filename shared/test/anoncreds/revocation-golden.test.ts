@@ -5,36 +5,19 @@
  * registry's accumKey z, the status list's accumulator) and our primary taus must equal the
  * vector's c_hash bit for bit.
  */
-import { readFileSync } from 'node:fs'
-import { decode } from '@msgpack/msgpack'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { describe, expect, it } from 'vitest'
 import { bigIntToBytes, bytesToBigInt } from '../../src/anoncreds/math/index.ts'
 import { equalityTau, parseSubProof, predicateTaus, primaryKey } from '../../src/anoncreds/proof/index.ts'
 import { nonRevocationTaus } from '../../src/anoncreds/revocation/index.ts'
-import { VECTORS_DIR } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
 
-const vector = (name: string) => JSON.parse(readFileSync(`${VECTORS_DIR}/${name}`, 'utf8'))
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryPublicKey = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value.publicKeys.accumKey
 const accumulator: string = vector('anoncreds-revocation-status-list.json').currentAccumulator
 const presentation = vector('w3c-presentation-anoncreds.json')
 const nonce = BigInt(vector('anoncreds-presentation-request.json').nonce)
 
-type Msgpack = Uint8Array | number[] | { [key: string]: Msgpack } | Msgpack[] | string | number | null
-const unpack = (proofValue: string) => decode(Buffer.from(proofValue.slice(1), 'base64url')) as [number, Record<string, any>]
-const fromBytes = (bytes: ArrayLike<number>) => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(Uint8Array.from(bytes)).toString('hex')}`))
-const isBytes = (v: unknown): v is ArrayLike<number> => v instanceof Uint8Array || (Array.isArray(v) && v.every((b) => typeof b === 'number'))
-/** msgpack form (big integers as bytes) -> anoncreds-rs JSON form (decimal strings), primary proof only. */
-function toJson(value: Msgpack, key = ''): unknown {
-  if (isBytes(value)) return fromBytes(value).toString()
-  if (Array.isArray(value)) return value.map((v) => toJson(v))
-  if (typeof value === 'object' && value !== null) {
-    if (key === 'predicate') return value
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v, k)]))
-  }
-  return value
-}
 
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: Uint8Array; c_list: Uint8Array[] }

@@ -3,15 +3,12 @@
  * (equality + age >= 18 + non-revocation against the status list's accumulator), in both forms a
  * `non_revoc_proof` comes in: msgpack bytes (W3C proofValue) and anoncreds-rs JSON strings.
  */
-import { readFileSync } from 'node:fs'
-import { decode } from '@msgpack/msgpack'
 import { describe, expect, it } from 'vitest'
 import { ProofFormatError, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
 import type { VerifierRevocation } from '../../src/anoncreds/proof/verify.ts'
 import { fields, g1From, g1ToBytes, g1ToString, g2From, g2ToString, gtFromString, gtToString, scalarFrom } from '../../src/anoncreds/revocation/index.ts'
-import { VECTORS_DIR } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
 
-const vector = (name: string) => JSON.parse(readFileSync(`${VECTORS_DIR}/${name}`, 'utf8'))
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryDefinition = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value
 const statusList = vector('anoncreds-revocation-status-list.json')
@@ -19,19 +16,6 @@ const request = vector('anoncreds-presentation-request.json')
 const presentation = vector('w3c-presentation-anoncreds.json')
 const credential = vector('anoncreds-legacy-credential.json')
 
-type Msgpack = Uint8Array | number[] | { [key: string]: Msgpack } | Msgpack[] | string | number | null
-const unpack = (proofValue: string) => decode(Buffer.from(proofValue.slice(1), 'base64url')) as [number, Record<string, any>]
-const fromBytes = (bytes: ArrayLike<number>) => (bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(Uint8Array.from(bytes)).toString('hex')}`))
-const isBytes = (v: unknown): v is ArrayLike<number> => v instanceof Uint8Array || (Array.isArray(v) && v.every((b) => typeof b === 'number'))
-function toJson(value: Msgpack, key = ''): unknown {
-  if (isBytes(value)) return fromBytes(value).toString()
-  if (Array.isArray(value)) return value.map((v) => toJson(v))
-  if (typeof value === 'object' && value !== null) {
-    if (key === 'predicate') return value
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v, k)]))
-  }
-  return value
-}
 
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: Uint8Array; c_list: Uint8Array[] }
