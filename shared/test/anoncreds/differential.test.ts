@@ -17,6 +17,24 @@ let identus: IdentusAnoncreds
 let ourIssuer: IssuerJson
 let identusIssuer: IssuerJson
 
+/** An offer of the identus issuer's credential definition. */
+const identusOffer = () =>
+  identus.createCredentialOffer({
+    schemaId: identusIssuer.schemaId,
+    credentialDefinitionId: identusIssuer.credentialDefinitionId,
+    keyCorrectnessProof: identusIssuer.keyCorrectnessProof,
+  })
+
+/** The identus issuer signing RAW for a request answering `offer`. */
+const identusSigns = (offer: Json) => (credentialRequest: Json) =>
+  identus.createCredential({
+    credentialDefinition: identusIssuer.credentialDefinition,
+    credentialDefinitionPrivate: identusIssuer.credentialDefinitionPrivate,
+    credentialOffer: offer,
+    credentialRequest,
+    attributeRawValues: RAW,
+  })
+
 const RAW: Record<string, string> = { name: 'Alice Jones', age: '28', email: 'alice@example.com', country: 'NL', height: '175' }
 const ATTRIBUTES = Object.keys(RAW)
 
@@ -327,20 +345,8 @@ describe('identus issuer -> identus holder -> identus presentation -> our verifi
 
   beforeAll(() => {
     const linkSecret = identus.createLinkSecret()
-    const offer = identus.createCredentialOffer({
-      schemaId: identusIssuer.schemaId,
-      credentialDefinitionId: identusIssuer.credentialDefinitionId,
-      keyCorrectnessProof: identusIssuer.keyCorrectnessProof,
-    })
-    const { credential } = identusHolderReceives(identusIssuer, offer, linkSecret, (credentialRequest) =>
-      identus.createCredential({
-        credentialDefinition: identusIssuer.credentialDefinition,
-        credentialDefinitionPrivate: identusIssuer.credentialDefinitionPrivate,
-        credentialOffer: offer,
-        credentialRequest,
-        attributeRawValues: RAW,
-      }),
-    )
+    const offer = identusOffer()
+    const { credential } = identusHolderReceives(identusIssuer, offer, linkSecret, identusSigns(offer))
     request = presentationRequest(identusIssuer, identus.createNonce())
     presentation = identus.createPresentation({
       presentationRequest: request,
@@ -375,20 +381,8 @@ describe('identus issuer -> identus holder -> identus presentation -> our verifi
 describe('our holder -> our presentation -> identus verifier', () => {
   it('credential issued by identus, held and presented by us', () => {
     const linkSecret = ours.createLinkSecret()
-    const offer = identus.createCredentialOffer({
-      schemaId: identusIssuer.schemaId,
-      credentialDefinitionId: identusIssuer.credentialDefinitionId,
-      keyCorrectnessProof: identusIssuer.keyCorrectnessProof,
-    })
-    const { credential } = ourHolderReceives(identusIssuer, offer, linkSecret, (credentialRequest) =>
-      identus.createCredential({
-        credentialDefinition: identusIssuer.credentialDefinition,
-        credentialDefinitionPrivate: identusIssuer.credentialDefinitionPrivate,
-        credentialOffer: offer,
-        credentialRequest,
-        attributeRawValues: RAW,
-      }),
-    )
+    const offer = identusOffer()
+    const { credential } = ourHolderReceives(identusIssuer, offer, linkSecret, identusSigns(offer))
     const request = presentationRequest(identusIssuer, ours.generateNonce())
     const presentation = ourPresentation(identusIssuer, request, credential, linkSecret)
     expect(identusVerdict(identusIssuer, request, presentation)).toBe(true)
@@ -412,20 +406,8 @@ describe('our holder -> our presentation -> identus verifier', () => {
 describe('our presentation over two issuers\' credentials -> identus verifier', () => {
   it('attribute group, unrevealed attribute, self-attested value, two predicates, two sub-proofs', () => {
     const linkSecret = ours.createLinkSecret()
-    const identusOffer = identus.createCredentialOffer({
-      schemaId: identusIssuer.schemaId,
-      credentialDefinitionId: identusIssuer.credentialDefinitionId,
-      keyCorrectnessProof: identusIssuer.keyCorrectnessProof,
-    })
-    const fromIdentus = ourHolderReceives(identusIssuer, identusOffer, linkSecret, (credentialRequest) =>
-      identus.createCredential({
-        credentialDefinition: identusIssuer.credentialDefinition,
-        credentialDefinitionPrivate: identusIssuer.credentialDefinitionPrivate,
-        credentialOffer: identusOffer,
-        credentialRequest,
-        attributeRawValues: RAW,
-      }),
-    ).credential
+    const offerOfIdentus = identusOffer()
+    const fromIdentus = ourHolderReceives(identusIssuer, offerOfIdentus, linkSecret, identusSigns(offerOfIdentus)).credential
     const ourOfferJson = ourOffer(ourIssuer)
     const fromUs = ourHolderReceives(ourIssuer, ourOfferJson, linkSecret, (request) =>
       ourSign(ourIssuer, ourOfferJson, request, { ...RAW, name: 'Alice B. Jones', country: 'BE' }),
@@ -570,11 +552,7 @@ describe('attribute encoding and names', () => {
       { name: 'é😀', age: '-2147483649', email: '1.5', country: ' 5', height: '+5' },
       { name: '0', age: '-0', email: '1e3', country: '0x10', height: '99999999999999999999' },
     ]
-    const offer = identus.createCredentialOffer({
-      schemaId: identusIssuer.schemaId,
-      credentialDefinitionId: identusIssuer.credentialDefinitionId,
-      keyCorrectnessProof: identusIssuer.keyCorrectnessProof,
-    })
+    const offer = identusOffer()
     const { credentialRequest } = identus.createCredentialRequest({
       credentialDefinition: identusIssuer.credentialDefinition,
       linkSecret: identus.createLinkSecret(),
@@ -682,20 +660,8 @@ describe('attribute encoding and names', () => {
 describe('identus JSON through our *FromJson and getJson', () => {
   it('parses every identus object and re-serialises it with the same fields in the same order', () => {
     const linkSecret = identus.createLinkSecret()
-    const offer = identus.createCredentialOffer({
-      schemaId: identusIssuer.schemaId,
-      credentialDefinitionId: identusIssuer.credentialDefinitionId,
-      keyCorrectnessProof: identusIssuer.keyCorrectnessProof,
-    })
-    const { credential, issued, request, metadata } = identusHolderReceives(identusIssuer, offer, linkSecret, (credentialRequest) =>
-      identus.createCredential({
-        credentialDefinition: identusIssuer.credentialDefinition,
-        credentialDefinitionPrivate: identusIssuer.credentialDefinitionPrivate,
-        credentialOffer: offer,
-        credentialRequest,
-        attributeRawValues: RAW,
-      }),
-    )
+    const offer = identusOffer()
+    const { credential, issued, request, metadata } = identusHolderReceives(identusIssuer, offer, linkSecret, identusSigns(offer))
     const presentationReq = presentationRequest(identusIssuer, identus.createNonce())
     const presentation = identus.createPresentation({
       presentationRequest: presentationReq,
