@@ -6,12 +6,15 @@
  *
  * Printed: createCredentialDefinition (median of 5), createCredential, createPresentation and
  * verifyPresentation (medians over `ANONCREDS_BENCH_RUNS`, default 20, after 2 warm-up runs);
- * createPresentation / verifyPresentation on the wasm build, and the ratios ours / wasm.
+ * createPresentation / verifyPresentation on the wasm build, and the ratios ours / wasm; and one
+ * BN254 pairing (what revocation verification is made of: eight double pairings per sub-proof).
  * JSON parsing is outside the timed calls on both sides (objects are loaded once).
  * Targets: verify <= 50 ms, present <= 100 ms, and faster than the wasm build.
  */
 import type { ObjectHandle } from '@hyperledger/anoncreds-shared'
 import { createAnoncredsEngine } from '../shared/src/anoncreds/lib/index.ts'
+import { randomBits } from '../shared/src/anoncreds/math/index.ts'
+import { G1, G2, pair, R } from '../shared/src/anoncreds/revocation/index.ts'
 import { type Json, loadIdentusAnoncreds } from '../shared/test/anoncreds/support/identus.ts'
 import { ms, summarize, type LatencySummary } from './stats.ts'
 
@@ -38,10 +41,22 @@ function time(runs: number, warmup: number, fn: () => unknown): number[] {
   return samples
 }
 
+/** One optimal-ate pairing on AMCL's BN254 of random points, per sample. */
+function pairingSamples(): number[] {
+  const scalar = () => (randomBits(256) % (R - 1n)) + 1n
+  const points = Array.from({ length: RUNS + WARMUP }, () => [G1.BASE.multiply(scalar()), G2.BASE.multiply(scalar())] as const)
+  let i = 0
+  return time(RUNS, WARMUP, () => {
+    const [p, q] = points[i++]!
+    return pair(p, q)
+  })
+}
+
 /** Figures of one benchmark run (medians in ms). */
 export interface AnoncredsBenchResult {
   ours: Record<'createCredentialDefinition' | 'createCredential' | 'createPresentation' | 'verifyPresentation', LatencySummary>
   wasm: Record<'createPresentation' | 'verifyPresentation', LatencySummary>
+  revocation: Record<'pairing', LatencySummary>
 }
 
 /** Runs the measurements and returns the summaries (no printing). */
@@ -158,6 +173,7 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
       verifyPresentation: summarize(verifySamples),
     },
     wasm: { createPresentation: summarize(wasmPresentSamples), verifyPresentation: summarize(wasmVerifySamples) },
+    revocation: { pairing: summarize(pairingSamples()) },
   }
 }
 
@@ -175,4 +191,5 @@ export async function runAnoncreds(): Promise<void> {
   row('ours verifyPresentation', r.ours.verifyPresentation, ratio(r.ours.verifyPresentation, r.wasm.verifyPresentation) + target(r.ours.verifyPresentation, TARGET_VERIFY_MS))
   row('identus wasm createPresentation', r.wasm.createPresentation)
   row('identus wasm verifyPresentation', r.wasm.verifyPresentation)
+  row('ours BN254 pairing (revocation)', r.revocation.pairing)
 }
