@@ -1,3 +1,4 @@
+import type { NativeCredentialEntry } from '@hyperledger/anoncreds-shared'
 import type { Credential } from '../objects/credential.ts'
 import type { PresentationRequest } from '../objects/presentation-request.ts'
 import type { Presentation } from '../objects/presentation.ts'
@@ -6,7 +7,17 @@ import { createPresentation } from '../presentation/create.ts'
 import { verifyPresentation } from '../presentation/verify.ts'
 import { createW3cPresentation, verifyW3cPresentation } from '../presentation/w3c.ts'
 import { parseW3cVersion } from '../w3c/constants.ts'
-import { type EngineOps, ledgerFromLists, ledgerFromRecords } from './context.ts'
+import type { CredentialEntry } from '../presentation/types.ts'
+import { type EngineContext, type EngineOps, ledgerFromLists, ledgerFromRecords } from './context.ts'
+
+/** The credential entries of a create call, resolved from their handles. */
+function credentialEntries<C>(ctx: EngineContext, entries: NativeCredentialEntry[], typeName: 'Credential' | 'W3CCredential'): CredentialEntry<C>[] {
+  return entries.map((c) => ({
+    credential: ctx.get<C>(c.credential, typeName),
+    timestamp: c.timestamp ?? undefined,
+    hasRevocationState: c.revocationState != null,
+  }))
+}
 
 /**
  * The presentation part of the interface, legacy and W3C; the work lives in `presentation/`.
@@ -18,11 +29,7 @@ export const presentationOps: EngineOps<'createPresentation' | 'verifyPresentati
       'Presentation',
       createPresentation({
         request: ctx.get<PresentationRequest>(o.presentationRequest, 'PresentationRequest'),
-        credentials: o.credentials.map((c) => ({
-          credential: ctx.get<Credential>(c.credential, 'Credential'),
-          timestamp: c.timestamp ?? undefined,
-          hasRevocationState: c.revocationState != null,
-        })),
+        credentials: credentialEntries<Credential>(ctx, o.credentials, 'Credential'),
         prove: o.credentialsProve,
         selfAttest: o.selfAttest,
         linkSecret: o.linkSecret,
@@ -42,11 +49,7 @@ export const presentationOps: EngineOps<'createPresentation' | 'verifyPresentati
       'W3CPresentation',
       createW3cPresentation({
         request: ctx.get<PresentationRequest>(o.presentationRequest, 'PresentationRequest'),
-        credentials: o.credentials.map((c) => ({
-          credential: ctx.get<W3cCredential>(c.credential, 'W3CCredential'),
-          timestamp: c.timestamp ?? undefined,
-          hasRevocationState: c.revocationState != null,
-        })),
+        credentials: credentialEntries<W3cCredential>(ctx, o.credentials, 'W3CCredential'),
         prove: o.credentialsProve,
         linkSecret: o.linkSecret,
         ledger: ledgerFromRecords(ctx, o.schemas, o.credentialDefinitions),

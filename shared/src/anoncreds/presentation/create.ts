@@ -7,13 +7,10 @@ import type { Presentation, RequestedProof } from '../objects/presentation.ts'
 import { createProof } from '../proof/index.ts'
 import type { Predicate, ProverSubProof } from '../proof/index.ts'
 import { PresentationInputError, findAttribute } from './restrictions.ts'
-import { type CredentialProve, type Ledger, clPredicateType } from './types.ts'
+import { type CredentialEntry, type CredentialProve, type Ledger, clPredicateType } from './types.ts'
 
 /** One credential to present from, with what the caller asked to prove of it. */
-export type PresentEntry = {
-  credential: Credential
-  timestamp?: number
-  hasRevocationState: boolean
+export type PresentEntry = CredentialEntry<Credential> & {
   attributes: { referent: string; reveal: boolean }[]
   predicates: string[]
 }
@@ -25,7 +22,7 @@ export type PresentEntry = {
  */
 export function groupProve(
   request: PresentationRequest,
-  credentials: { credential: Credential; timestamp?: number; hasRevocationState: boolean }[],
+  credentials: CredentialEntry<Credential>[],
   prove: readonly CredentialProve[],
 ): PresentEntry[] {
   const entries: PresentEntry[] = credentials.map((c) => ({ ...c, attributes: [], predicates: [] }))
@@ -103,7 +100,7 @@ export function buildClProof(request: PresentationRequest, entries: PresentEntry
  */
 export function createPresentation(options: {
   request: PresentationRequest
-  credentials: { credential: Credential; timestamp?: number; hasRevocationState: boolean }[]
+  credentials: CredentialEntry<Credential>[]
   prove: readonly CredentialProve[]
   selfAttest: Record<string, string>
   linkSecret: string

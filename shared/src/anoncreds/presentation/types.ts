@@ -14,3 +14,13 @@ export type Ledger = {
 export function clPredicateType(pType: '>=' | '<=' | '>' | '<'): 'GE' | 'LE' | 'GT' | 'LT' {
   return ({ '>=': 'GE', '<=': 'LE', '>': 'GT', '<': 'LT' } as const)[pType]
 }
+
+/**
+ * A credential the holder presents from (`NativeCredentialEntry` of anoncreds-shared, resolved):
+ * `timestamp` and `hasRevocationState` are set only for revocation, which is not supported yet.
+ */
+export interface CredentialEntry<C> {
+  credential: C
+  timestamp?: number
+  hasRevocationState: boolean
+}

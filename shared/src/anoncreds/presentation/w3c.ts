@@ -15,7 +15,7 @@ import {
   findAttribute,
   gatherFilter,
 } from './restrictions.ts'
-import { type CredentialProve, type Ledger, clPredicateType } from './types.ts'
+import { type CredentialEntry, type CredentialProve, type Ledger, clPredicateType } from './types.ts'
 
 /**
  * anoncreds-rs `w3c::prover::create_presentation`: a W3C presentation of `request`. Each
@@ -27,7 +27,7 @@ import { type CredentialProve, type Ledger, clPredicateType } from './types.ts'
  */
 export function createW3cPresentation(options: {
   request: PresentationRequest
-  credentials: { credential: W3cCredential; timestamp?: number; hasRevocationState: boolean }[]
+  credentials: CredentialEntry<W3cCredential>[]
   prove: readonly CredentialProve[]
   linkSecret: string
   ledger: Ledger
