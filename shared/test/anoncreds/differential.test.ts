@@ -166,6 +166,17 @@ function presentationRequest(issuer: IssuerJson, nonce: string, ageAtLeast = 18)
 }
 
 /** Our holder presents `credential` for `request` (both attributes revealed, the predicate proved). */
+/** The identus holder presents `credential` for `request` (it reveals every requested attribute). */
+function identusPresentation(issuer: IssuerJson, request: Json, credential: Json, linkSecret: string): Json {
+  return identus.createPresentation({
+    presentationRequest: request,
+    credential,
+    linkSecret,
+    schemas: { [issuer.schemaId]: issuer.schema },
+    credentialDefinitions: { [issuer.credentialDefinitionId]: issuer.credentialDefinition },
+  })
+}
+
 function ourPresentation(issuer: IssuerJson, request: Json, credential: Json, linkSecret: string): Json {
   return withHandles((load) =>
     json(
@@ -327,13 +338,7 @@ describe('our issuer -> identus holder', () => {
     const offer = ourOffer(ourIssuer)
     const { credential } = identusHolderReceives(ourIssuer, offer, linkSecret, (request) => ourSign(ourIssuer, offer, request))
     const request = presentationRequest(ourIssuer, identus.createNonce())
-    const presentation = identus.createPresentation({
-      presentationRequest: request,
-      credential,
-      linkSecret,
-      schemas: { [ourIssuer.schemaId]: ourIssuer.schema },
-      credentialDefinitions: { [ourIssuer.credentialDefinitionId]: ourIssuer.credentialDefinition },
-    })
+    const presentation = identusPresentation(ourIssuer, request, credential, linkSecret)
     expect(identusVerdict(ourIssuer, request, presentation)).toBe(true)
     expect(ourVerdict(ourIssuer, request, presentation)).toBe(true)
   })
@@ -348,13 +353,7 @@ describe('identus issuer -> identus holder -> identus presentation -> our verifi
     const offer = identusOffer()
     const { credential } = identusHolderReceives(identusIssuer, offer, linkSecret, identusSigns(offer))
     request = presentationRequest(identusIssuer, identus.createNonce())
-    presentation = identus.createPresentation({
-      presentationRequest: request,
-      credential,
-      linkSecret,
-      schemas: { [identusIssuer.schemaId]: identusIssuer.schema },
-      credentialDefinitions: { [identusIssuer.credentialDefinitionId]: identusIssuer.credentialDefinition },
-    })
+    presentation = identusPresentation(identusIssuer, request, credential, linkSecret)
   }, 120_000)
 
   it('our verifier accepts the identus presentation (revealed name and country, age >= 18)', () => {
@@ -514,13 +513,7 @@ describe('every predicate type, at its boundary, both ways', () => {
 
   it.each(BOUNDARIES)('age %s %i: identus presentation -> our verifier', (pType, pValue) => {
     const request = requestFor(pType, pValue, identus.createNonce())
-    const presentation = identus.createPresentation({
-      presentationRequest: request,
-      credential: identusHeld.credential,
-      linkSecret: identusHeld.linkSecret,
-      schemas: { [ourIssuer.schemaId]: ourIssuer.schema },
-      credentialDefinitions: { [ourIssuer.credentialDefinitionId]: ourIssuer.credentialDefinition },
-    })
+    const presentation = identusPresentation(ourIssuer, request, identusHeld.credential, identusHeld.linkSecret)
     expect(ourVerdict(ourIssuer, request, presentation)).toBe(true)
   })
 
@@ -532,13 +525,7 @@ describe('every predicate type, at its boundary, both ways', () => {
   it('a presentation for age <= 28 does not pass for a request of age < 28, in either verifier', () => {
     const nonce = ours.generateNonce()
     const asked = requestFor('<', 28, nonce)
-    const fromIdentus = identus.createPresentation({
-      presentationRequest: requestFor('<=', 28, nonce),
-      credential: identusHeld.credential,
-      linkSecret: identusHeld.linkSecret,
-      schemas: { [ourIssuer.schemaId]: ourIssuer.schema },
-      credentialDefinitions: { [ourIssuer.credentialDefinitionId]: ourIssuer.credentialDefinition },
-    })
+    const fromIdentus = identusPresentation(ourIssuer, requestFor('<=', 28, nonce), identusHeld.credential, identusHeld.linkSecret)
     const fromUs = ourPresentation(ourIssuer, requestFor('<=', 28, nonce), oursHeld.credential, oursHeld.linkSecret)
     expect(ourVerdict(ourIssuer, asked, fromIdentus)).not.toBe(true)
     expect(identusVerdict(ourIssuer, asked, fromUs)).toBe(false)
@@ -621,13 +608,7 @@ describe('attribute encoding and names', () => {
 
     it('identus presents (names matched case- and space-insensitively); our verifier accepts', () => {
       const r = request(identus.createNonce())
-      const presentation = identus.createPresentation({
-        presentationRequest: r,
-        credential: held.identus,
-        linkSecret: held.identusLinkSecret,
-        schemas: { [issuer.schemaId]: issuer.schema },
-        credentialDefinitions: { [issuer.credentialDefinitionId]: issuer.credentialDefinition },
-      })
+      const presentation = identusPresentation(issuer, r, held.identus, held.identusLinkSecret)
       expect(identusVerdict(issuer, r, presentation)).toBe(true)
       expect(ourVerdict(issuer, r, presentation)).toBe(true)
     })
@@ -663,13 +644,7 @@ describe('identus JSON through our *FromJson and getJson', () => {
     const offer = identusOffer()
     const { credential, issued, request, metadata } = identusHolderReceives(identusIssuer, offer, linkSecret, identusSigns(offer))
     const presentationReq = presentationRequest(identusIssuer, identus.createNonce())
-    const presentation = identus.createPresentation({
-      presentationRequest: presentationReq,
-      credential,
-      linkSecret,
-      schemas: { [identusIssuer.schemaId]: identusIssuer.schema },
-      credentialDefinitions: { [identusIssuer.credentialDefinitionId]: identusIssuer.credentialDefinition },
-    })
+    const presentation = identusPresentation(identusIssuer, presentationReq, credential, linkSecret)
     const cases: [string, (o: { json: string }) => ObjectHandle, Json][] = [
       ['Schema', ours.schemaFromJson, identusIssuer.schema],
       ['CredentialDefinition', ours.credentialDefinitionFromJson, identusIssuer.credentialDefinition],

@@ -126,7 +126,7 @@ describe('issuance on the anoncreds-rs vectors', () => {
   })
 
   it('signs the vector request with the vector private key; the holder processes it with the vector metadata', () => {
-    const signed = signCredential({
+    const vectorRequest = {
       primary,
       privateKey,
       blinded_ms: request.credentialRequest.blinded_ms,
@@ -135,7 +135,8 @@ describe('issuance on the anoncreds-rs vectors', () => {
       requestNonce: request.credentialRequest.nonce,
       proverId: request.credentialRequest.entropy,
       encodedValues,
-    })
+    }
+    const signed = signCredential(vectorRequest)
     const { m_2, e, v } = signed.p_credential
     expect(m_2).toBe(credentialContext(request.credentialRequest.entropy).toString())
     expect(BigInt(e) >= 2n ** 596n && BigInt(e) < 2n ** 596n + 2n ** 119n).toBe(true)
@@ -153,17 +154,7 @@ describe('issuance on the anoncreds-rs vectors', () => {
     expect(BigInt(processed.v)).toBe(BigInt(v) + BigInt(vPrime))
 
     // with the revocation index the vector credential has, m_2 is the vector's
-    const withIndex = signCredential({
-      primary,
-      privateKey,
-      blinded_ms: request.credentialRequest.blinded_ms,
-      blinded_ms_correctness_proof: request.credentialRequest.blinded_ms_correctness_proof,
-      offerNonce: offer.nonce,
-      requestNonce: request.credentialRequest.nonce,
-      proverId: request.credentialRequest.entropy,
-      encodedValues,
-      revocationIndex: credential.signature.r_credential.i,
-    })
+    const withIndex = signCredential({ ...vectorRequest, revocationIndex: credential.signature.r_credential.i })
     expect(withIndex.p_credential.m_2).toBe(credential.signature.p_credential.m_2)
   })
 
