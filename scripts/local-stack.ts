@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -40,9 +40,18 @@ interface LaunchOptions {
   env: Record<string, string | undefined>
   /** Copy the output to this process's stdout with a `[name]` prefix. */
   echo?: boolean
+  /** Runs once the process has exited. */
+  onExit?: () => void
 }
 
-function launch({ name, command, args, env, echo }: LaunchOptions): ManagedProcess {
+/** A temporary folder removed when this process exits. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+function launch({ name, command, args, env, echo, onExit }: LaunchOptions): ManagedProcess {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
   const collect = (chunk: Buffer) => {
@@ -53,7 +62,12 @@ function launch({ name, command, args, env, echo }: LaunchOptions): ManagedProce
   }
   child.stdout!.on('data', collect)
   child.stderr!.on('data', collect)
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      onExit?.()
+      resolve()
+    }),
+  )
   // The child has its own process group (so stop() reaches wrangler's workerd too); make sure
   // that group dies with us even when we exit without calling stop() (crash, broken pipe).
   const killGroup = () => {
@@ -112,13 +126,23 @@ export interface WorkerProcess extends ManagedProcess {
  */
 export async function startWorker(options: { port?: number; vars: Record<string, string>; persistTo?: string; echo?: boolean }): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
-  const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), 'parley-worker-'))
+  // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
+  const persistTo = options.persistTo ?? tempDir('parley-worker-')
   const args = ['wrangler', 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false']
-  // Vars (secrets among them) go through a private env file, not the command line `ps` shows.
-  const envFile = join(mkdtempSync(join(tmpdir(), 'parley-worker-env-')), '.env')
+  // Vars (secrets among them) go through a private env file, not the command line `ps` shows;
+  // it is removed as soon as the worker exits.
+  const envDir = tempDir('parley-worker-env-')
+  const envFile = join(envDir, '.env')
   writeFileSync(envFile, Object.entries(options.vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n'), { mode: 0o600 })
   args.push('--env-file', envFile, '--persist-to', persistTo)
-  const proc = launch({ name: 'worker', command: 'npx', args, env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' }, echo: options.echo })
+  const proc = launch({
+    name: 'worker',
+    command: 'npx',
+    args,
+    env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    echo: options.echo,
+    onExit: () => rmSync(envDir, { recursive: true, force: true }),
+  })
   const url = `http://127.0.0.1:${port}`
   await waitForHttp(`${url}/health`, proc, 90_000)
   return { ...proc, url, port, persistTo }
@@ -183,6 +207,8 @@ export async function startLocalStack(options: {
       async stop() {
         await stack.agent.stop()
         await stack.worker.stop()
+        // Durable Object state the stack made for itself goes with it (a caller's folder stays).
+        if (!options.workerPersistTo) rmSync(stack.worker.persistTo, { recursive: true, force: true })
       },
     }
     return stack
