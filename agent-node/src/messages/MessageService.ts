@@ -6,12 +6,13 @@
  * `message-state-updated` (spec: "the 200 response means queued, not delivered").
  */
 import { randomUUID } from 'node:crypto'
-import type { Agent } from '@credo-ts/core'
-import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext } from '@credo-ts/didcomm'
+import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
+import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
-import { buildMessage } from './registry.ts'
+import type { SendContext } from './contract.ts'
+import { sendMessage } from './registry.ts'
 
 /** The target connection does not exist (HTTP 404) or cannot take messages yet (HTTP 409). */
 export class ConnectionUnavailableError extends Error {
@@ -25,7 +26,7 @@ export class MessageService {
   /** Deliveries still under way, so shutdown can wait for them. */
   private readonly inFlight = new Set<Promise<void>>()
 
-  constructor(private readonly agent: Agent, private readonly events: EventPublisher, private readonly logger: Logger) {}
+  constructor(private readonly agent: DidcommAgent, private readonly events: EventPublisher, private readonly logger: Logger) {}
 
   /**
    * Queues `body` for delivery.
@@ -40,10 +41,7 @@ export class MessageService {
 
     const id = randomUUID()
     this.report(id, body.connectionId, 'created')
-    const message = buildMessage(body, id)
-    const delivery = this.agent.dependencyManager
-      .resolve(DidCommMessageSender)
-      .sendMessage(new DidCommOutboundMessageContext(message, { agentContext: this.agent.context, connection }))
+    const delivery = sendMessage(body, this.sendContext(connection, id))
       .then(
         () => this.report(id, body.connectionId, 'sent'),
         (error: unknown) => {
@@ -59,6 +57,21 @@ export class MessageService {
   /** Resolves when every delivery started so far has finished. */
   async drain(): Promise<void> {
     await Promise.all(this.inFlight)
+  }
+
+  private sendContext(connection: DidCommConnectionRecord, messageId: string): SendContext {
+    const { agent } = this
+    return {
+      agent,
+      connection,
+      messageId,
+      async sendDidComm(message) {
+        message.id = messageId
+        await agent.dependencyManager
+          .resolve(DidCommMessageSender)
+          .sendMessage(new DidCommOutboundMessageContext(message, { agentContext: agent.context, connection }))
+      },
+    }
   }
 
   private report(messageId: string, connectionId: string, state: MessageState): void {

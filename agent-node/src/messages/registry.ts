@@ -1,29 +1,25 @@
 /**
- * Message types the controller can send, as a registry `type -> sender` (STYLE.md: a new type is
- * one new entry, never another branch in a long if/else). Each sender builds the DIDComm message
- * for its protocol and gives it Parley's message id, so later receipts can name it.
+ * Every message type, as a registry (STYLE.md: a new type is one new entry, never another branch
+ * in a long if/else):
+ * - `senders`: `type -> send` for the types the controller sends through `POST /v1/message`;
+ * - `receivers`: one subscription per protocol, turning what a peer sends into `message-received`
+ *   envelopes.
+ * Each protocol's pair lives in `types/<protocol>.ts`.
  */
-import type { SendMessageBody } from '@parley/shared'
-import { DidCommBasicMessage, type DidCommMessage } from '@credo-ts/didcomm'
+import type { SendMessageBody, SendMessageType } from '@parley/shared'
+import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+import { receiveText, sendText } from './types/text.ts'
 
-type BodyOf<T extends SendMessageBody['type']> = Extract<SendMessageBody, { type: T }>
+export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 
-/** Builds the DIDComm message for one `POST /v1/message` body. */
-export type MessageBuilder<T extends SendMessageBody['type']> = (body: BodyOf<T>) => DidCommMessage
-
-export const messageBuilders: { [T in SendMessageBody['type']]: MessageBuilder<T> } = {
-  /** `text` -> Aries RFC 0095 basic message; `threadId` becomes the parent thread. */
-  text: (body) => {
-    const message = new DidCommBasicMessage({ content: body.content })
-    if (body.threadId) message.setThread({ parentThreadId: body.threadId })
-    return message
-  },
+export const senders: { [T in SendMessageType]: MessageSender<T> } = {
+  text: sendText,
 }
 
-/** The DIDComm message for `body`, carrying `messageId` as its `@id`. */
-export function buildMessage(body: SendMessageBody, messageId: string): DidCommMessage {
-  const build = messageBuilders[body.type] as MessageBuilder<typeof body.type>
-  const message = build(body)
-  message.id = messageId
-  return message
+export const receivers: readonly MessageReceiver[] = [receiveText]
+
+/** Sends `body` with the sender registered for its type. */
+export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {
+  const send = senders[body.type] as MessageSender<typeof body.type>
+  return send(body, context)
 }

@@ -1,34 +1,25 @@
 /**
  * Messages between controller and user, as the spec's "Message" and "Message envelope" tables
- * define them (../shared/spec/agent-interface-and-events.md). One schema per message type; the
- * body of `POST /v1/message` is the discriminated union of the controller-to-user types.
+ * define them (../shared/spec/agent-interface-and-events.md). One file per message type (or per
+ * protocol carrying several types) holds its `POST /v1/message` body schema and/or its received
+ * envelope schema; the two unions below list them all. A new type is one new file and one line in
+ * each union it belongs to.
  */
 import { z } from 'zod'
+import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
-/** `type: text` sent by the controller: a plain chat message. */
-export const TextMessageBody = z.object({
-  connectionId: z.uuid(),
-  type: z.literal('text'),
-  content: z.string().min(1).max(65_536),
-  threadId: z.string().min(1).optional(),
-})
-export type TextMessageBody = z.infer<typeof TextMessageBody>
+export * from './common.ts'
+export * from './text.ts'
 
-/** Body of `POST /v1/message`: one entry per message type the agent can send. */
+/** Body of `POST /v1/message`: one entry per message type the controller can send. */
 export const SendMessageBody = z.discriminatedUnion('type', [TextMessageBody])
 export type SendMessageBody = z.infer<typeof SendMessageBody>
+export type SendMessageType = SendMessageBody['type']
 
 /** Response of `POST /v1/message`: the id of the queued message. */
 export const SendMessageResult = z.object({ id: z.uuid() })
 export type SendMessageResult = z.infer<typeof SendMessageResult>
 
-/** Envelope of a message received from a peer (inside `message-received`). `timestamp` is Unix seconds. */
-export const MessageEnvelope = z.object({
-  type: z.string(),
-  id: z.string(),
-  connectionId: z.uuid(),
-  timestamp: z.number().int(),
-  threadId: z.string().nullable(),
-  content: z.string().optional(),
-})
+/** Envelope of a message received from a peer (inside `message-received`): one entry per type a user can send. */
+export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>

@@ -1,0 +1,37 @@
+/**
+ * The contract between the message registry and each message type's module (`types/*.ts`): what
+ * a sender gets and returns, what a receiver subscribes with.
+ */
+import type { DidCommConnectionRecord, DidCommMessage } from '@credo-ts/didcomm'
+import type { MessageEnvelope, SendMessageBody, SendMessageType } from '@parley/shared'
+import type { DidcommAgent } from '../didcomm/agent.ts'
+
+/** What a sender gets besides the body: the agent, the (completed) connection, Parley's message id. */
+export interface SendContext {
+  agent: DidcommAgent
+  connection: DidCommConnectionRecord
+  /** The id `POST /v1/message` returned; receipts and events name the message by it. */
+  messageId: string
+  /**
+   * Sends `message` on the connection with its `@id` set to `messageId`.
+   * Resolves once the transport took it (or queued it for pickup); rejects when it cannot be sent.
+   */
+  sendDidComm(message: DidCommMessage): Promise<void>
+}
+
+/**
+ * Sends one `POST /v1/message` body of type `T`. Resolves when the message left (state `sent`);
+ * rejects when it could not be sent (state `errored`).
+ */
+export type MessageSender<T extends SendMessageType> = (body: Extract<SendMessageBody, { type: T }>, context: SendContext) => Promise<void>
+
+/**
+ * Subscribes to `agent`'s events for one protocol and calls `receive` with the envelope of every
+ * message a peer sends on it.
+ */
+export type MessageReceiver = (agent: DidcommAgent, receive: (message: MessageEnvelope) => void) => void
+
+/** The thread id an envelope reports: the message's thread, else its parent thread, else null. */
+export function envelopeThreadId(message: DidCommMessage): string | null {
+  return message.thread?.threadId ?? message.thread?.parentThreadId ?? null
+}

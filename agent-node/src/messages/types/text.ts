@@ -1,0 +1,31 @@
+/** `text` in both directions: Aries RFC 0095 basic message. */
+import {
+  DidCommBasicMessage,
+  DidCommBasicMessageEventTypes,
+  DidCommBasicMessageRole,
+  type DidCommBasicMessageStateChangedEvent,
+} from '@credo-ts/didcomm'
+import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
+
+/** `text` -> basic message; `threadId` becomes the parent thread. */
+export const sendText: MessageSender<'text'> = async (body, context) => {
+  const message = new DidCommBasicMessage({ content: body.content })
+  if (body.threadId) message.setThread({ parentThreadId: body.threadId })
+  await context.sendDidComm(message)
+}
+
+/** Basic messages from the peer -> `text` envelopes. */
+export const receiveText: MessageReceiver = (agent, receive) => {
+  agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
+    const { message, basicMessageRecord: record } = payload
+    if (record.role !== DidCommBasicMessageRole.Receiver) return
+    receive({
+      type: 'text',
+      id: message.id,
+      connectionId: record.connectionId,
+      timestamp: Math.floor(message.sentTime.getTime() / 1000),
+      threadId: envelopeThreadId(message),
+      content: message.content,
+    })
+  })
+}

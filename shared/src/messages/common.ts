@@ -1,0 +1,23 @@
+/**
+ * Fields every message shares, in both directions (../shared/spec/agent-interface-and-events.md,
+ * "Message" and "Message envelope"). Each message type's file extends these.
+ */
+import { z } from 'zod'
+
+/** Fields of every `POST /v1/message` body: the target connection and an optional thread to reply in. */
+export const SendMessageBase = z.object({
+  connectionId: z.uuid(),
+  /** Thread this message belongs to (for example the `id` of the received message it answers). */
+  threadId: z.string().min(1).optional(),
+})
+
+/**
+ * Fields of every received-message envelope (inside `message-received`). `id` is the DIDComm
+ * message id, `timestamp` Unix seconds, `threadId` the DIDComm thread or null.
+ */
+export const MessageEnvelopeBase = z.object({
+  id: z.string(),
+  connectionId: z.uuid(),
+  timestamp: z.number().int(),
+  threadId: z.string().nullable(),
+})
