@@ -5,12 +5,13 @@
  * Names follow ../shared/spec/agent-interface-and-events.md ("Runtime settings"). Settings the
  * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, CONTROLLER_TUNNEL_URL,
- * TUNNEL_SECRET, LOG_LEVEL, NODE_ENV.
+ * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, LOG_LEVEL, NODE_ENV.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { parseNetworks } from '../http/outbound-guard.ts'
 
 export interface AgentNodeConfig {
   /** Label shown in invitations (AGENT_LABEL). */
@@ -38,6 +39,11 @@ export interface AgentNodeConfig {
   dataDir: string
   /** The edge worker's tunnel endpoint and the shared secret (CONTROLLER_TUNNEL_URL, TUNNEL_SECRET). */
   tunnel?: { url: string; secret: string }
+  /**
+   * CIDR ranges that user-supplied URLs (presentation callbacks, event subscriptions) may reach
+   * although they are private, loopback or link-local (OUTBOUND_ALLOWED_NETWORKS, default none).
+   */
+  outboundAllowedNetworks: string[]
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
@@ -70,6 +76,7 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   CONTROLLER_TUNNEL_URL: z.url({ protocol: /^wss?$/ }).optional(),
   TUNNEL_SECRET: z.string().optional(),
+  OUTBOUND_ALLOWED_NETWORKS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -126,6 +133,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     tunnel = { url: e.CONTROLLER_TUNNEL_URL, secret: e.TUNNEL_SECRET }
   }
+  const outboundAllowedNetworks = (e.OUTBOUND_ALLOWED_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  try {
+    parseNetworks(outboundAllowedNetworks)
+  } catch (error) {
+    problems.push(`OUTBOUND_ALLOWED_NETWORKS: ${(error as Error).message}`)
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   return {
@@ -143,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       walletKey: walletKey!,
       dataDir,
       tunnel,
+      outboundAllowedNetworks,
       logLevel: e.LOG_LEVEL,
       production,
     },
