@@ -21,7 +21,7 @@ import { ANONCREDS_SERVICE } from '../did/document.ts'
 export type AnonCredsObjectKind = 'schema' | 'credDef'
 
 /** Object ids of did:web / did:webvh issuers (Credo picks the registry with it). */
-export const DID_WEB_ANONCREDS_IDENTIFIER = /^did:webvh?:[^?#/\s]+(\?service=[A-Za-z0-9_-]+&relativeRef=\/[^\s]+)?$/
+export const DID_WEB_ANONCREDS_IDENTIFIER = /^did:web(vh)?:[^?#/\s]+(\?service=[A-Za-z0-9_-]+&relativeRef=\/[^\s]+)?$/
 
 /** An object id taken apart. */
 export interface ParsedObjectId {
