@@ -16,6 +16,9 @@ import { ed25519Verifier } from './keys.ts'
 /** Milliseconds one HTTP request of a resolution may take. */
 export const RESOLUTION_TIMEOUT_MS = 10_000
 
+/** Largest body read in a resolution, in bytes (a DID log, a credential definition: kilobytes). */
+export const MAX_RESOLUTION_BYTES = 1024 * 1024
+
 /** A resolution failure: `notFound` (nothing published there) or `invalid` (bad DID, bad document, bad log). */
 export class DidResolutionError extends Error {
   constructor(
@@ -54,19 +57,32 @@ export async function resolveDidDocument(did: string): Promise<DIDDoc & z.infer<
 }
 
 /**
- * GETs `url` (no redirects, bounded time) and returns its body.
+ * GETs `url` (no redirects, bounded time and size) and returns its body as text.
  * @throws DidResolutionError `notFound` on 404/410, `invalid` on any other failure.
  */
 export async function get(url: URL): Promise<string> {
-  let response: Response
   try {
-    response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(RESOLUTION_TIMEOUT_MS) })
+    const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(RESOLUTION_TIMEOUT_MS) })
+    if (response.status === 404 || response.status === 410) throw new DidResolutionError('notFound', `GET ${url}: ${response.status}`)
+    if (!response.ok) throw new DidResolutionError('invalid', `GET ${url}: ${response.status}`)
+    return await boundedText(response, url)
   } catch (error) {
+    if (error instanceof DidResolutionError) throw error
     throw new DidResolutionError('invalid', `GET ${url} failed: ${(error as Error).message}`)
   }
-  if (response.status === 404 || response.status === 410) throw new DidResolutionError('notFound', `GET ${url}: ${response.status}`)
-  if (!response.ok) throw new DidResolutionError('invalid', `GET ${url}: ${response.status}`)
-  return response.text()
+}
+
+/** The body of `response`, refusing more than MAX_RESOLUTION_BYTES. */
+async function boundedText(response: Response, url: URL): Promise<string> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength
+    // Leaving the loop by throwing cancels the stream.
+    if (size > MAX_RESOLUTION_BYTES) throw new DidResolutionError('invalid', `GET ${url}: body larger than ${MAX_RESOLUTION_BYTES} bytes`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** `body` as JSON. @throws DidResolutionError */

@@ -11,7 +11,7 @@ import { didWebDocument } from './PublicDidService.ts'
 
 export function publicDidRoutes(record: PublicDidRecord): Hono {
   const app = new Hono()
-  app.get('/.well-known/did.json', (c) => c.json(didWebDocument(record), 200, { 'content-type': 'application/did+json' }))
+  app.get('/.well-known/did.json', (c) => c.json(didWebDocument(record)))
   app.get('/.well-known/did.jsonl', (c) => {
     if (!record.log) return c.json({ error: 'not_found', message: `${record.did} is a did:web DID: it has no did:webvh log` }, 404)
     return c.body(record.log.map((entry) => JSON.stringify(entry)).join('\n') + '\n', 200, {

@@ -16,7 +16,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { DidWebAnonCredsRegistry, anonCredsObjectId } from '../../src/anoncreds/index.ts'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
-import { resolveDidDocument } from '../../src/did/resolve.ts'
+import { MAX_RESOLUTION_BYTES, resolveDidDocument } from '../../src/did/resolve.ts'
 import { listen } from '../../src/http/listen.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
@@ -136,6 +136,22 @@ describe('public DID (did:webvh, the default)', () => {
       `ws://127.0.0.1:${port}`,
     ])
   })
+
+  it('a log altered after signing does not resolve (the proof no longer matches)', async () => {
+    const port = await freePort()
+    const did = (await start(newDataDir(), port)).publicDid
+    const log = await getLog(port)
+    await stop()
+    // Same place, same DID; one DIDComm endpoint changed in the signed state.
+    const altered = structuredClone(log)
+    ;(altered[0]!.state.service as Service[])[0]!.serviceEndpoint = 'wss://attacker.example'
+    const server = await listen(new Hono().get('/.well-known/did.jsonl', (c) => c.text(altered.map((e) => JSON.stringify(e)).join('\n'))).fetch, port)
+    try {
+      await expect(resolveDidDocument(did)).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('does not verify') })
+    } finally {
+      server.close()
+    }
+  })
 })
 
 describe('public DID (did:web)', () => {
@@ -172,7 +188,7 @@ describe('DidWebAnonCredsRegistry failures', () => {
     expect(result.resolutionMetadata.error).toBe('notFound')
   })
 
-  it('an unreachable issuer, a malformed id and a foreign issuer id fail with a reason, not an exception', async () => {
+  it('an unreachable issuer, a malformed id, an unsafe or oversized answer and a foreign issuer id fail with a reason, not an exception', async () => {
     const port = await freePort()
     const agent = await start(newDataDir(), port)
     const context = agent.agent.context
@@ -188,13 +204,19 @@ describe('DidWebAnonCredsRegistry failures', () => {
     // before any request is made.
     const otherPort = await freePort()
     const other = `did:web:localhost%3A${otherPort}`
-    const app = new Hono().get('/.well-known/did.json', (c) =>
-      c.json({ id: other, service: [{ id: `${other}#anoncreds`, type: 'AnonCredsRegistry', serviceEndpoint: 'http://parley.invalid/anoncreds/v1' }] }),
-    )
+    const app = new Hono()
+      .get('/.well-known/did.json', (c) =>
+        c.json({ id: other, service: [{ id: `${other}#anoncreds`, type: 'AnonCredsRegistry', serviceEndpoint: 'http://parley.invalid/anoncreds/v1' }] }),
+      )
+      .get('/huge/did.json', (c) => c.text('x'.repeat(MAX_RESOLUTION_BYTES + 1)))
     const server = await listen(app.fetch, otherPort)
     try {
       const refused = await registry.getSchema(context, anonCredsObjectId(other, 'schema', schema(other)))
       expect(refused.resolutionMetadata).toMatchObject({ error: 'invalid', message: expect.stringContaining('refusing to fetch http://parley.invalid') })
+      // A document larger than the resolver reads.
+      const huge = `${other}:huge`
+      const tooBig = await registry.getSchema(context, anonCredsObjectId(huge, 'schema', schema(huge)))
+      expect(tooBig.resolutionMetadata).toMatchObject({ error: 'invalid', message: expect.stringContaining('body larger than') })
     } finally {
       server.close()
     }
