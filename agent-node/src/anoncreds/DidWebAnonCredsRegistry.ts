@@ -123,7 +123,7 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   }
 }
 
-/** The published object `id` of `kind`, from this agent's storage (undefined when not published here). */
+/** The object `id` this agent published, from its storage; null when it did not publish it. */
 export async function findPublishedObject(agentContext: AgentContext, id: string): Promise<AnonCredsObjectRecord | null> {
   return recordRepository(agentContext, AnonCredsObjectRecord).findById(agentContext, id)
 }

@@ -106,6 +106,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /\/+$/,
     '',
   )
+  if (publicUrl.startsWith('http:') && schemeFor(new URL(publicUrl).host) === 'https') {
+    notices.push(`PUBLIC_API_BASE_URL is plain http on a non-loopback host: others resolve the public DID over https only (https://${new URL(publicUrl).host}/.well-known/)`)
+  }
   const endpoints = e.AGENT_ENDPOINTS
     ? e.AGENT_ENDPOINTS.split(',').map((s) => s.trim()).filter(Boolean)
     : [publicUrl.replace(/^http/, 'ws'), publicUrl]

@@ -12,7 +12,7 @@ import { ed25519Multikey, x25519MultikeyFromEd25519 } from './keys.ts'
 export const ANONCREDS_SERVICE = 'anoncreds'
 
 /** Type of the AnonCreds service, as 2060.io's agents publish it. */
-export const ANONCREDS_SERVICE_TYPE = 'AnonCredsRegistry'
+const ANONCREDS_SERVICE_TYPE = 'AnonCredsRegistry'
 
 /** Path of the AnonCreds service under the public URL; objects are served below it. */
 export const ANONCREDS_PATH = '/anoncreds/v1'

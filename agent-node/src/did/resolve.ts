@@ -14,7 +14,7 @@ import { publicationUrl } from './identifier.ts'
 import { ed25519Verifier } from './keys.ts'
 
 /** Milliseconds one HTTP request of a resolution may take. */
-export const RESOLUTION_TIMEOUT_MS = 10_000
+const RESOLUTION_TIMEOUT_MS = 10_000
 
 /** Largest body read in a resolution, in bytes (a DID log, a credential definition: kilobytes). */
 export const MAX_RESOLUTION_BYTES = 1024 * 1024
@@ -33,7 +33,7 @@ export class DidResolutionError extends Error {
 const Service = z.looseObject({ id: z.string(), type: z.union([z.string(), z.array(z.string())]), serviceEndpoint: z.unknown() })
 
 /** The parts of a DID document this agent reads; anything else passes through. */
-export const DidDocumentShape = z.looseObject({ id: z.string(), service: z.array(Service).optional() })
+const DidDocumentShape = z.looseObject({ id: z.string(), service: z.array(Service).optional() })
 
 const LogEntry = z.looseObject({ versionId: z.string(), versionTime: z.string(), parameters: z.looseObject({}), state: z.looseObject({}) })
 

@@ -36,7 +36,9 @@ describe('loadConfig', () => {
     const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
     expect(loadConfig(base).config.publicDid).toEqual({ method: 'webvh', host: 'localhost:3001', configured: 'did:webvh:localhost%3A3001' })
     expect(loadConfig({ ...base, PUBLIC_API_BASE_URL: 'https://agent.example.com' }).config.publicDid.configured).toBe('did:webvh:agent.example.com')
-    expect(loadConfig({ ...base, PUBLIC_API_BASE_URL: 'http://192.168.1.5:3001' }).config.publicDid.configured).toBe('did:web:192.168.1.5%3A3001')
+    const lan = loadConfig({ ...base, PUBLIC_API_BASE_URL: 'http://192.168.1.5:3001' })
+    expect(lan.config.publicDid.configured).toBe('did:web:192.168.1.5%3A3001')
+    expect(lan.notices.join('\n')).toMatch(/resolve the public DID over https only/)
   })
 
   it('with AGENT_PUBLIC_DID alone, derives the public URL and endpoints from it (https, http for loopback)', () => {
