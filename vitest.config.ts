@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config'
 
 // One `npm test` runs every project: Node code (shared, agent-node, end-to-end) and the
 // edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
+// NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
+// ./test/logs/ when NODE_ENV is `test` (vitest's default).
+const env = { NODE_ENV: 'development' }
+
 export default defineConfig({
   test: {
     projects: [
@@ -9,6 +13,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts'],
+          env,
           testTimeout: 30_000,
         },
       },
@@ -17,6 +22,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
+          env,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

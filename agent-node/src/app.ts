@@ -10,6 +10,9 @@ import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
+import { anonCredsRoutes } from './anoncreds/index.ts'
+import { publicDidRoutes } from './did/routes.ts'
+import { ensurePublicDid } from './did/PublicDidService.ts'
 import { bridgeCredoEvents } from './events/credo-bridge.ts'
 import { EventPublisher } from './events/publisher.ts'
 import { WebhookSink } from './events/webhook.ts'
@@ -29,6 +32,8 @@ export interface AgentNode {
   events: EventPublisher
   messages: MessageService
   tunnel?: TunnelClient
+  /** The agent's public DID (did:webvh with its SCID, or did:web): the issuer id of its AnonCreds objects. */
+  publicDid: string
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
   adminPort: number
@@ -50,6 +55,8 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     logLevel: config.logLevel,
   })
   await agent.initialize()
+  const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)
+  logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 
   const events = new EventPublisher(logger)
   const messages = new MessageService(agent, events, logger)
@@ -59,8 +66,11 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   if (tunnel) events.addSink(tunnel)
   bridgeCredoEvents(agent, events)
 
-  const publicServer = await listenPublic(createPublicApp(() => agent, transports, config), transports, config.publicPort)
-  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD })
+  const publicApp = createPublicApp(() => agent, transports, config)
+  publicApp.route('/', publicDidRoutes(didRecord))
+  publicApp.route('/', anonCredsRoutes(() => agent.context, didRecord.did))
+  const publicServer = await listenPublic(publicApp, transports, config.publicPort)
+  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, publicDid: didRecord.did })
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
   tunnel?.start()
 
@@ -69,6 +79,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     events,
     messages,
     tunnel,
+    publicDid: didRecord.did,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
     async stop() {

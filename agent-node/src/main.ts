@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   for (const notice of notices) logger.warn(notice)
 
   const node = await startAgentNode(config, logger)
-  console.log(`${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}`)
+  console.log(`${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}, public DID ${node.publicDid}`)
 
   let stopping = false
   const stop = async (signal: string) => {

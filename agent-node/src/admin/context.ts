@@ -9,6 +9,8 @@ export interface AdminDeps {
   config: AgentNodeConfig
   messages: MessageService
   logger: Logger
+  /** The agent's public DID (resolved, SCID included): issuer id of its AnonCreds objects. */
+  publicDid: string
   /** Name and version printed at start-up and returned by `GET /v1/agent`. */
   build: { name: string; version: string }
 }

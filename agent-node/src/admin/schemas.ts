@@ -22,7 +22,7 @@ export type ConnectionBody = z.infer<typeof ConnectionBody>
 
 export const AgentInfoBody = z
   .object({
-    publicDid: z.string().nullable().describe('The public DID (AGENT_PUBLIC_DID), null until configured'),
+    publicDid: z.string().describe('The public DID (from AGENT_PUBLIC_DID; for did:webvh with its SCID), resolvable at the public URL'),
     endpoint: z.string().describe('The public interface base URL'),
     label: z.string(),
     name: z.string(),

@@ -1,45 +1,66 @@
 /**
- * Identifiers of the local AnonCreds registry. They say where the objects live: nowhere public,
- * only in the storage of the agent that registered them, so a holder or verifier elsewhere cannot
- * resolve them (the did:webvh registry of a later issue replaces this).
+ * AnonCreds object identifiers of 2060.io's did:web AnonCreds method (public repo
+ * `2060-io/did-web-anoncreds-method`, spec.md), used with did:web and did:webvh issuers alike:
  *
- * - issuer:            `parley-local:<name>` (chosen by the caller, e.g. `parley-local:agent-node`)
- * - schema:            `<issuerId>/schema/<digest>`
- * - credential def.:   `<issuerId>/cred-def/<digest>`
+ *     <issuer DID>?service=anoncreds&relativeRef=/<path>/<object id>
  *
- * `<digest>` is base64url(SHA-256(JSON of the object as registered)): the id is fixed by the
- * content, so registering the same object twice gives the same id.
+ * - `<path>`: `schema` or `credDef` (the paths 2060.io's agents serve; revocation objects,
+ *   `revRegDef`, come later);
+ * - `<object id>`: base58btc of SHA-256 of the object canonicalized with RFC 8785 (JCS), so the
+ *   id is fixed by the content: registering the same object again gives the same id, and a
+ *   resolver checks what it fetched against it.
+ *
+ * The object is fetched at `<anoncreds service endpoint><relativeRef>`.
  */
-import { createHash } from 'node:crypto'
+import { TypedArrayEncoder } from '@credo-ts/core'
+import { sha256 } from '@noble/hashes/sha2.js'
+import canonicalize from 'canonicalize'
+import { ANONCREDS_SERVICE } from '../did/document.ts'
 
-/** Prefix of every local identifier (issuer and objects). */
-export const LOCAL_PREFIX = 'parley-local:'
+/** Kinds of objects stored and served, named by their path in the relative reference. */
+export type AnonCredsObjectKind = 'schema' | 'credDef'
 
-/** Kinds of objects the local registry stores. */
-export type LocalObjectKind = 'schema' | 'cred-def'
+/** Object ids of did:web / did:webvh issuers (Credo picks the registry with it). */
+export const DID_WEB_ANONCREDS_IDENTIFIER = /^did:web(vh)?:[^?#/\s]+(\?service=[A-Za-z0-9_-]+&relativeRef=\/[^\s]+)?$/
 
-/** Matches local issuer ids and local object ids (Credo picks the registry with it). */
-export const LOCAL_IDENTIFIER = /^parley-local:[^\s/]+(\/(schema|cred-def)\/[A-Za-z0-9_-]{43})?$/
-
-/** `parley-local:<name>`; `name` must be non-empty without spaces or slashes. */
-export function localIssuerId(name: string): string {
-  if (!/^[^\s/]+$/.test(name)) throw new Error(`invalid local issuer name: ${JSON.stringify(name)}`)
-  return `${LOCAL_PREFIX}${name}`
+/** An object id taken apart. */
+export interface ParsedObjectId {
+  /** The issuer DID. */
+  did: string
+  /** The service fragment (`anoncreds`). */
+  service: string
+  /** `/<path>/<object id>`. */
+  relativeRef: string
+  kind: AnonCredsObjectKind
+  /** The content hash, last segment of `relativeRef`. */
+  objectId: string
 }
 
-/** True when `issuerId` is a local issuer id (not an object id). */
-export function isLocalIssuerId(issuerId: string): boolean {
-  return LOCAL_IDENTIFIER.test(issuerId) && !issuerId.includes('/')
+/** base58btc(SHA-256(JCS(object))). */
+export function contentId(object: unknown): string {
+  const canonical = canonicalize(object)
+  if (canonical === undefined) throw new Error('cannot canonicalize the AnonCreds object')
+  return TypedArrayEncoder.toBase58(sha256(new TextEncoder().encode(canonical)))
 }
 
-/** The id of `object` (a schema or credential definition) registered by `issuerId`. */
-export function localObjectId(issuerId: string, kind: LocalObjectKind, object: unknown): string {
-  const digest = createHash('sha256').update(JSON.stringify(object)).digest('base64url')
-  return `${issuerId}/${kind}/${digest}`
+/** The id of `object` (its `issuerId` is the DID) stored as `kind`. */
+export function anonCredsObjectId(issuerId: string, kind: AnonCredsObjectKind, object: unknown): string {
+  return anonCredsObjectIdFor(issuerId, kind, contentId(object))
 }
 
-/** The kind of a local object id, or undefined when `id` is not one. */
-export function localObjectKind(id: string): LocalObjectKind | undefined {
-  const match = LOCAL_IDENTIFIER.exec(id)
-  return match?.[2] as LocalObjectKind | undefined
+/** The id of object `objectId` (a content id) of `kind` published by `did`. */
+export function anonCredsObjectIdFor(did: string, kind: AnonCredsObjectKind, objectId: string): string {
+  return `${did}?service=${ANONCREDS_SERVICE}&relativeRef=/${kind}/${objectId}`
+}
+
+/** Parses an object id of the form above; undefined when `id` is not one. */
+export function parseAnonCredsObjectId(id: string): ParsedObjectId | undefined {
+  const [did, query, ...rest] = id.split('?')
+  if (!did || query === undefined || rest.length > 0 || !DID_WEB_ANONCREDS_IDENTIFIER.test(did)) return undefined
+  const params = new URLSearchParams(query)
+  const service = params.get('service')
+  const relativeRef = params.get('relativeRef')
+  const match = relativeRef ? /^\/(schema|credDef)\/([1-9A-HJ-NP-Za-km-z]{32,44})$/.exec(relativeRef) : null
+  if (!service || !relativeRef || !match || [...params.keys()].length !== 2) return undefined
+  return { did, service, relativeRef, kind: match[1] as AnonCredsObjectKind, objectId: match[2]! }
 }

@@ -1,3 +1,4 @@
-/** agent-node's AnonCreds wiring: the local registry and its identifiers. */
+/** agent-node's AnonCreds wiring: the did:web / did:webvh registry, its identifiers and its public route. */
 export * from './identifiers.ts'
-export { LocalAnonCredsRegistry } from './LocalAnonCredsRegistry.ts'
+export { DidWebAnonCredsRegistry } from './DidWebAnonCredsRegistry.ts'
+export { anonCredsRoutes } from './routes.ts'

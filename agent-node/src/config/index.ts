@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
 import { parseNetworks } from '../http/outbound-guard.ts'
 
 export interface AgentNodeConfig {
@@ -22,6 +23,11 @@ export interface AgentNodeConfig {
   publicPort: number
   /** Externally reachable base URL of the public interface, no trailing slash (PUBLIC_API_BASE_URL). */
   publicUrl: string
+  /**
+   * The agent's public DID as configured (AGENT_PUBLIC_DID), host matching `publicUrl`; by default
+   * `did:webvh:<host of publicUrl>` (`did:web:` when that host is an IP address).
+   */
+  publicDid: ConfiguredPublicDid
   /** DIDComm endpoints announced to peers (AGENT_ENDPOINTS), `ws(s)` first. */
   endpoints: string[]
   /** Base of invitation URLs and of the page `GET /invitation` redirects to (AGENT_INVITATION_BASE_URL). */
@@ -66,6 +72,7 @@ const Env = z.object({
   AGENT_INVITATION_IMAGE_URL: httpUrl.optional(),
   PUBLIC_PORT: port.default(3001),
   PUBLIC_API_BASE_URL: httpUrl.optional(),
+  AGENT_PUBLIC_DID: z.string().optional(),
   AGENT_ENDPOINTS: z.string().optional(),
   AGENT_INVITATION_BASE_URL: httpUrl.optional(),
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
@@ -101,7 +108,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const notices: string[] = []
   const production = e.NODE_ENV === 'production'
 
-  const publicUrl = (e.PUBLIC_API_BASE_URL ?? `http://localhost:${e.PUBLIC_PORT}`).replace(/\/+$/, '')
+  const publicDid = resolvePublicDid(e, problems, notices)
+  const publicUrl = (e.PUBLIC_API_BASE_URL ?? (publicDid ? `${schemeFor(publicDid.host)}://${publicDid.host}` : `http://localhost:${e.PUBLIC_PORT}`)).replace(
+    /\/+$/,
+    '',
+  )
+  if (publicUrl.startsWith('http:') && schemeFor(new URL(publicUrl).host) === 'https') {
+    notices.push(`PUBLIC_API_BASE_URL is plain http on a non-loopback host: others resolve the public DID over https only (https://${new URL(publicUrl).host}/.well-known/)`)
+  }
   const endpoints = e.AGENT_ENDPOINTS
     ? e.AGENT_ENDPOINTS.split(',').map((s) => s.trim()).filter(Boolean)
     : [publicUrl.replace(/^http/, 'ws'), publicUrl]
@@ -147,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       invitationImageUrl: e.AGENT_INVITATION_IMAGE_URL,
       publicPort: e.PUBLIC_PORT,
       publicUrl,
+      publicDid: publicDid ?? defaultPublicDid(publicUrl),
       endpoints,
       invitationBaseUrl: e.AGENT_INVITATION_BASE_URL ?? `${publicUrl}/qr`,
       adminHost: e.ADMIN_HOST,
@@ -162,6 +177,45 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     notices,
   }
+}
+
+/**
+ * AGENT_PUBLIC_DID checked against PUBLIC_API_BASE_URL: the DID's documents are served by this
+ * agent's public interface at `/.well-known/`, so the DID's host must be the public URL's host
+ * and the public URL must have no path. Without PUBLIC_API_BASE_URL the public URL is derived from
+ * the DID (`https://<host>`, `http://` for loopback hosts).
+ * @returns the parsed DID, or undefined when AGENT_PUBLIC_DID is unset or invalid (invalid adds a problem).
+ */
+function resolvePublicDid(e: z.infer<typeof Env>, problems: string[], notices: string[]): ConfiguredPublicDid | undefined {
+  if (e.AGENT_PUBLIC_DID === undefined) {
+    if (e.PUBLIC_API_BASE_URL && new URL(e.PUBLIC_API_BASE_URL).pathname.replace(/\/+$/, '') !== '') {
+      notices.push('PUBLIC_API_BASE_URL has a path: the default public DID is served at /.well-known/ of its origin; route it there or set AGENT_PUBLIC_DID')
+    }
+    return undefined
+  }
+  let did: ConfiguredPublicDid
+  try {
+    did = parseConfiguredDid(e.AGENT_PUBLIC_DID)
+  } catch (error) {
+    problems.push(`AGENT_PUBLIC_DID: ${(error as Error).message}`)
+    return undefined
+  }
+  if (e.PUBLIC_API_BASE_URL) {
+    const url = new URL(e.PUBLIC_API_BASE_URL)
+    if (url.host !== did.host) {
+      problems.push(`AGENT_PUBLIC_DID: host '${did.host}' differs from PUBLIC_API_BASE_URL's '${url.host}' (the DID documents are served by the public interface)`)
+    } else if (url.pathname.replace(/\/+$/, '') !== '') {
+      problems.push('AGENT_PUBLIC_DID: PUBLIC_API_BASE_URL must have no path (the DID documents are served at /.well-known/)')
+    }
+  }
+  return did
+}
+
+/** `did:webvh:<host of publicUrl>`, or `did:web:` when that host is an IP address (did:webvh forbids them). */
+function defaultPublicDid(publicUrl: string): ConfiguredPublicDid {
+  const { host, hostname } = new URL(publicUrl)
+  const method = isIpAddress(hostname) ? 'web' : 'webvh'
+  return { method, host, configured: didFor(method, host) }
 }
 
 /** Reads, or creates once (mode 0600), the development wallet key in `dataDir`. */

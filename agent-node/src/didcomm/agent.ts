@@ -10,7 +10,6 @@ import {
   AnonCredsDidCommCredentialFormatService,
   AnonCredsDidCommProofFormatService,
   AnonCredsModule,
-  type AnonCredsRegistry,
 } from '@credo-ts/anoncreds'
 import { Agent, Kms } from '@credo-ts/core'
 import {
@@ -24,7 +23,7 @@ import {
   type DidCommInboundTransport,
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
-import { LocalAnonCredsRegistry } from '../anoncreds/index.ts'
+import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 
@@ -36,11 +35,6 @@ export interface DidcommAgentOptions {
   storageService: DrizzleStorageService
   logger: Logger
   logLevel: string
-  /**
-   * Where AnonCreds objects are registered and resolved; the local registry (this agent's own
-   * storage) when omitted.
-   */
-  anonCredsRegistries?: [AnonCredsRegistry, ...AnonCredsRegistry[]]
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -48,7 +42,8 @@ function modules(options: DidcommAgentOptions) {
     storage: new DrizzleStorageModule(options.storageService),
     kms: new Kms.KeyManagementModule({ backends: [options.kms] }),
     anoncreds: new AnonCredsModule({
-      registries: options.anonCredsRegistries ?? [new LocalAnonCredsRegistry()],
+      // did:web / did:webvh issuers: publishes under this agent's public DID, resolves over HTTP.
+      registries: [new DidWebAnonCredsRegistry()],
       anoncreds: anoncredsEngine,
     }),
     didcomm: new DidCommModule({

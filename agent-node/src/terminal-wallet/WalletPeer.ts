@@ -11,7 +11,7 @@
  * requests (present-proof v2); offers and requests always wait for an explicit call.
  */
 import { randomBytes } from 'node:crypto'
-import type { AnonCredsCredentialInfo, AnonCredsRegistry } from '@credo-ts/anoncreds'
+import type { AnonCredsCredentialInfo } from '@credo-ts/anoncreds'
 import type { BaseEvent } from '@credo-ts/core'
 import {
   DidCommCredentialEventTypes,
@@ -53,8 +53,6 @@ export interface WalletPeerOptions {
   walletKey?: string
   logger: Logger
   logLevel?: string
-  /** Where AnonCreds objects are resolved; the agent's local registry when omitted. */
-  anonCredsRegistries?: [AnonCredsRegistry, ...AnonCredsRegistry[]]
 }
 
 /** What `answerProofRequest` did: presented, or declined with the reason it could not present. */
@@ -105,7 +103,6 @@ export class WalletPeer {
       storageService: wallet.storageService,
       logger: options.logger,
       logLevel: options.logLevel ?? 'warn',
-      anonCredsRegistries: options.anonCredsRegistries,
     })
     await agent.initialize()
     return new WalletPeer(agent, options.label, database, options.logger)

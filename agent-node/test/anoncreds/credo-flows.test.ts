@@ -1,8 +1,11 @@
 /**
  * Credo's own AnonCreds flows on Parley's TypeScript engine: agent-node (in-process) registers a
- * schema and a credential definition, issues a credential over issue-credential v2 to a wallet
- * peer, and verifies its presentation over present-proof v2 (a revealed attribute and a `>=`
- * predicate); a predicate that does not hold makes the wallet decline.
+ * schema and a credential definition under its public DID (did:webvh), issues a credential over
+ * issue-credential v2 to a wallet peer, and verifies its presentation over present-proof v2 (a
+ * revealed attribute and a `>=` predicate); a predicate that does not hold makes the wallet
+ * decline. The wallet has no access to the agent's storage: it resolves the schema and the
+ * credential definition over HTTP from the DID (did.jsonl, then the AnonCreds service), and the
+ * test watches those requests reach the agent's public port.
  */
 import '../support/anoncreds-engine.ts'
 import { randomBytes } from 'node:crypto'
@@ -21,14 +24,12 @@ import {
   type DidCommProofExchangeRecord,
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { localIssuerId } from '../../src/anoncreds/index.ts'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
-import { IssuerStorageRegistry } from '../support/issuer-storage-registry.ts'
 
 const ATTRIBUTES = { name: 'Alice Example', age: '27', height: '172', sex: 'F', id: 'P-0042' }
 
@@ -58,8 +59,16 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
   let wallet: WalletPeer
   let connectionId: string
   let credentialDefinitionId: string
+  let schemaId: string
+  /** URLs of every HTTP GET made in this process (agent and wallet share it). */
+  const fetched: string[] = []
 
   beforeAll(async () => {
+    const realFetch = globalThis.fetch
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      fetched.push(input instanceof Request ? input.url : String(input))
+      return realFetch(input, init)
+    })
     dataDir = mkdtempSync(join(tmpdir(), 'parley-anoncreds-'))
     const publicPort = await freePort()
     const { config } = loadConfig({
@@ -74,7 +83,6 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
     wallet = await WalletPeer.create({
       label: 'holder',
       logger: createLogger('silent', 'wallet'),
-      anonCredsRegistries: [new IssuerStorageRegistry(() => node.agent.context)],
     })
     const completed = new Promise<string>((resolve) => {
       node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
@@ -87,6 +95,7 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
   }, 120_000)
 
   afterAll(async () => {
+    vi.restoreAllMocks()
     await wallet?.stop()
     await node?.stop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
@@ -94,14 +103,16 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
 
   it('registers a schema and a credential definition through Credo', async () => {
     const anoncreds = node.agent.modules.anoncreds
-    const issuerId = localIssuerId('agent-node')
+    const issuerId = node.publicDid
+    expect(issuerId).toMatch(/^did:webvh:[^:]+:localhost%3A\d+$/)
     const schema = await anoncreds.registerSchema({
       schema: { issuerId, name: 'parley-person', version: '1.0', attrNames: Object.keys(ATTRIBUTES) },
       options: {},
     })
     expect(schema.schemaState.state, JSON.stringify(schema.schemaState)).toBe('finished')
-    const schemaId = schema.schemaState.schemaId!
-    expect(schemaId).toMatch(/^parley-local:agent-node\/schema\//)
+    schemaId = schema.schemaState.schemaId!
+    expect(schemaId.startsWith(`${issuerId}?`)).toBe(true)
+    expect(schemaId).toMatch(/\?service=anoncreds&relativeRef=\/schema\/[1-9A-HJ-NP-Za-km-z]{43,44}$/)
 
     const definition = await anoncreds.registerCredentialDefinition({
       credentialDefinition: { issuerId, schemaId, tag: 'default' },
@@ -109,7 +120,8 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
     })
     expect(definition.credentialDefinitionState.state, JSON.stringify(definition.credentialDefinitionState)).toBe('finished')
     credentialDefinitionId = definition.credentialDefinitionState.credentialDefinitionId!
-    expect(credentialDefinitionId).toMatch(/^parley-local:agent-node\/cred-def\//)
+    expect(credentialDefinitionId.startsWith(`${issuerId}?`)).toBe(true)
+    expect(credentialDefinitionId).toMatch(/\?service=anoncreds&relativeRef=\/credDef\/[1-9A-HJ-NP-Za-km-z]{43,44}$/)
   }, 120_000)
 
   it('issues a credential the wallet accepts and stores (issue-credential v2)', async () => {
@@ -132,6 +144,12 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
     const held = await wallet.anonCredsCredentials()
     expect(held).toHaveLength(1)
     expect(held[0]!.credentialDefinitionId).toBe(credentialDefinitionId)
+    // The wallet resolved both objects over HTTP from the DID, at the agent's public port.
+    const base = `http://localhost:${node.publicPort}`
+    const relative = (id: string) => new URLSearchParams(id.split('?')[1]).get('relativeRef')
+    expect(fetched).toContain(`${base}/.well-known/did.jsonl`)
+    expect(fetched).toContain(`${base}/anoncreds/v1${relative(schemaId)}`)
+    expect(fetched).toContain(`${base}/anoncreds/v1${relative(credentialDefinitionId)}`)
     // Credo keeps AnonCreds credentials in W3C form: integer values become JSON numbers (as
     // anoncreds-rs writes them) and the attribute `id` becomes `credentialSubject.id`, which
     // Credo leaves out of `attributes`.

@@ -32,6 +32,37 @@ describe('loadConfig', () => {
     })
   })
 
+  it('derives the public DID from the public URL: did:webvh:<host>, did:web: for an IP address', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(loadConfig(base).config.publicDid).toEqual({ method: 'webvh', host: 'localhost:3001', configured: 'did:webvh:localhost%3A3001' })
+    expect(loadConfig({ ...base, PUBLIC_API_BASE_URL: 'https://agent.example.com' }).config.publicDid.configured).toBe('did:webvh:agent.example.com')
+    const lan = loadConfig({ ...base, PUBLIC_API_BASE_URL: 'http://192.168.1.5:3001' })
+    expect(lan.config.publicDid.configured).toBe('did:web:192.168.1.5%3A3001')
+    expect(lan.notices.join('\n')).toMatch(/resolve the public DID over https only/)
+  })
+
+  it('with AGENT_PUBLIC_DID alone, derives the public URL and endpoints from it (https, http for loopback)', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(loadConfig({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com' }).config).toMatchObject({
+      publicUrl: 'https://agent.example.com',
+      endpoints: ['wss://agent.example.com', 'https://agent.example.com'],
+      publicDid: { method: 'webvh', host: 'agent.example.com' },
+    })
+    expect(loadConfig({ ...base, AGENT_PUBLIC_DID: 'did:web:localhost%3A4000' }).config.publicUrl).toBe('http://localhost:4000')
+  })
+
+  it('refuses a bad AGENT_PUBLIC_DID, or one whose host is not the public URL host, naming the variable', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:key:z6Mk' })).toEqual([expect.stringMatching(/^AGENT_PUBLIC_DID: .*not did:web/)])
+    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com:path' })).toEqual([expect.stringMatching(/^AGENT_PUBLIC_DID: .*no path/)])
+    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com', PUBLIC_API_BASE_URL: 'https://other.example.com' })).toEqual([
+      expect.stringMatching(/^AGENT_PUBLIC_DID: host 'agent.example.com' differs from PUBLIC_API_BASE_URL's 'other.example.com'/),
+    ])
+    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com', PUBLIC_API_BASE_URL: 'https://agent.example.com/parley' })).toEqual([
+      expect.stringMatching(/^AGENT_PUBLIC_DID: PUBLIC_API_BASE_URL must have no path/),
+    ])
+  })
+
   it('refuses to start in production without AGENT_WALLET_KEY', () => {
     expect(problems({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toEqual([expect.stringMatching(/^AGENT_WALLET_KEY: required/)])
   })

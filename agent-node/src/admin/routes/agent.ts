@@ -13,6 +13,6 @@ const getAgent = createRoute({
 
 export function agentRoutes(deps: AdminDeps, app: OpenAPIHono) {
   return app.openapi(getAgent, (c) =>
-    c.json({ publicDid: null, endpoint: deps.config.publicUrl, label: deps.config.label, ...deps.build }, 200),
+    c.json({ publicDid: deps.publicDid, endpoint: deps.config.publicUrl, label: deps.config.label, ...deps.build }, 200),
   )
 }
