@@ -64,6 +64,37 @@ export async function createPostgresTestDatabase(): Promise<PostgresTestDatabase
   return { url: url.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
+/**
+ * Registers hooks giving the enclosing test file (or `describe`) a PostgreSQL database of its
+ * own, created before its first test and dropped after its last. If the server cannot be
+ * reached, every test fails with that message (a failing `beforeAll` would only skip them).
+ *
+ * @returns an object whose `url` is valid inside tests and `beforeEach` hooks.
+ */
+export function usePostgresTestDatabase(): { readonly url: string } {
+  let database: PostgresTestDatabase | undefined
+  let unreachable: unknown
+  beforeAll(async () => {
+    try {
+      database = await createPostgresTestDatabase()
+    } catch (error) {
+      unreachable = error
+    }
+  })
+  beforeEach(() => {
+    if (unreachable) throw unreachable
+  })
+  afterAll(async () => {
+    await database?.drop()
+  })
+  return {
+    get url() {
+      if (!database) throw new Error('the PostgreSQL test database is made in beforeAll; use its url inside tests')
+      return database.url
+    },
+  }
+}
+
 export interface TempDatabases {
   /** This test's folder (SQLite databases live there; on PostgreSQL it stays empty). */
   readonly dir: string
@@ -86,30 +117,23 @@ export function useTempDatabases(prefix: string, dialect: Dialect): TempDatabase
   let dir = ''
   let defaultLocation = ''
   const opened: Database[] = []
-  let server: PostgresTestDatabase | undefined
-  let admin: Database | undefined
+  const server = dialect === 'postgres' ? usePostgresTestDatabase() : undefined
   let schemas = 0
 
   /** A URL whose connections work in a new, empty schema. */
   async function newSchemaUrl(): Promise<string> {
-    if (!server || !admin) throw new Error('the PostgreSQL test database was not created (see the beforeAll error)')
+    const url = new URL(server!.url)
     const schema = `s${++schemas}`
-    await execute(admin, sql.raw(`CREATE SCHEMA ${schema}`))
-    const url = new URL(server.url)
+    const admin = await openDatabase(url.toString())
+    try {
+      await execute(admin, sql.raw(`CREATE SCHEMA ${schema}`))
+    } finally {
+      await admin.close()
+    }
     url.searchParams.set('options', `-c search_path=${schema}`)
     return url.toString()
   }
 
-  if (dialect === 'postgres') {
-    beforeAll(async () => {
-      server = await createPostgresTestDatabase()
-      admin = await openDatabase(server.url)
-    })
-    afterAll(async () => {
-      await admin?.close()
-      await server?.drop()
-    })
-  }
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), prefix))
     defaultLocation = dialect === 'postgres' ? await newSchemaUrl() : join(dir, 'agent.db')
