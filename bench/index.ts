@@ -4,10 +4,12 @@
  */
 import { runAnoncreds } from './anoncreds.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
+import { runStorage } from './storage.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
   anoncreds: runAnoncreds,
+  storage: runStorage,
 }
 
 const only = process.argv[2]

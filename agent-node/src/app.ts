@@ -43,7 +43,9 @@ export interface AgentNode {
 
 /** Starts everything `config` describes. */
 export async function startAgentNode(config: AgentNodeConfig, logger: Logger): Promise<AgentNode> {
-  const database = await openDatabase(join(config.dataDir, 'agent.sqlite'))
+  const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'), {
+    onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
+  })
   const wallet = await openWallet(database, config.walletKey)
   const transports = createPublicTransports()
   const agent = createDidcommAgent({

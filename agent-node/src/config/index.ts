@@ -4,7 +4,7 @@
  *
  * Names follow ../shared/spec/agent-interface-and-events.md ("Runtime settings"). Settings the
  * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
- * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, CONTROLLER_TUNNEL_URL,
+ * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, LOG_LEVEL, NODE_ENV.
  */
 import { randomBytes } from 'node:crypto'
@@ -43,6 +43,11 @@ export interface AgentNodeConfig {
   walletKey: string
   /** Folder for the embedded database and dev files (DATA_DIR, default ./data). */
   dataDir: string
+  /**
+   * PostgreSQL URL `postgres://user:password@host:port/database` (DATABASE_URL); when set, every
+   * store lives there instead of the SQLite file in `dataDir`. Holds a password: never log it.
+   */
+  databaseUrl?: string
   /** The edge worker's tunnel endpoint and the shared secret (CONTROLLER_TUNNEL_URL, TUNNEL_SECRET). */
   tunnel?: { url: string; secret: string }
   /**
@@ -81,6 +86,7 @@ const Env = z.object({
   EVENTS_BASE_URL: httpUrl.optional(),
   AGENT_WALLET_KEY: z.string().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   CONTROLLER_TUNNEL_URL: z.url({ protocol: /^wss?$/ }).optional(),
   TUNNEL_SECRET: z.string().optional(),
   OUTBOUND_ALLOWED_NETWORKS: z.string().optional(),
@@ -170,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       eventsBaseUrl: e.EVENTS_BASE_URL?.replace(/\/+$/, ''),
       walletKey: walletKey!,
       dataDir,
+      databaseUrl: e.DATABASE_URL,
       tunnel,
       outboundAllowedNetworks,
       logLevel: e.LOG_LEVEL,

@@ -1,29 +1,71 @@
 /**
- * The agent's database: one drizzle connection shared by every store of agent-node (Credo
- * records, keys, and later the event outbox). SQLite through `@libsql/client` is the embedded
- * default; stores keep to SQL that PostgreSQL also speaks so a `pg` dialect can be added here.
+ * The agent's database: one connection (pool) shared by every store of agent-node (Credo
+ * records, keys, and the tables added after them). SQLite through `@libsql/client` is the
+ * embedded default; PostgreSQL through `pg` (node-postgres) when `DATABASE_URL` is set. Both go
+ * through drizzle, and stores write each statement once with drizzle's `sql` template, run by
+ * the helpers of `dialect.ts`. How to add a table: `README.md` in this folder.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { createClient, type Client } from '@libsql/client'
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import { createClient } from '@libsql/client'
+import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
+import pg from 'pg'
 
-/** How long a writer waits for a lock held by another connection, in milliseconds. */
+/** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
 const BUSY_TIMEOUT_MS = 5_000
 
-export interface Database {
-  /** drizzle handle; every store builds its queries on it. */
-  db: LibSQLDatabase
-  /** The SQL dialect, for the few statements that differ between dialects. */
-  dialect: 'sqlite'
+/** `postgres://` and `postgresql://` URLs select PostgreSQL; anything else is a SQLite path. */
+const POSTGRES_URL = /^postgres(ql)?:\/\//
+
+interface DatabaseBase {
+  /** Closes the connection (SQLite) or ends the pool (PostgreSQL); a second call does nothing. */
   close(): Promise<void>
 }
 
+/** The embedded SQLite database (a file in `DATA_DIR`, or `:memory:`). */
+export interface SqliteDatabase extends DatabaseBase {
+  readonly dialect: 'sqlite'
+  readonly db: LibSQLDatabase
+}
+
+/** A PostgreSQL database reached through a `pg.Pool`. */
+export interface PostgresDatabase extends DatabaseBase {
+  readonly dialect: 'postgres'
+  readonly db: NodePgDatabase
+}
+
 /**
- * Opens the SQLite database at `path` (a file path, created with its folder if missing, or
- * `:memory:`), in WAL mode so readers never wait on the writer.
+ * The agent database, discriminated by `dialect`. Stores do not branch on it: they pass it to
+ * `selectRows`, `execute`, `runAtomically` and `applySchema` (`dialect.ts`), which hold the only
+ * dialect-specific code.
  */
-export async function openDatabase(path: string): Promise<Database> {
+export type Database = SqliteDatabase | PostgresDatabase
+
+/** The SQL dialects agent-node runs on. */
+export type Dialect = Database['dialect']
+
+export interface OpenDatabaseOptions {
+  /**
+   * Called when an idle pooled PostgreSQL connection fails (e.g. the server restarted). The
+   * pool drops that connection and opens a new one for the next query, so this is only worth
+   * a log line. Without it such errors are ignored (they would otherwise end the process).
+   */
+  onConnectionError?: (error: Error) => void
+}
+
+/** `url` with its password, if any, replaced by `***`: the form safe for logs and errors. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return '(unparseable URL)'
+  }
+}
+
+async function openSqlite(path: string): Promise<SqliteDatabase> {
   let url = ':memory:'
   if (path !== ':memory:') {
     const file = resolve(path)
@@ -31,8 +73,44 @@ export async function openDatabase(path: string): Promise<Database> {
     url = `file:${file}`
   }
   // `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one).
-  const client: Client = createClient({ url, timeout: BUSY_TIMEOUT_MS })
+  const client = createClient({ url, timeout: BUSY_TIMEOUT_MS })
   if (url !== ':memory:') await client.execute('PRAGMA journal_mode = WAL')
   await client.execute('PRAGMA foreign_keys = ON')
-  return { db: drizzle(client), dialect: 'sqlite', close: async () => client.close() }
+  return { dialect: 'sqlite', db: drizzleLibsql(client), close: async () => client.close() }
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<PostgresDatabase> {
+  const pool = new pg.Pool({ connectionString: url })
+  pool.on('error', (error) => options.onConnectionError?.(error))
+  try {
+    // fail at start-up, not at the first request, when the server is unreachable
+    await pool.query('SELECT 1')
+  } catch (error) {
+    await pool.end()
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new Error(`Cannot connect to PostgreSQL at ${redactedUrl(url)}: ${reason}`, { cause: error })
+  }
+  return {
+    dialect: 'postgres',
+    db: drizzlePg(pool),
+    // idempotent, as libsql's close
+    close: async () => {
+      if (!pool.ending) await pool.end()
+    },
+  }
+}
+
+/**
+ * Opens the agent database at `location`:
+ * - a `postgres://user:password@host:port/database` (or `postgresql://`) URL: PostgreSQL, a
+ *   pool of connections (node-postgres defaults: at most 10). Connection parameters in the
+ *   URL's query (`?sslmode=require`, `?options=-c search_path=…`) are honoured;
+ * - otherwise a SQLite file path (created with its folder if missing) or `:memory:`; files
+ *   run in WAL mode so readers never wait on the writer.
+ *
+ * @throws Error naming the server (password redacted) if PostgreSQL cannot be reached; the
+ *   driver's error if the SQLite file cannot be opened.
+ */
+export async function openDatabase(location: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  return POSTGRES_URL.test(location) ? openPostgres(location, options) : openSqlite(location)
 }

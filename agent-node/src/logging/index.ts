@@ -11,6 +11,7 @@ export type { Logger } from 'pino'
 const REDACT = [
   'secret', '*.secret', 'walletKey', '*.walletKey', 'authorization', '*.authorization',
   'headers.authorization', 'headers["x-parley-signature"]', 'privateJwk', '*.privateJwk', 'd', '*.d',
+  'databaseUrl', '*.databaseUrl',
 ]
 
 /** Creates the process logger at `level`; JSON lines on stdout. */

@@ -91,6 +91,18 @@ describe('loadConfig', () => {
     ])
   })
 
+  it('takes a PostgreSQL DATABASE_URL and refuses any other kind of URL', () => {
+    const url = 'postgres://parley:secret@db.internal:5432/parley'
+    expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }).config.databaseUrl).toBeUndefined()
+    expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, DATABASE_URL: url }).config.databaseUrl).toBe(url)
+    const postgresql = 'postgresql://127.0.0.1/parley'
+    expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, DATABASE_URL: postgresql }).config.databaseUrl).toBe(postgresql)
+    for (const wrong of ['mysql://127.0.0.1/parley', 'file:./agent.sqlite', 'not a url']) {
+      const found = problems({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, DATABASE_URL: wrong })
+      expect(found).toEqual(['DATABASE_URL: must be a postgres:// or postgresql:// URL'])
+    }
+  })
+
   it('names every invalid variable', () => {
     const found = problems({ ADMIN_PORT: 'abc', EVENTS_BASE_URL: 'not a url', CONTROLLER_TUNNEL_URL: 'http://x/tunnel', TUNNEL_SECRET: strongKey })
     expect(found.map((p) => p.split(':')[0]).sort()).toEqual(['ADMIN_PORT', 'CONTROLLER_TUNNEL_URL', 'EVENTS_BASE_URL'])

@@ -5,21 +5,32 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type AgentContext, Kms } from '@credo-ts/core'
-import { and, eq } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { execute, selectRows } from '../../src/database/dialect.ts'
+import type { Database } from '../../src/database/index.ts'
 import { EncryptedKeyStorage, ParleyKeyManagementService, WalletKeyError } from '../../src/wallet/kms/index.ts'
-import { kmsKeys } from '../../src/wallet/kms/schema.ts'
-import { useTempDatabases } from '../support/temp-databases.ts'
+import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 const WALLET_KEY = 'correct horse battery staple'
 const context = (contextCorrelationId: string) => ({ contextCorrelationId }) as AgentContext
 const agentContext = context('default')
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
-const databases = useTempDatabases('parley-kms-')
-const open = (path?: string) => databases.open(path)
+interface KeyRow extends Record<string, unknown> {
+  context_id: string
+  key_id: string
+  ciphertext: string
+  iv: string
+  created_at: string
+}
 
-describe('EncryptedKeyStorage', () => {
+const keyRows = (database: Database) => selectRows<KeyRow>(database, sql`SELECT * FROM kms_keys`)
+
+describe.each(dialects)('EncryptedKeyStorage on %s', (dialect) => {
+  const databases = useTempDatabases('parley-kms-', dialect)
+  const open = (path?: string) => databases.open(path)
+
   it('keeps keys across a restart: sign after reopening with the same wallet key', async () => {
     const first = await open()
     const kms = new ParleyKeyManagementService(await EncryptedKeyStorage.open(first, WALLET_KEY))
@@ -54,7 +65,7 @@ describe('EncryptedKeyStorage', () => {
     await expect(EncryptedKeyStorage.open(second, WALLET_KEY)).resolves.toBeInstanceOf(EncryptedKeyStorage)
   })
 
-  it('never writes the private key in clear to the database files', async () => {
+  it('never writes the private key in clear to the database (SQLite: its files)', async () => {
     const database = await open()
     const storage = await EncryptedKeyStorage.open(database, WALLET_KEY)
     const kms = new ParleyKeyManagementService(storage)
@@ -73,13 +84,17 @@ describe('EncryptedKeyStorage', () => {
       keyIds.push(keyId)
     }
     // The stored column, decoded, is not the JWK either (not merely re-encoded).
-    const rows = await database.db.select().from(kmsKeys)
+    const rows = await keyRows(database)
     expect(rows).toHaveLength(secrets.length)
     const storedBytes = rows.map((row) => Buffer.from(row.ciphertext, 'base64url'))
+    // SQLite: the main file and any WAL / shared-memory file next to it; PostgreSQL: every row
+    // of both tables, as the server returns them
+    const meta = await selectRows(database, sql`SELECT * FROM kms_meta`)
     await database.close()
-
-    // The main file and any WAL / shared-memory file next to it.
-    const files = readdirSync(databases.dir).map((name) => readFileSync(join(databases.dir, name)))
+    const files =
+      dialect === 'sqlite'
+        ? readdirSync(databases.dir).map((name) => readFileSync(join(databases.dir, name)))
+        : [...rows, ...meta].map((row) => Buffer.from(JSON.stringify(row)))
     // Control: the rows did reach the files (key ids are stored in clear).
     for (const keyId of keyIds) expect(files.some((bytes) => bytes.includes(keyId))).toBe(true)
     for (const d of secrets) {
@@ -120,13 +135,16 @@ describe('EncryptedKeyStorage', () => {
     const storage = await EncryptedKeyStorage.open(database, WALLET_KEY)
     const kms = new ParleyKeyManagementService(storage)
     const { keyId } = await kms.createKey(agentContext, { type: { kty: 'OKP', crv: 'Ed25519' } })
-    const [row] = await database.db
-      .select()
-      .from(kmsKeys)
-      .where(and(eq(kmsKeys.contextId, 'default'), eq(kmsKeys.keyId, keyId)))
+    const [row] = (await keyRows(database)).filter((stored) => stored.context_id === 'default' && stored.key_id === keyId)
     if (!row) throw new Error('expected the stored row')
-    await database.db.insert(kmsKeys).values({ ...row, keyId: 'swapped' })
-    await database.db.insert(kmsKeys).values({ ...row, contextId: 'tenant-2' })
+    const copy = (contextId: string, copiedKeyId: string) =>
+      execute(
+        database,
+        sql`INSERT INTO kms_keys (context_id, key_id, ciphertext, iv, created_at)
+          VALUES (${contextId}, ${copiedKeyId}, ${row.ciphertext}, ${row.iv}, ${row.created_at})`,
+      )
+    await copy('default', 'swapped')
+    await copy('tenant-2', keyId)
 
     await expect(storage.get(agentContext, 'swapped')).rejects.toThrow(Kms.KeyManagementError)
     await expect(storage.get(context('tenant-2'), keyId)).rejects.toThrow(/could not be decrypted/)
@@ -142,14 +160,11 @@ describe('EncryptedKeyStorage', () => {
     const database = await open(':memory:')
     const storage = await EncryptedKeyStorage.open(database, WALLET_KEY)
     await storage.set(agentContext, 'k', { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })
-    const [row] = await database.db.select().from(kmsKeys)
+    const [row] = await keyRows(database)
     if (!row) throw new Error('expected the stored row')
     const bytes = Buffer.from(row.ciphertext, 'base64url')
     bytes[0] = (bytes[0] as number) ^ 1
-    await database.db
-      .update(kmsKeys)
-      .set({ ciphertext: bytes.toString('base64url') })
-      .where(eq(kmsKeys.keyId, 'k'))
+    await execute(database, sql`UPDATE kms_keys SET ciphertext = ${bytes.toString('base64url')} WHERE key_id = 'k'`)
     await expect(storage.get(agentContext, 'k')).rejects.toThrow(Kms.KeyManagementError)
   })
 

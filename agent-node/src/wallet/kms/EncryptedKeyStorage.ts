@@ -13,9 +13,10 @@ import {
 } from 'node:crypto'
 import { type AgentContext, Kms } from '@credo-ts/core'
 import type { NodeKeyManagementStorage } from '@credo-ts/node'
-import { and, eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
+import { applySchema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { KMS_SCHEMA_SQL, kmsKeys, kmsMeta } from './schema.ts'
+import { KMS_SCHEMA_SQL } from './schema.ts'
 
 /** scrypt cost parameters (RFC 7914). */
 interface ScryptParams {
@@ -74,6 +75,14 @@ function parseScryptParams(json: string): ScryptParams {
   return { N, r, p }
 }
 
+/** The row of `kms_meta` (`schema.ts`). */
+interface MetaRow extends Record<string, unknown> {
+  kdf: string
+  kdf_params: string
+  salt: string
+  key_check: string
+}
+
 /** AAD binding a row to its place: `contextId + '\n' + keyId` (context ids never hold '\n'). */
 function rowAad(contextId: string, keyId: string): Buffer {
   if (contextId.includes('\n')) {
@@ -97,11 +106,11 @@ function rowAad(contextId: string, keyId: string): Buffer {
  * never cached or logged. The instance does not own the database connection.
  */
 export class EncryptedKeyStorage implements NodeKeyManagementStorage {
-  readonly #db: Database['db']
+  readonly #database: Database
   readonly #key: KeyObject
 
-  private constructor(db: Database['db'], key: KeyObject) {
-    this.#db = db
+  private constructor(database: Database, key: KeyObject) {
+    this.#database = database
     this.#key = key
   }
 
@@ -110,7 +119,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
    * EXISTS`), initialises `kms_meta` with a fresh salt on first use, derives the storage key from
    * `walletKey` (scrypt, about 100 ms) and checks it against the stored key-check value.
    *
-   * @param database the agent database from `openDatabase`
+   * @param database the agent database from `openDatabase` (SQLite or PostgreSQL)
    * @param walletKey the wallet key (e.g. `AGENT_WALLET_KEY`), any non-empty string, used as UTF-8
    * @returns a storage to pass to `new ParleyKeyManagementService(storage)`
    * @throws WalletKeyError when `walletKey` is empty or does not match the one the store was
@@ -118,35 +127,31 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
    */
   static async open(database: Database, walletKey: string): Promise<EncryptedKeyStorage> {
     if (walletKey.length === 0) throw new WalletKeyError('The wallet key must not be empty')
-    const { db } = database
-    for (const statement of KMS_SCHEMA_SQL) await db.run(sql.raw(statement))
+    await applySchema(database, KMS_SCHEMA_SQL)
 
-    let meta = await EncryptedKeyStorage.#readMeta(db)
+    let meta = await EncryptedKeyStorage.#readMeta(database)
     let master: Buffer | undefined
     if (!meta) {
       const salt = randomBytes(SALT_BYTES)
       master = await scryptAsync(walletKey, salt, DEFAULT_SCRYPT)
-      await db
-        .insert(kmsMeta)
-        .values({
-          id: META_ID,
-          kdf: 'scrypt',
-          kdfParams: JSON.stringify(DEFAULT_SCRYPT),
-          salt: salt.toString('base64url'),
-          keyCheck: hkdf(master, INFO_KEY_CHECK).toString('base64url'),
-          createdAt: new Date().toISOString(),
-        })
-        .onConflictDoNothing()
+      const keyCheck = hkdf(master, INFO_KEY_CHECK).toString('base64url')
+      await execute(
+        database,
+        sql`INSERT INTO kms_meta (id, kdf, kdf_params, salt, key_check, created_at)
+          VALUES (${META_ID}, 'scrypt', ${JSON.stringify(DEFAULT_SCRYPT)}, ${salt.toString('base64url')}, ${keyCheck},
+            ${new Date().toISOString()})
+          ON CONFLICT (id) DO NOTHING`,
+      )
       // Another process may have created the store in the meantime: its row wins.
-      meta = await EncryptedKeyStorage.#readMeta(db)
+      meta = await EncryptedKeyStorage.#readMeta(database)
       if (!meta) throw new Kms.KeyManagementError('Key store metadata (kms_meta) could not be created')
       if (meta.salt !== salt.toString('base64url')) master = undefined
     }
 
     if (meta.kdf !== 'scrypt') throw new Kms.KeyManagementError(`Key store uses unknown KDF '${meta.kdf}'`)
-    master ??= await scryptAsync(walletKey, Buffer.from(meta.salt, 'base64url'), parseScryptParams(meta.kdfParams))
+    master ??= await scryptAsync(walletKey, Buffer.from(meta.salt, 'base64url'), parseScryptParams(meta.kdf_params))
     try {
-      const expected = Buffer.from(meta.keyCheck, 'base64url')
+      const expected = Buffer.from(meta.key_check, 'base64url')
       const actual = hkdf(master, INFO_KEY_CHECK)
       if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
         throw new WalletKeyError(
@@ -156,14 +161,17 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
       const storageKey = hkdf(master, INFO_STORAGE_KEY)
       const key = createSecretKey(storageKey)
       storageKey.fill(0)
-      return new EncryptedKeyStorage(db, key)
+      return new EncryptedKeyStorage(database, key)
     } finally {
       master.fill(0)
     }
   }
 
-  static async #readMeta(db: Database['db']) {
-    const rows = await db.select().from(kmsMeta).where(eq(kmsMeta.id, META_ID)).limit(1)
+  static async #readMeta(database: Database): Promise<MetaRow | undefined> {
+    const rows = await selectRows<MetaRow>(
+      database,
+      sql`SELECT kdf, kdf_params, salt, key_check FROM kms_meta WHERE id = ${META_ID}`,
+    )
     return rows[0]
   }
 
@@ -177,12 +185,10 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
   async get(agentContext: AgentContext, keyId: string): Promise<Kms.KmsJwkPrivate | null> {
     const contextId = agentContext.contextCorrelationId
     const aad = rowAad(contextId, keyId)
-    const rows = await this.#db
-      .select({ ciphertext: kmsKeys.ciphertext, iv: kmsKeys.iv })
-      .from(kmsKeys)
-      .where(and(eq(kmsKeys.contextId, contextId), eq(kmsKeys.keyId, keyId)))
-      .limit(1)
-    const row = rows[0]
+    const [row] = await selectRows<{ ciphertext: string; iv: string }>(
+      this.#database,
+      sql`SELECT ciphertext, iv FROM kms_keys WHERE context_id = ${contextId} AND key_id = ${keyId}`,
+    )
     if (!row) return null
 
     const sealed = Buffer.from(row.ciphertext, 'base64url')
@@ -208,11 +214,10 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
 
   /** Whether a key is stored under `keyId` in this context (nothing is decrypted). */
   async has(agentContext: AgentContext, keyId: string): Promise<boolean> {
-    const rows = await this.#db
-      .select({ keyId: kmsKeys.keyId })
-      .from(kmsKeys)
-      .where(and(eq(kmsKeys.contextId, agentContext.contextCorrelationId), eq(kmsKeys.keyId, keyId)))
-      .limit(1)
+    const rows = await selectRows(
+      this.#database,
+      sql`SELECT key_id FROM kms_keys WHERE context_id = ${agentContext.contextCorrelationId} AND key_id = ${keyId}`,
+    )
     return rows.length > 0
   }
 
@@ -230,11 +235,13 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
     const sealed = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()])
     plaintext.fill(0)
 
-    const values = { ciphertext: sealed.toString('base64url'), iv: iv.toString('base64url') }
-    await this.#db
-      .insert(kmsKeys)
-      .values({ contextId, keyId, ...values, createdAt: new Date().toISOString() })
-      .onConflictDoUpdate({ target: [kmsKeys.contextId, kmsKeys.keyId], set: values })
+    await execute(
+      this.#database,
+      sql`INSERT INTO kms_keys (context_id, key_id, ciphertext, iv, created_at)
+        VALUES (${contextId}, ${keyId}, ${sealed.toString('base64url')}, ${iv.toString('base64url')},
+          ${new Date().toISOString()})
+        ON CONFLICT (context_id, key_id) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv`,
+    )
   }
 
   /**
@@ -243,10 +250,10 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
    * @returns whether a key was there and is now removed
    */
   async delete(agentContext: AgentContext, keyId: string): Promise<boolean> {
-    const removed = await this.#db
-      .delete(kmsKeys)
-      .where(and(eq(kmsKeys.contextId, agentContext.contextCorrelationId), eq(kmsKeys.keyId, keyId)))
-      .returning({ keyId: kmsKeys.keyId })
-    return removed.length > 0
+    const removed = await execute(
+      this.#database,
+      sql`DELETE FROM kms_keys WHERE context_id = ${agentContext.contextCorrelationId} AND key_id = ${keyId}`,
+    )
+    return removed > 0
   }
 }

@@ -11,4 +11,3 @@
  */
 export { EncryptedKeyStorage, WalletKeyError } from './EncryptedKeyStorage.ts'
 export { ParleyKeyManagementService } from './ParleyKeyManagementService.ts'
-export { kmsKeys, kmsMeta } from './schema.ts'

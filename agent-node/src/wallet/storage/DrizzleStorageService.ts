@@ -1,5 +1,6 @@
 /**
- * Credo's `StorageService` on the agent's drizzle database, in place of Askar.
+ * Credo's `StorageService` on the agent database (SQLite or PostgreSQL, through drizzle), in
+ * place of Askar.
  */
 import {
   JsonTransformer,
@@ -13,46 +14,33 @@ import {
   type StorageService,
   type TagsBase,
 } from '@credo-ts/core'
-import { and, eq, sql } from 'drizzle-orm'
-import type { LibSQLDatabase } from 'drizzle-orm/libsql'
+import { sql, type SQL } from 'drizzle-orm'
+import { applySchema, constraintViolation, execute, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { constraintViolation, runAtomically, type Statements } from './dialect.ts'
-import { selectRecords, type RecordScope } from './query.ts'
-import { credoRecords, credoRecordTags, schemaStatements } from './schema.ts'
+import { selectRecords, type RecordScope, type StoredRecordRow } from './query.ts'
+import { CREDO_SCHEMA_SQL } from './schema.ts'
 import { recordTagEntries, storedTags } from './tags.ts'
 
 interface RecordKey extends RecordScope {
   id: string
 }
 
-interface RecordRow {
-  value: Record<string, unknown>
-  tags: TagsBase
-}
-
 function keyOf(agentContext: AgentContext, type: string, id: string): RecordKey {
   return { contextId: agentContext.contextCorrelationId, type, id }
 }
 
-function isRecord(key: RecordKey) {
-  return and(
-    eq(credoRecords.contextId, key.contextId),
-    eq(credoRecords.type, key.type),
-    eq(credoRecords.id, key.id),
-  )
+function isRecord(key: RecordKey): SQL {
+  return sql`context_id = ${key.contextId} AND type = ${key.type} AND id = ${key.id}`
 }
 
-function isTagOf(key: RecordKey) {
-  return and(
-    eq(credoRecordTags.contextId, key.contextId),
-    eq(credoRecordTags.type, key.type),
-    eq(credoRecordTags.recordId, key.id),
-  )
+/** The record's JSON as stored in `credo_records.value`. */
+function serialize(record: BaseRecordAny): string {
+  return JSON.stringify(JsonTransformer.toJSON(record))
 }
 
-function toInstance<T extends BaseRecordAny>(row: RecordRow, recordClass: BaseRecordConstructor<T>): T {
-  const record = JsonTransformer.fromJSON(row.value, recordClass)
-  record.replaceTags(row.tags)
+function toInstance<T extends BaseRecordAny>(row: StoredRecordRow, recordClass: BaseRecordConstructor<T>): T {
+  const record = JsonTransformer.fromJSON(JSON.parse(row.value), recordClass)
+  record.replaceTags(JSON.parse(row.tags) as TagsBase)
   return record
 }
 
@@ -66,8 +54,9 @@ function toInstance<T extends BaseRecordAny>(row: RecordRow, recordClass: BaseRe
  * reading methods are generic over the record class (`getById(context, DidRecord, id)` is a
  * `Promise<DidRecord>`).
  *
- * Every write is one atomic batch (`dialect.ts`), so a record and its tag rows never disagree.
- * Not implemented: cursor pagination (`supportsCursorPagination` is false) and
+ * Every write is one transaction (`runAtomically` in `agent-node/src/database/dialect.ts`), so a
+ * record and its tag rows never disagree, on either dialect and with any number of concurrent
+ * writers. Not implemented: cursor pagination (`supportsCursorPagination` is false) and
  * `updateByIdWithLock` (Credo then reads, calls back and updates; with libsql a lock held
  * across the callback's `await`s would make every other write fail, see `runAtomically`).
  *
@@ -76,19 +65,17 @@ function toInstance<T extends BaseRecordAny>(row: RecordRow, recordClass: BaseRe
 export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> implements StorageService<T> {
   public readonly supportsCursorPagination = false
 
-  private constructor(private readonly db: LibSQLDatabase) {}
+  private constructor(private readonly database: Database) {}
 
   /**
-   * Creates the tables and indexes if missing (`schemaStatements`) and returns the service.
+   * Creates the tables and indexes if missing (`CREDO_SCHEMA_SQL`) and returns the service.
    *
-   * @param database from `openDatabase` (`agent-node/src/database`)
+   * @param database from `openDatabase` (`agent-node/src/database`), SQLite or PostgreSQL
    * @throws the driver's error if the schema cannot be created.
    */
   public static async open(database: Database): Promise<DrizzleStorageService> {
-    const { db } = database
-    const [first, ...rest] = schemaStatements.map((statement) => db.run(sql.raw(statement)))
-    if (first) await runAtomically(db, [first, ...rest])
-    return new DrizzleStorageService(db)
+    await applySchema(database, CREDO_SCHEMA_SQL)
+    return new DrizzleStorageService(database)
   }
 
   /**
@@ -102,16 +89,13 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     record.updatedAt = new Date()
     const key = keyOf(agentContext, record.type, record.id)
     const tags = record.getTags()
+    const tagRows = this.insertTags(key, tags)
     try {
-      await runAtomically(this.db, [
-        this.db.insert(credoRecords).values({
-          ...key,
-          value: JsonTransformer.toJSON(record),
-          tags: storedTags(tags),
-          createdAt: record.createdAt,
-          updatedAt: record.updatedAt,
-        }),
-        ...this.insertTags(key, tags),
+      await runAtomically(this.database, [
+        sql`INSERT INTO credo_records (context_id, type, id, value, tags, created_at, updated_at)
+          VALUES (${key.contextId}, ${key.type}, ${key.id}, ${serialize(record)}, ${JSON.stringify(storedTags(tags))},
+            ${record.createdAt.getTime()}, ${record.updatedAt.getTime()})`,
+        ...tagRows,
       ])
     } catch (error) {
       if (constraintViolation(error) === 'unique') {
@@ -131,25 +115,21 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     record.updatedAt = new Date()
     const key = keyOf(agentContext, record.type, record.id)
     const tags = record.getTags()
+    const tagRows = this.insertTags(key, tags)
     const notFound = () =>
       new RecordNotFoundError(`record with id ${record.id} not found.`, { recordType: record.type })
     let changed: number[]
     try {
-      changed = await runAtomically(this.db, [
-        this.db
-          .update(credoRecords)
-          .set({
-            value: JsonTransformer.toJSON(record),
-            tags: storedTags(tags),
-            createdAt: record.createdAt,
-            updatedAt: record.updatedAt,
-          })
-          .where(isRecord(key)),
-        this.db.delete(credoRecordTags).where(isTagOf(key)),
-        ...this.insertTags(key, tags),
+      changed = await runAtomically(this.database, [
+        sql`UPDATE credo_records SET value = ${serialize(record)}, tags = ${JSON.stringify(storedTags(tags))},
+          created_at = ${record.createdAt.getTime()}, updated_at = ${record.updatedAt.getTime()}
+          WHERE ${isRecord(key)}`,
+        sql`DELETE FROM credo_record_tags
+          WHERE context_id = ${key.contextId} AND type = ${key.type} AND record_id = ${key.id}`,
+        ...tagRows,
       ])
     } catch (error) {
-      // tag rows of a missing record break the foreign key, which rolls the batch back
+      // tag rows of a missing record break the foreign key, which rolls the transaction back
       if (constraintViolation(error) === 'foreign-key') throw notFound()
       throw error
     }
@@ -189,17 +169,17 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     recordClass: BaseRecordConstructor<R>,
     id: string,
   ): Promise<R> {
-    const [row] = await this.db
-      .select({ value: credoRecords.value, tags: credoRecords.tags })
-      .from(credoRecords)
-      .where(isRecord(keyOf(agentContext, recordClass.type, id)))
+    const [row] = await selectRows<StoredRecordRow>(
+      this.database,
+      sql`SELECT value, tags FROM credo_records WHERE ${isRecord(keyOf(agentContext, recordClass.type, id))}`,
+    )
     if (!row) throw new RecordNotFoundError(`record with id ${id} not found.`, { recordType: recordClass.type })
     return toInstance(row, recordClass)
   }
 
   /** All records of `recordClass.type` in the context, oldest first. */
   public async getAll<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>): Promise<R[]> {
-    const rows = await selectRecords(this.db, this.scopeOf(agentContext, recordClass))
+    const rows = await selectRows<StoredRecordRow>(this.database, selectRecords(this.scopeOf(agentContext, recordClass)))
     return rows.map((row) => toInstance(row, recordClass))
   }
 
@@ -216,7 +196,8 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     queryOptions?: QueryOptions,
   ): Promise<R[]> {
     const scope = this.scopeOf(agentContext, recordClass)
-    const rows = await selectRecords(this.db, scope, query as Query<BaseRecordAny>, queryOptions)
+    const select = selectRecords(scope, query as Query<BaseRecordAny>, queryOptions)
+    const rows = await selectRows<StoredRecordRow>(this.database, select)
     return rows.map((row) => toInstance(row, recordClass))
   }
 
@@ -224,18 +205,17 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     return { contextId: agentContext.contextCorrelationId, type: recordClass.type }
   }
 
-  private insertTags(key: RecordKey, tags: TagsBase): Statements | [] {
-    const rows = recordTagEntries(tags).map((entry) => ({
-      contextId: key.contextId,
-      type: key.type,
-      recordId: key.id,
-      ...entry,
-    }))
-    return rows.length === 0 ? [] : [this.db.insert(credoRecordTags).values(rows)]
+  /** The INSERT of the record's tag rows (none without tags). @throws {CredoError} as `tagEntries`. */
+  private insertTags(key: RecordKey, tags: TagsBase): SQL[] {
+    const rows = recordTagEntries(tags).map(
+      (entry) => sql`(${key.contextId}, ${key.type}, ${key.id}, ${entry.name}, ${entry.kind}, ${entry.value})`,
+    )
+    if (rows.length === 0) return []
+    return [sql`INSERT INTO credo_record_tags (context_id, type, record_id, name, kind, value) VALUES ${sql.join(rows, sql`, `)}`]
   }
 
   private async deleteKey(key: RecordKey): Promise<void> {
-    const [deleted] = await runAtomically(this.db, [this.db.delete(credoRecords).where(isRecord(key))])
+    const deleted = await execute(this.database, sql`DELETE FROM credo_records WHERE ${isRecord(key)}`)
     if (deleted === 0) throw new RecordNotFoundError(`record with id ${key.id} not found.`, { recordType: key.type })
   }
 }

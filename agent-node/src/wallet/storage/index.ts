@@ -1,5 +1,5 @@
 /**
- * Credo record storage on the agent's database (SQLite now, PostgreSQL later), replacing Askar.
+ * Credo record storage on the agent database (SQLite or PostgreSQL), replacing Askar.
  */
 export { DrizzleStorageModule } from './DrizzleStorageModule.ts'
 export { DrizzleStorageService } from './DrizzleStorageService.ts'

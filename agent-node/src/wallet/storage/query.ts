@@ -19,14 +19,12 @@
  *
  * Each tag condition is `id IN (SELECT record_id FROM credo_record_tags WHERE ...)`: a subquery
  * that does not depend on the outer row, run once from `credo_record_tags_lookup`, so no query
- * reads the tag table beyond the matching index entries, and SQLite fetches the matching records
- * by primary key (`anyOf` keeps that true for `$or`). Only `$not` and `null` must look at every
+ * reads the tag table beyond the matching index entries, and the database (SQLite and PostgreSQL
+ * alike) fetches the matching records by primary key (`anyOf` keeps that true for `$or`). Only `$not` and `null` must look at every
  * record of the type. Values are always bound parameters.
  */
 import { CredoError, type BaseRecordAny, type Query, type QueryOptions, type TagValue } from '@credo-ts/core'
-import { and, eq, sql, type SQL } from 'drizzle-orm'
-import type { LibSQLDatabase } from 'drizzle-orm/libsql'
-import { credoRecords, credoRecordTags } from './schema.ts'
+import { sql, type SQL } from 'drizzle-orm'
 import { tagEntries, type TagEntry } from './tags.ts'
 
 /** The partition a statement works in: the agent context and the record type. */
@@ -58,27 +56,24 @@ function allOf(conditions: SQL[]): SQL {
 function anyOf(branches: QueryNode[], scope: RecordScope): SQL {
   if (branches.length === 1) return compile(branches[0] as QueryNode, scope)
   const selects = branches.map((branch) => sql`${recordsInScope(scope)} AND ${compile(branch, scope)}`)
-  return sql`${credoRecords.id} IN (${sql.join(selects, sql` UNION `)})`
+  return sql`credo_records.id IN (${sql.join(selects, sql` UNION `)})`
 }
 
 function recordsInScope(scope: RecordScope): SQL {
-  const { id, contextId, type } = credoRecords
-  return sql`SELECT ${id} FROM ${credoRecords} WHERE ${contextId} = ${scope.contextId} AND ${type} = ${scope.type}`
+  return sql`SELECT credo_records.id FROM credo_records WHERE credo_records.context_id = ${scope.contextId} AND credo_records.type = ${scope.type}`
 }
 
 function tagsInScope(scope: RecordScope): SQL {
-  const { recordId, contextId, type } = credoRecordTags
-  return sql`SELECT ${recordId} FROM ${credoRecordTags} WHERE ${contextId} = ${scope.contextId} AND ${type} = ${scope.type}`
+  return sql`SELECT record_id FROM credo_record_tags WHERE credo_record_tags.context_id = ${scope.contextId} AND credo_record_tags.type = ${scope.type}`
 }
 
 function hasTag(scope: RecordScope, entry: TagEntry): SQL {
-  const { name, value, kind } = credoRecordTags
-  const matches = sql`${name} = ${entry.name} AND ${value} = ${entry.value} AND ${kind} = ${entry.kind}`
-  return sql`${credoRecords.id} IN (${tagsInScope(scope)} AND ${matches})`
+  const matches = sql`credo_record_tags.name = ${entry.name} AND credo_record_tags.value = ${entry.value} AND credo_record_tags.kind = ${entry.kind}`
+  return sql`credo_records.id IN (${tagsInScope(scope)} AND ${matches})`
 }
 
 function hasTagNamed(scope: RecordScope, name: string): SQL {
-  return sql`${credoRecords.id} IN (${tagsInScope(scope)} AND ${credoRecordTags.name} = ${name})`
+  return sql`credo_records.id IN (${tagsInScope(scope)} AND credo_record_tags.name = ${name})`
 }
 
 function compile(node: QueryNode, scope: RecordScope): SQL {
@@ -95,39 +90,32 @@ function compile(node: QueryNode, scope: RecordScope): SQL {
   return allOf(conditions)
 }
 
+/** A row of `selectRecords`: the record's JSON and its tags' JSON, as stored. */
+export interface StoredRecordRow extends Record<string, unknown> {
+  value: string
+  tags: string
+}
+
 /**
  * The `SELECT value, tags` of the records in a scope that match `query` (all if omitted), in
- * creation order (`created_at, id`), with `limit`/`offset` from `options`. Returns the drizzle
- * builder: await it for rows, or read its SQL (`toSQL()`, `getSQL()`).
+ * creation order (`created_at, id`), with `limit`/`offset` from `options`, for either dialect.
+ * Run it with `selectRows<StoredRecordRow>` (`agent-node/src/database/dialect.ts`).
  *
  * @param query e.g. `{ state: 'completed', $or: [{ role: 'requester' }, { isReady: true }] }`
  * @throws {CredoError} if `options.cursor` is set (cursor pagination is not implemented), or a
  *   tag value is not a Credo `TagValue` (e.g. a number, or an Askar WQL operator object such as
  *   `{ $neq: 'x' }`, which Credo's query type does not include).
  */
-export function selectRecords(
-  db: LibSQLDatabase,
-  scope: RecordScope,
-  query?: Query<BaseRecordAny>,
-  options: QueryOptions = {},
-) {
+export function selectRecords(scope: RecordScope, query?: Query<BaseRecordAny>, options: QueryOptions = {}): SQL {
   if (options.cursor) throw new CredoError('Cursor pagination is not supported by this storage')
-  const select = db
-    .select({ value: credoRecords.value, tags: credoRecords.tags })
-    .from(credoRecords)
-    .where(
-      and(
-        eq(credoRecords.contextId, scope.contextId),
-        eq(credoRecords.type, scope.type),
-        query === undefined ? undefined : compile(query as QueryNode, scope),
-      ),
-    )
-    .orderBy(credoRecords.createdAt, credoRecords.id)
-    .$dynamic()
-  // SQLite takes an OFFSET only after a LIMIT (and drizzle drops negative ones)
-  if (options.limit !== undefined || options.offset !== undefined) {
-    select.limit(options.limit ?? Number.MAX_SAFE_INTEGER)
-  }
-  if (options.offset !== undefined) select.offset(options.offset)
+  const matching = query === undefined ? sql`` : sql` AND ${compile(query as QueryNode, scope)}`
+  const select = sql`SELECT credo_records.value, credo_records.tags FROM credo_records
+    WHERE credo_records.context_id = ${scope.contextId} AND credo_records.type = ${scope.type}${matching}
+    ORDER BY credo_records.created_at, credo_records.id`
+  // SQLite takes an OFFSET only after a LIMIT; negative values put no bound
+  const limit = options.limit !== undefined && options.limit >= 0 ? options.limit : undefined
+  const offset = options.offset !== undefined && options.offset >= 0 ? options.offset : undefined
+  if (limit !== undefined || offset !== undefined) select.append(sql` LIMIT ${limit ?? Number.MAX_SAFE_INTEGER}`)
+  if (offset !== undefined) select.append(sql` OFFSET ${offset}`)
   return select
 }

@@ -1,0 +1,105 @@
+/**
+ * Everything that differs between SQLite and PostgreSQL for agent-node's stores, in one place:
+ * how a statement runs and what it returns, atomic writes, schema creation, and constraint
+ * error codes. Stores write their statements once with drizzle's `sql` template (values are
+ * bound parameters; drizzle numbers them `$1…` for PostgreSQL, `?` for SQLite) and run them
+ * with these functions. The SQL itself is the common subset of both: see `README.md`.
+ */
+import { LibsqlError, type ResultSet } from '@libsql/client'
+import { sql, type SQL } from 'drizzle-orm'
+import pg from 'pg'
+import type { Database } from './index.ts'
+
+/**
+ * Runs a query and returns its rows as objects keyed by column name. The caller names the row
+ * type; columns come back as the driver gives them (TEXT as string; PostgreSQL BIGINT as a
+ * string, SQLite INTEGER as a number, so select BIGINT columns only to compare or order).
+ */
+export async function selectRows<Row extends Record<string, unknown>>(database: Database, query: SQL): Promise<Row[]> {
+  if (database.dialect === 'sqlite') return database.db.all<Row>(query)
+  return (await database.db.execute<Row>(query)).rows as Row[]
+}
+
+/** Runs one statement and returns how many rows it changed. @throws the driver's error. */
+export async function execute(database: Database, statement: SQL): Promise<number> {
+  if (database.dialect === 'sqlite') return (await database.db.run(statement)).rowsAffected
+  return (await database.db.execute(statement)).rowCount ?? 0
+}
+
+/**
+ * Runs the statements as one transaction and returns how many rows each one changed.
+ *
+ * SQLite: a libsql batch, which runs on one connection without yielding to the event loop. An
+ * interactive transaction would hold the connection across `await`s, and another write in that
+ * window fails (`SQLITE_BUSY`, or `TRANSACTION_ACTIVE` on `:memory:`, which has a single
+ * connection). PostgreSQL: `db.transaction` on a client of its own from the pool (READ
+ * COMMITTED), so concurrent writers queue on row locks, not on each other's connections.
+ *
+ * @throws the driver's error if a statement fails; nothing is then written.
+ */
+export async function runAtomically(database: Database, statements: readonly SQL[]): Promise<number[]> {
+  if (statements.length === 0) return []
+  if (database.dialect === 'sqlite') {
+    const { db } = database
+    const [first, ...rest] = statements.map((statement) => db.run(statement))
+    const results = (await db.batch([first!, ...rest])) as readonly ResultSet[]
+    return results.map((result) => result.rowsAffected)
+  }
+  return database.db.transaction(async (tx) => {
+    const changed: number[] = []
+    for (const statement of statements) changed.push((await tx.execute(statement)).rowCount ?? 0)
+    return changed
+  })
+}
+
+/**
+ * Key of the PostgreSQL advisory lock that serializes schema creation: two processes (or two
+ * stores of one process) running `CREATE TABLE IF NOT EXISTS` on the same table at once would
+ * otherwise race in the catalog and one fail with a unique violation.
+ */
+const SCHEMA_LOCK_KEY = 0x7061726c // "parl"
+
+/**
+ * Creates a store's tables and indexes if missing: runs its `CREATE … IF NOT EXISTS`
+ * statements (portable DDL, see `README.md`) in one transaction; on PostgreSQL under an
+ * advisory lock so concurrent openers do not collide. Safe to call on every start.
+ *
+ * @throws the driver's error if a statement fails; nothing is then created.
+ */
+export async function applySchema(database: Database, statements: readonly string[]): Promise<void> {
+  const ddl = statements.map((statement) => sql.raw(statement))
+  if (database.dialect === 'postgres') ddl.unshift(sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`)
+  await runAtomically(database, ddl)
+}
+
+/** Which constraint a failed write broke, as far as the stores care. */
+export type ConstraintViolation = 'unique' | 'foreign-key'
+
+const violationsBySqliteCode: Record<string, ConstraintViolation> = {
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'unique',
+  SQLITE_CONSTRAINT_UNIQUE: 'unique',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign-key',
+}
+
+/** PostgreSQL SQLSTATE codes (Appendix A, "PostgreSQL Error Codes"), class 23. */
+const violationsBySqlState: Record<string, ConstraintViolation> = {
+  '23505': 'unique', // unique_violation
+  '23503': 'foreign-key', // foreign_key_violation
+}
+
+/**
+ * Classifies a write error by the driver error anywhere in its `cause` chain (drizzle wraps
+ * driver errors in `DrizzleQueryError`): the SQLite extended result code of a `LibsqlError`, or
+ * the SQLSTATE of a `pg.DatabaseError`.
+ *
+ * @returns the violation, or `undefined` for any other error.
+ */
+export function constraintViolation(error: unknown): ConstraintViolation | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof LibsqlError && cause.extendedCode !== undefined) {
+      return violationsBySqliteCode[cause.extendedCode]
+    }
+    if (cause instanceof pg.DatabaseError && cause.code !== undefined) return violationsBySqlState[cause.code]
+  }
+  return undefined
+}
