@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import { SEND_MESSAGE_TYPES } from '@parley/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestAgentNode, type TestAgentNode } from '../support/wallet-session.ts'
-import { expectRejected } from './bad-bodies.ts'
+import { startTestAgentNode, type TestAgentNode } from '../support/test-agent-node.ts'
+import { expectRejected } from '../support/bad-bodies.ts'
 
 describe('POST /v1/message body validation', () => {
   let agent: TestAgentNode

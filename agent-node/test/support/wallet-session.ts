@@ -2,17 +2,13 @@
  * An in-process agent-node (real SQLite, WebSocket endpoint on loopback, webhooks to an event
  * receiver) and a WalletPeer connected to it: the setting of the message-type tests.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
-import { startAgentNode, type AgentNode } from '../../src/app.ts'
-import { loadConfig } from '../../src/config/index.ts'
+import { afterAll, beforeAll } from 'vitest'
+import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { startTestAgentNode } from './test-agent-node.ts'
 
 export interface WalletSession {
   node: AgentNode
@@ -29,42 +25,6 @@ export interface WalletSession {
   /** `POST /v1/message` on `connectionId`, which must answer 200. @returns the message id. */
   sendMessage(body: Record<string, unknown>): Promise<string>
   stop(): Promise<void>
-}
-
-/** An agent-node in a temporary data folder, announcing a WebSocket endpoint on loopback. */
-export interface TestAgentNode {
-  node: AgentNode
-  /** Base URL of its admin API. */
-  admin: string
-  /** `POST /v1/message` with `body` as JSON. */
-  postMessage(body: unknown): Promise<Response>
-  stop(): Promise<void>
-}
-
-/** Starts agent-node with `env` added to its configuration. */
-export async function startTestAgentNode(label: string, env: Record<string, string> = {}): Promise<TestAgentNode> {
-  const dataDir = mkdtempSync(join(tmpdir(), `parley-${label}-`))
-  const publicPort = await freePort()
-  const { config } = loadConfig({
-    AGENT_LABEL: label,
-    DATA_DIR: dataDir,
-    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-    PUBLIC_PORT: String(publicPort),
-    ADMIN_PORT: String(await freePort()),
-    AGENT_ENDPOINTS: `ws://127.0.0.1:${publicPort}`,
-    ...env,
-  })
-  const node = await startAgentNode(config, createLogger('silent'))
-  const admin = `http://127.0.0.1:${node.adminPort}`
-  return {
-    node,
-    admin,
-    postMessage: (body) => fetch(`${admin}/v1/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    async stop() {
-      await node.stop()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
 }
 
 /** Starts agent-node, the event receiver and a wallet, and connects the wallet (DID Exchange completed). */
@@ -103,6 +63,24 @@ export async function startWalletSession(label: string): Promise<WalletSession> 
       await agent.stop()
       await receiver.close()
     },
+  }
+}
+
+/**
+ * Starts a session before the suite's tests and stops it after them.
+ * @returns the session (call it inside tests and hooks).
+ */
+export function useWalletSession(label: string): () => WalletSession {
+  let session: WalletSession | undefined
+  beforeAll(async () => {
+    session = await startWalletSession(label)
+  }, 120_000)
+  afterAll(async () => {
+    await session?.stop()
+  })
+  return () => {
+    if (!session) throw new Error('the wallet session has not started')
+    return session
   }
 }
 
