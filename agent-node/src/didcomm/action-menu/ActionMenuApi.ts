@@ -1,6 +1,6 @@
 /** The action-menu module's public surface (`agent.modules.actionMenu`). */
 import { AgentContext, inject, injectable } from '@credo-ts/core'
-import { DidCommConnectionService, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommMessage } from '@credo-ts/didcomm'
+import { DidCommConnectionService, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord, type DidCommMessage } from '@credo-ts/didcomm'
 import { ActionMenu, ActionMenuOption, ActionMenuRole, ActionMenuSelection } from './models/index.ts'
 import type { ActionMenuRecord } from './repository/index.ts'
 import { ActionMenuService } from './services/ActionMenuService.ts'
@@ -29,7 +29,7 @@ export class ActionMenuApi {
     const connection = await this.connections.getById(this.agentContext, options.connectionId)
     const menu = new ActionMenu({ ...options.menu, options: options.menu.options.map((option) => new ActionMenuOption(option)) })
     const { message, record } = await this.service.createMenu(this.agentContext, connection, menu, options.messageId)
-    await this.send(message, options.connectionId)
+    await this.send(message, connection)
     return record
   }
 
@@ -37,14 +37,14 @@ export class ActionMenuApi {
   async requestMenu(options: { connectionId: string }): Promise<void> {
     const connection = await this.connections.getById(this.agentContext, options.connectionId)
     const { message } = await this.service.createRequest(this.agentContext, connection)
-    await this.send(message, options.connectionId)
+    await this.send(message, connection)
   }
 
   /** Requester: performs option `name` of the menu shown. @throws when there is no such option. */
   async performAction(options: { connectionId: string; name: string; params?: Record<string, string> }): Promise<void> {
     const connection = await this.connections.getById(this.agentContext, options.connectionId)
     const { message } = await this.service.createPerform(this.agentContext, connection, new ActionMenuSelection(options))
-    await this.send(message, options.connectionId)
+    await this.send(message, connection)
   }
 
   /** The connection's menu record in `role` (requester: the menu shown; responder: the menu offered), or null. */
@@ -52,8 +52,7 @@ export class ActionMenuApi {
     return this.service.find(this.agentContext, options.connectionId, options.role)
   }
 
-  private async send(message: DidCommMessage, connectionId: string): Promise<void> {
-    const connection = await this.connections.getById(this.agentContext, connectionId)
+  private async send(message: DidCommMessage, connection: DidCommConnectionRecord): Promise<void> {
     await this.sender.sendMessage(new DidCommOutboundMessageContext(message, { agentContext: this.agentContext, connection }))
   }
 }
