@@ -20,7 +20,11 @@ export const ContextualMenuOption = z.object({
 })
 export type ContextualMenuOption = z.infer<typeof ContextualMenuOption>
 
-/** `type: contextual-menu-update` sent by the controller; it replaces the connection's menu (no options: an empty menu). */
+/**
+ * `type: contextual-menu-update` sent by the controller; it replaces the connection's menu (no
+ * options: an empty menu). `threadId` is not used: the menu travels on the protocol's own thread
+ * (a pending menu-request's, else a new one).
+ */
 export const ContextualMenuUpdateMessageBody = SendMessageBase.extend({
   type: z.literal('contextual-menu-update'),
   title: z.string().min(1).max(1024),
