@@ -12,7 +12,7 @@ export const ConnectionBody = z
     did: z.string().optional().describe('Agent-side peer DID'),
     theirDid: z.string().optional().describe('Peer-side DID'),
     theirLabel: z.string().optional(),
-    state: z.string().describe('DID Exchange state: invitation-sent, request-received, response-sent, completed, abandoned'),
+    state: z.string().describe('DID Exchange state: invitation-sent, request-received, response-sent, completed, abandoned; terminated once either side hung up'),
     role: z.string().describe('responder when the peer scanned our invitation'),
     threadId: z.string().optional(),
     outOfBandId: z.string().optional(),

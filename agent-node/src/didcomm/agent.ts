@@ -2,7 +2,8 @@
  * Builds a Credo 0.6.3 agent on Parley's pure-JavaScript wallet (encrypted KMS + drizzle
  * storage) and pure-TypeScript AnonCreds engine. agent-node and the terminal wallet are the same
  * kind of agent with different transports, so both are made here. Both speak issue-credential v2
- * and present-proof v2 with the AnonCreds formats.
+ * and present-proof v2 with the AnonCreds formats, question-answer 1.0 (menus) and action-menu
+ * 1.0 (the contextual menu).
  */
 // The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
 import { anoncredsEngine } from '../anoncreds/register.ts'
@@ -23,7 +24,9 @@ import {
   type DidCommInboundTransport,
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
+import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
+import { ActionMenuModule } from './action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 
@@ -69,6 +72,8 @@ function modules(options: DidcommAgentOptions) {
       mediator: false,
       mediationRecipient: false,
     }),
+    questionAnswer: new QuestionAnswerModule(),
+    actionMenu: new ActionMenuModule(),
   }
 }
 

@@ -1,12 +1,14 @@
 /**
  * Turns Credo's events into the spec's agent events (../shared/spec "Events"):
- * - connection state changes (creation included) -> `connection-state-updated`,
+ * - connection state changes (creation included) -> `connection-state-updated`; a hang-up from
+ *   either side -> `connection-state-updated` with state `terminated`,
  * - messages from peers -> `message-received`, through each message type's receiver
  *   (`messages/registry.ts`).
  */
 import { DidCommConnectionEventTypes, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { ConnectionState } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { onHangup } from '../didcomm/hangup.ts'
 import { receivers } from '../messages/registry.ts'
 import type { EventPublisher } from './publisher.ts'
 
@@ -23,6 +25,10 @@ export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): 
       state: state.data,
     })
   })
+
+  onHangup(agent, ({ connection }) =>
+    events.publish({ type: 'connection-state-updated', connectionId: connection.id, invitationId: connection.outOfBandId, state: 'terminated' }),
+  )
 
   for (const receiver of receivers) receiver(agent, (message) => events.publish({ type: 'message-received', message }))
 }

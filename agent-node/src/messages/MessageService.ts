@@ -9,15 +9,25 @@ import { randomUUID } from 'node:crypto'
 import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { isTerminated } from '../didcomm/hangup.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
 import type { SendContext } from './contract.ts'
 import { sendMessage } from './registry.ts'
 
-/** The target connection does not exist (HTTP 404) or cannot take messages yet (HTTP 409). */
+const UNAVAILABLE = {
+  'not-found': 'not found',
+  'not-ready': 'has not completed DID Exchange',
+  terminated: 'was terminated (hung up) and takes no more messages',
+} as const
+
+/**
+ * The target connection does not exist (HTTP 404), cannot take messages yet (HTTP 409) or was
+ * terminated by either side (HTTP 410).
+ */
 export class ConnectionUnavailableError extends Error {
-  constructor(readonly connectionId: string, readonly reason: 'not-found' | 'not-ready') {
-    super(reason === 'not-found' ? `connection '${connectionId}' not found` : `connection '${connectionId}' has not completed DID Exchange`)
+  constructor(readonly connectionId: string, readonly reason: keyof typeof UNAVAILABLE) {
+    super(`connection '${connectionId}' ${UNAVAILABLE[reason]}`)
     this.name = 'ConnectionUnavailableError'
   }
 }
@@ -31,13 +41,14 @@ export class MessageService {
   /**
    * Queues `body` for delivery.
    * @returns the message id (UUID).
-   * @throws ConnectionUnavailableError when the connection is unknown or not completed.
+   * @throws ConnectionUnavailableError when the connection is unknown, not completed or terminated.
    */
   async send(body: SendMessageBody): Promise<{ id: string }> {
     const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
     const connection = await connectionService.findById(this.agent.context, body.connectionId)
     if (!connection) throw new ConnectionUnavailableError(body.connectionId, 'not-found')
     if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(body.connectionId, 'not-ready')
+    if (isTerminated(connection)) throw new ConnectionUnavailableError(body.connectionId, 'terminated')
 
     const id = randomUUID()
     this.report(id, body.connectionId, 'created')

@@ -8,15 +8,21 @@
  */
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+import { receiveActionMenu, sendContextualMenuUpdate } from './types/action-menu.ts'
+import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
+import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
 import { receiveText, sendText } from './types/text.ts'
 
 export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 
 export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
+  'menu-display': sendMenuDisplay,
+  'contextual-menu-update': sendContextualMenuUpdate,
+  'terminate-connection': sendTerminateConnection,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText]
+export const receivers: readonly MessageReceiver[] = [receiveText, receiveMenuSelect, receiveActionMenu, receiveTerminateConnection]
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

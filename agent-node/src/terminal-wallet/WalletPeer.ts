@@ -8,12 +8,20 @@
  * its channel with message pickup v2 in live mode whenever its socket to the agent closes.
  *
  * As a holder it accepts AnonCreds credential offers (issue-credential v2) and answers proof
- * requests (present-proof v2); offers and requests always wait for an explicit call.
+ * requests (present-proof v2); offers and requests always wait for an explicit call. It answers
+ * menus (question-answer 1.0), shows and performs the contextual menu (action-menu 1.0) and can
+ * hang up (DID Rotate 1.0).
  */
 import { randomBytes } from 'node:crypto'
 import type { AnonCredsCredentialInfo } from '@credo-ts/anoncreds'
 import type { BaseEvent } from '@credo-ts/core'
+import { QuestionAnswerEventTypes, QuestionAnswerRole, QuestionAnswerState, type QuestionAnswerRecord, type QuestionAnswerStateChangedEvent } from '@credo-ts/question-answer'
 import {
+  DidCommEventTypes,
+  type DidCommConnectionDidRotatedEvent,
+  type DidCommConnectionRecord,
+  type DidCommMessageProcessedEvent,
+  type DidCommPlaintextMessage,
   DidCommCredentialEventTypes,
   DidCommCredentialState,
   DidCommProofEventTypes,
@@ -32,6 +40,13 @@ import {
   type DidCommOutboundWebSocketClosedEvent,
 } from '@credo-ts/didcomm'
 import { openDatabase, type Database } from '../database/index.ts'
+import {
+  ActionMenuEventTypes,
+  ActionMenuRole,
+  ActionMenuState,
+  type ActionMenuRecord,
+  type ActionMenuStateChangedEvent,
+} from '../didcomm/action-menu/index.ts'
 import { createDidcommAgent, type DidcommAgent } from '../didcomm/agent.ts'
 import type { Logger } from '../logging/index.ts'
 import { openWallet } from '../wallet/index.ts'
@@ -240,6 +255,87 @@ export class WalletPeer {
       await proofs.declineRequest({ proofExchangeRecordId, sendProblemReport: true, problemReportDescription: 'cannot satisfy the proof request' })
       return { presented: false, reason }
     }
+  }
+
+  /**
+   * Resolves with the next DIDComm message of type `messageTypeUri` the wallet processes, as it
+   * arrived (plaintext JSON), and the connection it came on; rejects after `timeoutMs`. Subscribe
+   * before causing the message.
+   */
+  nextInbound(messageTypeUri: string, timeoutMs = 20_000): Promise<{ json: DidCommPlaintextMessage; connectionId: string | undefined }> {
+    return new Promise((resolve, reject) => {
+      const listener = ({ payload }: DidCommMessageProcessedEvent) => {
+        if (payload.message.type !== messageTypeUri) return
+        clearTimeout(timer)
+        this.agent.events.off(DidCommEventTypes.DidCommMessageProcessed, listener)
+        resolve({ json: payload.message.toJSON() as DidCommPlaintextMessage, connectionId: payload.connection?.id })
+      }
+      const timer = setTimeout(() => {
+        this.agent.events.off(DidCommEventTypes.DidCommMessageProcessed, listener)
+        reject(new Error(`no ${messageTypeUri} within ${timeoutMs} ms`))
+      }, timeoutMs)
+      this.agent.events.on(DidCommEventTypes.DidCommMessageProcessed, listener)
+    })
+  }
+
+  /** Resolves with the menu (question) received on thread `threadId`; rejects after `timeoutMs`. */
+  menuQuestion(threadId: string, timeoutMs = 20_000): Promise<QuestionAnswerRecord> {
+    return this.waitFor<QuestionAnswerStateChangedEvent, QuestionAnswerRecord>(
+      QuestionAnswerEventTypes.QuestionAnswerStateChanged,
+      (payload) => payload.questionAnswerRecord,
+      () => this.agent.modules.questionAnswer.findAllByQuery({ threadId }),
+      (record) => record.threadId === threadId && record.role === QuestionAnswerRole.Responder && record.state === QuestionAnswerState.QuestionReceived,
+      timeoutMs,
+      `menu on thread ${threadId}`,
+    )
+  }
+
+  /** Picks the menu item shown as `text` (answers the question of record `questionRecordId`). */
+  async answerMenu(questionRecordId: string, text: string): Promise<void> {
+    await this.agent.modules.questionAnswer.sendAnswer(questionRecordId, text)
+  }
+
+  /**
+   * Resolves with the contextual menu shown on `connectionId` once one matching `matches` has
+   * arrived (already, or next); rejects after `timeoutMs`.
+   */
+  contextualMenu(connectionId: string, matches: (record: ActionMenuRecord) => boolean = () => true, timeoutMs = 20_000): Promise<ActionMenuRecord> {
+    const actionMenu = this.agent.modules.actionMenu
+    return this.waitFor<ActionMenuStateChangedEvent, ActionMenuRecord>(
+      ActionMenuEventTypes.ActionMenuStateChanged,
+      (payload) => payload.actionMenuRecord,
+      async () => [await actionMenu.findActiveMenu({ connectionId, role: ActionMenuRole.Requester })].filter((record) => record !== null),
+      (record) => record.connectionId === connectionId && record.role === ActionMenuRole.Requester && record.state === ActionMenuState.PreparingSelection && matches(record),
+      timeoutMs,
+      `contextual menu on connection ${connectionId}`,
+    )
+  }
+
+  /** Asks the agent for its contextual menu. */
+  requestContextualMenu(connectionId: string): Promise<void> {
+    return this.agent.modules.actionMenu.requestMenu({ connectionId })
+  }
+
+  /** Performs option `name` of the contextual menu shown on `connectionId`. */
+  performContextualMenuOption(connectionId: string, name: string): Promise<void> {
+    return this.agent.modules.actionMenu.performAction({ connectionId, name })
+  }
+
+  /** Terminates the connection (DID Rotate 1.0 hangup). */
+  hangUp(connectionId: string): Promise<void> {
+    return this.agent.modules.didcomm.connections.hangup({ connectionId })
+  }
+
+  /** Resolves once the agent has hung up `connectionId` (the record lost the agent's DID); rejects after `timeoutMs`. */
+  hungUpBy(connectionId: string, timeoutMs = 20_000): Promise<DidCommConnectionRecord> {
+    return this.waitFor<DidCommConnectionDidRotatedEvent, DidCommConnectionRecord>(
+      DidCommConnectionEventTypes.DidCommConnectionDidRotated,
+      (payload) => payload.connectionRecord,
+      async () => [await this.agent.modules.didcomm.connections.getById(connectionId)],
+      (record) => record.id === connectionId && !record.theirDid,
+      timeoutMs,
+      `hang-up on connection ${connectionId}`,
+    )
   }
 
   async stop(): Promise<void> {

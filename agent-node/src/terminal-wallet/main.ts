@@ -1,13 +1,18 @@
 /**
  * `npm run wallet -- <invitation-url>`: a terminal DIDComm wallet. Connects to the invitation,
- * then each line typed is sent as a text message and each message received is printed.
+ * then each line typed is sent as a text message and each message received is printed; menus
+ * (question-answer) and the contextual menu (action-menu) are printed numbered.
  * Options: `--label <name>` (default "Terminal wallet"), `--data <file>` to keep the wallet in a
- * SQLite file instead of memory. `/quit` or Ctrl-D leaves.
+ * SQLite file instead of memory. Commands: `/pick <n>` answers the last menu, `/menu` asks for
+ * the contextual menu, `/do <n>` performs one of its options, `/hangup` ends the connection,
+ * `/quit` or Ctrl-D leaves.
  */
 // First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
 import '../anoncreds/register.ts'
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
+import { QuestionAnswerEventTypes, QuestionAnswerRole, QuestionAnswerState, type QuestionAnswerRecord, type QuestionAnswerStateChangedEvent } from '@credo-ts/question-answer'
+import { ActionMenuEventTypes, ActionMenuRole, ActionMenuState, type ActionMenu, type ActionMenuStateChangedEvent } from '../didcomm/action-menu/index.ts'
 import { createLogger } from '../logging/index.ts'
 import { WalletPeer } from './WalletPeer.ts'
 
@@ -36,15 +41,60 @@ async function main(): Promise<void> {
   console.log(`connected to ${connection.theirLabel ?? 'the agent'}. Type a message and press Enter; /quit to leave.`)
 
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' })
-  wallet.onText((message) => {
-    process.stdout.write(`\r\x1b[K${connection.theirLabel ?? 'agent'}: ${message.content}\n`)
+  const say = (text: string) => {
+    process.stdout.write(`\r\x1b[K${text}\n`)
     rl.prompt(true)
+  }
+  const numbered = (items: string[], command: string) => [...items.map((item, i) => `  ${i + 1}. ${item}`), `  (${command} <n>)`].join('\n')
+  wallet.onText((message) => say(`${connection.theirLabel ?? 'agent'}: ${message.content}`))
+
+  let question: QuestionAnswerRecord | undefined
+  let contextualMenu: ActionMenu | undefined
+  wallet.agent.events.on<QuestionAnswerStateChangedEvent>(QuestionAnswerEventTypes.QuestionAnswerStateChanged, ({ payload }) => {
+    const record = payload.questionAnswerRecord
+    if (record.role !== QuestionAnswerRole.Responder || record.state !== QuestionAnswerState.QuestionReceived) return
+    question = record
+    say(`${record.questionText}\n${numbered(record.validResponses.map((response) => response.text), '/pick')}`)
   })
+  wallet.agent.events.on<ActionMenuStateChangedEvent>(ActionMenuEventTypes.ActionMenuStateChanged, ({ payload }) => {
+    const record = payload.actionMenuRecord
+    if (record.role !== ActionMenuRole.Requester || record.state !== ActionMenuState.PreparingSelection || !record.menu) return
+    contextualMenu = record.menu
+    say(`menu: ${record.menu.title}\n${numbered(record.menu.options.map((option) => option.title), '/do')}`)
+  })
+
+  /** Slash commands: name -> what it does with its argument. */
+  const commands: Record<string, (argument: string) => Promise<void>> = {
+    '/pick': async (n) => {
+      const text = question?.validResponses[Number(n) - 1]?.text
+      if (!question || !text) return say('no such menu item')
+      await wallet.answerMenu(question.id, text)
+      question = undefined
+    },
+    '/menu': () => wallet.requestContextualMenu(connectionId),
+    '/do': async (n) => {
+      const option = contextualMenu?.options[Number(n) - 1]
+      if (!option) return say('no such option')
+      await wallet.performContextualMenuOption(connectionId, option.name)
+    },
+    '/hangup': async () => {
+      await wallet.hangUp(connectionId)
+      say('connection terminated; /quit to leave')
+    },
+  }
+
   rl.prompt()
   for await (const line of rl) {
     const text = line.trim()
     if (text === '/quit') break
-    if (text) await wallet.sendText(connectionId, text)
+    const [name = '', argument = ''] = text.split(/\s+/, 2)
+    const command = commands[name]
+    try {
+      if (command) await command(argument)
+      else if (text) await wallet.sendText(connectionId, text)
+    } catch (error) {
+      say(`error: ${(error as Error).message}`)
+    }
     rl.prompt()
   }
   rl.close()

@@ -3,67 +3,40 @@
  * its admin API to B (which has an HTTP endpoint); `message-state-updated` goes created -> sent
  * while B is up, created -> errored once B is gone.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAgentNode, type AgentNode } from '../../src/app.ts'
-import { loadConfig } from '../../src/config/index.ts'
-import { createLogger } from '../../src/logging/index.ts'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
-
-async function agentNode(label: string, env: Record<string, string> = {}): Promise<{ node: AgentNode; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), `parley-${label}-`))
-  const publicPort = await freePort()
-  const { config } = loadConfig({
-    AGENT_LABEL: label,
-    DATA_DIR: dataDir,
-    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-    PUBLIC_PORT: String(publicPort),
-    ADMIN_PORT: String(await freePort()),
-    // B announces only HTTP, so A reaches it by POSTing and fails once it is gone.
-    AGENT_ENDPOINTS: `http://127.0.0.1:${publicPort}`,
-    ...env,
-  })
-  return { node: await startAgentNode(config, createLogger('silent')), dataDir }
-}
+import { startTestAgentNode, type TestAgentNode } from '../support/test-agent-node.ts'
 
 describe('message delivery states', () => {
   let receiver: EventReceiver
-  let a: { node: AgentNode; dataDir: string }
-  let b: { node: AgentNode; dataDir: string }
+  let a: TestAgentNode
+  let b: TestAgentNode
   let connectionId: string
 
   beforeAll(async () => {
     receiver = await startEventReceiver()
-    a = await agentNode('agent-a', { EVENTS_BASE_URL: receiver.url })
-    b = await agentNode('agent-b')
+    a = await startTestAgentNode('agent-a', { EVENTS_BASE_URL: receiver.url }, 'http')
+    // B announces only HTTP, so A reaches it by POSTing and fails once it is gone.
+    b = await startTestAgentNode('agent-b', {}, 'http')
     const completed = new Promise<string>((resolve) => {
       a.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
         if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
       })
     })
-    const { url } = (await (await fetch(`http://127.0.0.1:${a.node.adminPort}/v1/invitation`)).json()) as { url: string }
+    const { url } = (await (await fetch(`${a.admin}/v1/invitation`)).json()) as { url: string }
     await b.node.agent.modules.didcomm.oob.receiveInvitationFromUrl(url, { label: 'agent-b' })
     connectionId = await completed
   })
 
   afterAll(async () => {
-    await a?.node.stop()
-    await b?.node.stop().catch(() => undefined)
+    await a?.stop()
+    await b?.stop()
     await receiver?.close()
-    for (const dir of [a?.dataDir, b?.dataDir]) if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
   const send = async (content: string) => {
-    const response = await fetch(`http://127.0.0.1:${a.node.adminPort}/v1/message`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'text', connectionId, content }),
-    })
+    const response = await a.postMessage({ type: 'text', connectionId, content })
     expect(response.status).toBe(200)
     return ((await response.json()) as { id: string }).id
   }
@@ -78,7 +51,7 @@ describe('message delivery states', () => {
   })
 
   it('reports created then errored when the peer cannot be reached', async () => {
-    await b.node.stop()
+    await b.stop()
     const id = await send('anyone?')
     expect(await statesOf(id, 'errored')).toEqual(['created', 'errored'])
   })

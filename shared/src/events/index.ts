@@ -7,10 +7,12 @@ import { z } from 'zod'
 import { MessageEnvelope } from '../messages/index.ts'
 
 /**
- * DID Exchange states a connection reports, in the order a responder walks them. `abandoned`
- * (a failed exchange, RFC 0023) is a Parley addition to the spec's four states.
+ * DID Exchange states a connection reports, in the order a responder walks them. Parley
+ * additions to the spec's four states: `abandoned` (a failed exchange, RFC 0023) and
+ * `terminated` (either side hung up, DID Rotate 1.0 `hangup`; the connection takes no more
+ * messages).
  */
-export const ConnectionState = z.enum(['invitation-sent', 'request-received', 'response-sent', 'completed', 'abandoned'])
+export const ConnectionState = z.enum(['invitation-sent', 'request-received', 'response-sent', 'completed', 'abandoned', 'terminated'])
 export type ConnectionState = z.infer<typeof ConnectionState>
 
 /** Delivery states of a message sent through `POST /v1/message`. */

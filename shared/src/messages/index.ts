@@ -6,13 +6,33 @@
  * each union it belongs to.
  */
 import { z } from 'zod'
+import {
+  ContextualMenuRequestMessageEnvelope,
+  ContextualMenuSelectMessageEnvelope,
+  ContextualMenuUpdateMessageBody,
+} from './contextual-menu.ts'
+import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
+import { TerminateConnectionMessageBody, TerminateConnectionMessageEnvelope } from './terminate-connection.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
 export * from './common.ts'
+export * from './contextual-menu.ts'
+export * from './menu.ts'
+export * from './terminate-connection.ts'
 export * from './text.ts'
 
-/** Body of `POST /v1/message`: one entry per message type the controller can send. */
-export const SendMessageBody = z.discriminatedUnion('type', [TextMessageBody])
+const sendMessageBodies = [TextMessageBody, MenuDisplayMessageBody, ContextualMenuUpdateMessageBody, TerminateConnectionMessageBody] as const
+
+/** The `type` values `POST /v1/message` accepts. */
+export const SEND_MESSAGE_TYPES = sendMessageBodies.map((body) => body.shape.type.value)
+
+/**
+ * Body of `POST /v1/message`: one entry per message type the controller can send. An unknown or
+ * missing `type` is one issue at `type` that lists the known types.
+ */
+export const SendMessageBody = z.discriminatedUnion('type', sendMessageBodies, {
+  error: (issue) => (issue.code === 'invalid_union' ? `missing or unknown message type; expected one of: ${SEND_MESSAGE_TYPES.join(', ')}` : undefined),
+})
 export type SendMessageBody = z.infer<typeof SendMessageBody>
 export type SendMessageType = SendMessageBody['type']
 
@@ -21,5 +41,11 @@ export const SendMessageResult = z.object({ id: z.uuid() })
 export type SendMessageResult = z.infer<typeof SendMessageResult>
 
 /** Envelope of a message received from a peer (inside `message-received`): one entry per type a user can send. */
-export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope])
+export const MessageEnvelope = z.discriminatedUnion('type', [
+  TextMessageEnvelope,
+  MenuSelectMessageEnvelope,
+  ContextualMenuSelectMessageEnvelope,
+  ContextualMenuRequestMessageEnvelope,
+  TerminateConnectionMessageEnvelope,
+])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>

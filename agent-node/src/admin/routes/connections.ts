@@ -1,6 +1,7 @@
 /** `GET /v1/connections` and `GET /v1/connections/{connection_id}` (spec "Connection"). */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import type { DidCommConnectionRecord } from '@credo-ts/didcomm'
+import { isTerminated } from '../../didcomm/hangup.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 import { ConnectionBody, ConnectionIdParam } from '../schemas.ts'
@@ -14,7 +15,7 @@ export function toConnectionBody(record: DidCommConnectionRecord): ConnectionBod
     did: record.did,
     theirDid: record.theirDid,
     theirLabel: record.theirLabel,
-    state: record.state,
+    state: isTerminated(record) ? 'terminated' : record.state,
     role: record.role,
     threadId: record.threadId,
     outOfBandId: record.outOfBandId,

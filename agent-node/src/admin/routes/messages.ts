@@ -17,6 +17,7 @@ const postMessage = createRoute({
     400: { description: 'Invalid body; `issues` names the fields', content: { 'application/json': { schema: ErrorBody } } },
     404: { description: 'Unknown connection', content: { 'application/json': { schema: ErrorBody } } },
     409: { description: 'Connection has not completed DID Exchange', content: { 'application/json': { schema: ErrorBody } } },
+    410: { description: 'Connection was terminated (`terminate-connection` from either side)', content: { 'application/json': { schema: ErrorBody } } },
   },
 })
 
@@ -26,9 +27,9 @@ export function messageRoutes(deps: AdminDeps, app: OpenAPIHono) {
       return c.json(await deps.messages.send(c.req.valid('json')), 200)
     } catch (error) {
       if (error instanceof ConnectionUnavailableError) {
-        return error.reason === 'not-found'
-          ? errorResponse(c, 404, 'not_found', error.message)
-          : errorResponse(c, 409, 'conflict', error.message)
+        if (error.reason === 'not-found') return errorResponse(c, 404, 'not_found', error.message)
+        if (error.reason === 'terminated') return errorResponse(c, 410, 'connection_terminated', error.message)
+        return errorResponse(c, 409, 'conflict', error.message)
       }
       throw error
     }

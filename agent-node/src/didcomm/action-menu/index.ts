@@ -1,0 +1,6 @@
+export * from './ActionMenuApi.ts'
+export * from './ActionMenuEvents.ts'
+export * from './ActionMenuModule.ts'
+export * from './messages/index.ts'
+export * from './models/index.ts'
+export * from './repository/index.ts'

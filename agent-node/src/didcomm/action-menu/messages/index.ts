@@ -1,0 +1,4 @@
+export * from './ActionMenuProblemReportMessage.ts'
+export * from './MenuMessage.ts'
+export * from './MenuRequestMessage.ts'
+export * from './PerformMessage.ts'

@@ -1,0 +1,3 @@
+export * from './ActionMenu.ts'
+export * from './ActionMenuRole.ts'
+export * from './ActionMenuState.ts'

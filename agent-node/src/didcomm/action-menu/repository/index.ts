@@ -1,0 +1,2 @@
+export * from './ActionMenuRecord.ts'
+export * from './ActionMenuRepository.ts'

@@ -1,0 +1,91 @@
+/**
+ * An in-process agent-node (real SQLite, WebSocket endpoint on loopback, webhooks to an event
+ * receiver) and a WalletPeer connected to it: the setting of the message-type tests.
+ */
+import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
+import { afterAll, beforeAll } from 'vitest'
+import type { AgentNode } from '../../src/app.ts'
+import { createLogger } from '../../src/logging/index.ts'
+import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
+import { startTestAgentNode } from './test-agent-node.ts'
+
+export interface WalletSession {
+  node: AgentNode
+  wallet: WalletPeer
+  receiver: EventReceiver
+  /** The connection's id on agent-node's side (what `POST /v1/message` takes). */
+  connectionId: string
+  /** The same connection's id on the wallet's side. */
+  walletConnectionId: string
+  /** Connects the wallet once more (a new invitation). @returns both sides' ids of the new connection. */
+  connect(): Promise<{ connectionId: string; walletConnectionId: string }>
+  /** `POST /v1/message` with `body` as JSON. */
+  postMessage(body: unknown): Promise<Response>
+  /** `POST /v1/message` on `connectionId`, which must answer 200. @returns the message id. */
+  sendMessage(body: Record<string, unknown>): Promise<string>
+  stop(): Promise<void>
+}
+
+/** Starts agent-node, the event receiver and a wallet, and connects the wallet (DID Exchange completed). */
+export async function startWalletSession(label: string): Promise<WalletSession> {
+  const receiver = await startEventReceiver()
+  const agent = await startTestAgentNode(label, { EVENTS_BASE_URL: receiver.url })
+  const wallet = await WalletPeer.create({ label: `${label}-wallet`, logger: createLogger('silent', 'wallet') })
+  const connect = async () => {
+    const { url, outOfBandId } = (await (await fetch(`${agent.admin}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
+    const completed = new Promise<string>((resolve) => {
+      agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
+        const record = payload.connectionRecord
+        if (record.outOfBandId === outOfBandId && record.state === DidCommDidExchangeState.Completed) resolve(record.id)
+      })
+    })
+    const walletConnectionId = await wallet.connect(url)
+    return { connectionId: await completed, walletConnectionId }
+  }
+  const { connectionId, walletConnectionId } = await connect()
+
+  return {
+    node: agent.node,
+    wallet,
+    receiver,
+    connectionId,
+    walletConnectionId,
+    connect,
+    postMessage: agent.postMessage,
+    async sendMessage(body) {
+      const response = await agent.postMessage({ connectionId, ...body })
+      if (response.status !== 200) throw new Error(`POST /v1/message answered ${response.status}: ${await response.text()}`)
+      return ((await response.json()) as { id: string }).id
+    },
+    async stop() {
+      await wallet.stop()
+      await agent.stop()
+      await receiver.close()
+    },
+  }
+}
+
+/**
+ * Starts a session before the suite's tests and stops it after them.
+ * @returns the session (call it inside tests and hooks).
+ */
+export function useWalletSession(label: string): () => WalletSession {
+  let session: WalletSession | undefined
+  beforeAll(async () => {
+    session = await startWalletSession(label)
+  }, 120_000)
+  afterAll(async () => {
+    await session?.stop()
+  })
+  return () => {
+    if (!session) throw new Error('the wallet session has not started')
+    return session
+  }
+}
+
+/** Resolves with the `message-received` body whose message has type `type` (already received, or next). */
+export async function receivedMessage(receiver: EventReceiver, type: string): Promise<Record<string, unknown>> {
+  const event = await receiver.waitFor((e) => e.topic === 'message-received' && (e.body.message as { type: string }).type === type)
+  return event.body
+}
