@@ -8,15 +8,22 @@
  */
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+import { receiveCredentialReception, sendCredentialIssuance, sendCredentialRequest } from './types/credentials.ts'
+import { sendInvitation } from './types/invitation.ts'
+import { receiveIdentityProofSubmit, sendIdentityProofRequest } from './types/proofs.ts'
 import { receiveText, sendText } from './types/text.ts'
 
 export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 
 export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
+  'credential-issuance': sendCredentialIssuance,
+  'credential-request': sendCredentialRequest,
+  'identity-proof-request': sendIdentityProofRequest,
+  invitation: sendInvitation,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText]
+export const receivers: readonly MessageReceiver[] = [receiveText, receiveCredentialReception, receiveIdentityProofSubmit]
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

@@ -6,13 +6,25 @@
  * each union it belongs to.
  */
 import { z } from 'zod'
+import { CredentialIssuanceMessageBody, CredentialReceptionEnvelope, CredentialRequestMessageBody } from './credentials.ts'
+import { InvitationMessageBody } from './invitation.ts'
+import { IdentityProofRequestMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
 export * from './common.ts'
+export * from './credentials.ts'
+export * from './invitation.ts'
+export * from './proofs.ts'
 export * from './text.ts'
 
 /** Body of `POST /v1/message`: one entry per message type the controller can send. */
-export const SendMessageBody = z.discriminatedUnion('type', [TextMessageBody])
+export const SendMessageBody = z.discriminatedUnion('type', [
+  TextMessageBody,
+  CredentialIssuanceMessageBody,
+  CredentialRequestMessageBody,
+  IdentityProofRequestMessageBody,
+  InvitationMessageBody,
+])
 export type SendMessageBody = z.infer<typeof SendMessageBody>
 export type SendMessageType = SendMessageBody['type']
 
@@ -21,5 +33,5 @@ export const SendMessageResult = z.object({ id: z.uuid() })
 export type SendMessageResult = z.infer<typeof SendMessageResult>
 
 /** Envelope of a message received from a peer (inside `message-received`): one entry per type a user can send. */
-export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope])
+export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope, CredentialReceptionEnvelope, IdentityProofSubmitEnvelope])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>
