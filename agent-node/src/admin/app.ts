@@ -14,11 +14,12 @@ import { credentialTypeRoutes } from './routes/credential-types.ts'
 import { invitationRoutes } from './routes/invitation.ts'
 import { messageRoutes } from './routes/messages.ts'
 import { presentationRequestRoutes } from './routes/presentation-request.ts'
+import { vtRoutes } from './routes/vt.ts'
 
 /** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes]
+  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes]
   for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {

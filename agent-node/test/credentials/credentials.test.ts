@@ -2,6 +2,8 @@
  * Credential types, offers, short URLs and credential messages end to end: an in-process
  * agent-node and a real Credo wallet peer on loopback (test/support/credential-stack.ts).
  */
+import { createServer, type Server } from 'node:http'
+import { DidCommCredentialEventTypes, DidCommCredentialState, type DidCommCredentialStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShortUrls } from '../../src/short-urls/ShortUrls.ts'
 import { nextOfferReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
@@ -20,7 +22,32 @@ describe('credential types, offers and short URLs', () => {
 
   afterAll(async () => {
     await stack?.stop()
+    await new Promise((resolve) => schemaServer?.close(resolve))
   })
+
+  /** Serves a JSON Schema Credential and the schema it references, on loopback. */
+  let schemaServer: Server | undefined
+  const serveSchemaDocuments = async (): Promise<string> => {
+    const documents = new Map<string, unknown>()
+    schemaServer = createServer((req, res) => {
+      const document = documents.get(req.url ?? '')
+      res.writeHead(document ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(document ?? {}))
+    })
+    await new Promise<void>((resolve) => schemaServer!.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(schemaServer.address() as { port: number }).port}`
+    documents.set('/vt/schemas-member.json', {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'Member',
+      type: 'object',
+      properties: { credentialSubject: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, roles: { type: 'array' } } } },
+    })
+    documents.set('/vt/schemas-member-jsc.json', {
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential', 'JsonSchemaCredential'],
+      credentialSubject: { type: 'JsonSchema', jsonSchema: { $ref: `${base}/vt/schemas-member.json` } },
+    })
+    return `${base}/vt/schemas-member-jsc.json`
+  }
 
   it('creates a credential type, and returns the same one for the same name and version', async () => {
     const created = await stack.admin<{ id: string; schemaId: string; name: string; version: string; attributes: string[] }>('/v1/credential-types', {
@@ -149,5 +176,50 @@ describe('credential types, offers and short URLs', () => {
       60_000,
     )
     expect(reception.body.message).toMatchObject({ type: 'credential-reception', state: 'declined', connectionId })
+  }, 180_000)
+
+  it('POST /vt/issue-credential offers a credential whose type a JSON Schema Credential defines', async () => {
+    const jsonSchemaCredential = await serveSchemaDocuments()
+    const claims = { id: 'did:example:alice', name: 'Alice', roles: ['admin', 'editor'] }
+    const issued = await stack.admin<{ credentialExchangeId: string; shortUrl: string }>('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential, claims })
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200)
+    const types = await stack.admin<{ name: string; attributes: string[] }[]>('/v1/credential-types')
+    expect(types.body.find((t) => t.name === jsonSchemaCredential)?.attributes).toEqual(['id', 'name', 'roles'])
+
+    const received = nextOfferReceived(stack.wallet)
+    await stack.wallet.connect(issued.body.shortUrl)
+    await stack.wallet.acceptCredentialOffer((await received).id, 90_000)
+    const held = await stack.wallet.anonCredsCredentials()
+    expect(held.map((c) => c.attributes)).toContainEqual({ name: 'Alice', roles: '["admin","editor"]' })
+
+    const again = await stack.admin('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential, claims: { id: 'did:example:bob', name: 'Bob' } })
+    expect(again.status).toBe(400)
+    expect(JSON.stringify(again.body)).toMatch(/missing claims: roles/)
+    const privateUrl = await stack.admin<{ issues: { field: string }[] }>('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential: 'http://10.9.8.7/jsc.json', claims })
+    expect(privateUrl.status).toBe(400)
+    expect(privateUrl.body.issues[0]!.field).toBe('jsonSchemaCredential')
+    const missing = await stack.admin('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential: jsonSchemaCredential.replace('member-jsc', 'nothing'), claims })
+    expect(missing.status).toBe(400)
+    expect(JSON.stringify(missing.body)).toMatch(/answered 404/)
+  }, 180_000)
+
+  it('credential-request proposes a credential to the peer; invitation forwards an invitation', async () => {
+    const connectionId = await stack.connectWallet()
+    const proposal = new Promise<string>((resolve) => {
+      stack.wallet.agent.events.on<DidCommCredentialStateChangedEvent>(DidCommCredentialEventTypes.DidCommCredentialStateChanged, ({ payload }) => {
+        if (payload.credentialExchangeRecord.state === DidCommCredentialState.ProposalReceived) resolve(payload.credentialExchangeRecord.id)
+      })
+    })
+    const requested = await stack.admin<{ id: string }>('/v1/message', { type: 'credential-request', connectionId, credentialDefinitionId, claims: claimsOf(PERSON) })
+    expect(requested.status).toBe(200)
+    const proposalId = await proposal
+    const formatData = await stack.wallet.agent.modules.didcomm.credentials.getFormatData(proposalId)
+    expect(formatData.proposal?.anoncreds).toMatchObject({ cred_def_id: credentialDefinitionId })
+
+    const { body: invitation } = await stack.admin<{ url: string }>('/v1/invitation')
+    const forwarded = await stack.admin<{ id: string }>('/v1/message', { type: 'invitation', connectionId, url: invitation.url })
+    expect(forwarded.status).toBe(200)
+    const state = await stack.receiver.waitFor((e) => e.topic === 'message-state-updated' && e.body.messageId === forwarded.body.id && e.body.state !== 'created')
+    expect(state.body.state).toBe('sent')
   }, 180_000)
 })
