@@ -19,13 +19,8 @@ export async function createConnectionInvitation(
   agent: DidcommAgent,
   config: Pick<AgentNodeConfig, 'label' | 'invitationImageUrl' | 'invitationBaseUrl'>,
 ): Promise<ConnectionInvitation> {
-  const record = await agent.modules.didcomm.oob.createInvitation({
-    label: config.label,
-    imageUrl: config.invitationImageUrl,
-    handshakeProtocols: [DidCommHandshakeProtocol.DidExchange],
-    autoAcceptConnection: true,
-  })
-  return { url: record.outOfBandInvitation.toUrl({ domain: config.invitationBaseUrl }), outOfBandId: record.id }
+  const { url, outOfBandId } = await createInvitation(agent, config, [])
+  return { url, outOfBandId }
 }
 
 /** An invitation carrying a protocol message: its URL, its JSON and its out-of-band record. */
@@ -38,17 +33,26 @@ export interface MessageInvitation extends ConnectionInvitation {
  * `requests~attach`, with DID Exchange as handshake: a wallet with no connection connects first,
  * then handles the message on the new connection (RFC 0434).
  */
-export async function createMessageInvitation(
+export function createMessageInvitation(
   agent: DidcommAgent,
   config: Pick<AgentNodeConfig, 'label' | 'invitationImageUrl' | 'invitationBaseUrl'>,
   message: DidCommMessage,
+): Promise<MessageInvitation> {
+  return createInvitation(agent, config, [message])
+}
+
+/** A single-use DID Exchange invitation carrying `messages`, auto-accepting the connection. */
+async function createInvitation(
+  agent: DidcommAgent,
+  config: Pick<AgentNodeConfig, 'label' | 'invitationImageUrl' | 'invitationBaseUrl'>,
+  messages: DidCommMessage[],
 ): Promise<MessageInvitation> {
   const record = await agent.modules.didcomm.oob.createInvitation({
     label: config.label,
     imageUrl: config.invitationImageUrl,
     handshakeProtocols: [DidCommHandshakeProtocol.DidExchange],
     autoAcceptConnection: true,
-    messages: [message],
+    messages: messages.length > 0 ? messages : undefined,
   })
   const invitation = record.outOfBandInvitation
   return { url: invitation.toUrl({ domain: config.invitationBaseUrl }), outOfBandId: record.id, invitation: invitation.toJSON() }

@@ -7,6 +7,7 @@ import { DidCommCredentialEventTypes, DidCommCredentialState, type DidCommCreden
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShortUrls } from '../../src/short-urls/ShortUrls.ts'
 import { nextOfferReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
+import { nextEvent } from '../support/next-event.ts'
 
 const PERSON = { name: 'Alice Example', age: '27' }
 const claimsOf = (values: Record<string, string>) => Object.entries(values).map(([name, value]) => ({ name, value }))
@@ -205,11 +206,9 @@ describe('credential types, offers and short URLs', () => {
 
   it('credential-request proposes a credential to the peer; invitation forwards an invitation', async () => {
     const connectionId = await stack.connectWallet()
-    const proposal = new Promise<string>((resolve) => {
-      stack.wallet.agent.events.on<DidCommCredentialStateChangedEvent>(DidCommCredentialEventTypes.DidCommCredentialStateChanged, ({ payload }) => {
-        if (payload.credentialExchangeRecord.state === DidCommCredentialState.ProposalReceived) resolve(payload.credentialExchangeRecord.id)
-      })
-    })
+    const proposal = nextEvent<DidCommCredentialStateChangedEvent, string>(stack.wallet.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
+      p.credentialExchangeRecord.state === DidCommCredentialState.ProposalReceived ? p.credentialExchangeRecord.id : undefined,
+    )
     const requested = await stack.admin<{ id: string }>('/v1/message', { type: 'credential-request', connectionId, credentialDefinitionId, claims: claimsOf(PERSON) })
     expect(requested.status).toBe(200)
     const proposalId = await proposal

@@ -30,6 +30,7 @@ import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
 import { IssuerStorageRegistry } from './issuer-storage-registry.ts'
+import { nextEvent } from './next-event.ts'
 
 export interface AdminResponse<T = Record<string, unknown>> {
   status: number
@@ -115,36 +116,16 @@ export async function startCredentialStack(label: string): Promise<CredentialSta
   }
 }
 
-/** Resolves with the next record the wallet's `eventType` reports in `state`. */
-function nextWalletRecord<E extends DidCommCredentialStateChangedEvent | DidCommProofStateChangedEvent, R>(
-  wallet: WalletPeer,
-  eventType: E['type'],
-  pick: (payload: E['payload']) => R | undefined,
-  timeoutMs = 60_000,
-): Promise<R> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`wallet: no matching ${eventType} within ${timeoutMs} ms`)), timeoutMs)
-    const listener = ({ payload }: E) => {
-      const picked = pick(payload)
-      if (picked === undefined) return
-      clearTimeout(timer)
-      wallet.agent.events.off<E>(eventType, listener)
-      resolve(picked)
-    }
-    wallet.agent.events.on<E>(eventType, listener)
-  })
-}
-
 /** The next credential offer the wallet receives (subscribe before triggering it). */
 export function nextOfferReceived(wallet: WalletPeer): Promise<DidCommCredentialExchangeRecord> {
-  return nextWalletRecord<DidCommCredentialStateChangedEvent, DidCommCredentialExchangeRecord>(wallet, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
+  return nextEvent<DidCommCredentialStateChangedEvent, DidCommCredentialExchangeRecord>(wallet.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
     p.credentialExchangeRecord.state === DidCommCredentialState.OfferReceived ? p.credentialExchangeRecord : undefined,
   )
 }
 
 /** The next proof request the wallet receives (subscribe before triggering it). */
 export function nextProofRequestReceived(wallet: WalletPeer): Promise<DidCommProofExchangeRecord> {
-  return nextWalletRecord<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(wallet, DidCommProofEventTypes.ProofStateChanged, (p) =>
+  return nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(wallet.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
     p.proofRecord.state === DidCommProofState.RequestReceived ? p.proofRecord : undefined,
   )
 }
