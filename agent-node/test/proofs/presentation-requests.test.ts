@@ -111,6 +111,13 @@ describe('presentation requests', () => {
     const attribute = await request({ ref: 'x', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['shoe-size'] }] })
     expect(attribute.status).toBe(400)
     expect(attribute.body.issues![0]!.field).toBe('requestedCredentials.0.attributes')
+
+    const neither = await request({ ref: 'x' })
+    expect(neither.status).toBe(400)
+    expect(neither.body.issues!.map((i) => i.field)).toEqual(['credentialDefinitionId', 'claims'])
+    const both = await request({ credentialDefinitionId: person, claims: ['name'], requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    expect(both.status).toBe(400)
+    expect(both.body.issues![0]!.field).toBe('requestedCredentials')
   })
 
   it('identity-proof-request to a connected user; the controller receives identity-proof-submit with verified claims', async () => {

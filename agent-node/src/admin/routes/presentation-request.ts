@@ -14,21 +14,34 @@ import { ErrorBody } from '../errors.ts'
 
 const attributeNames = z.array(z.string().min(1)).min(1)
 
-const SimplePresentationRequest = z
-  .object({ credentialDefinitionId: z.string().min(1), claims: attributeNames.describe('Attribute names to reveal') })
-  .strict()
-  .openapi('SimplePresentationRequest')
-
-const CallbackPresentationRequest = z
+/**
+ * Both shapes in one object, so a body that fits neither gets field-level errors rather than a
+ * bare "invalid union": simple (`credentialDefinitionId` + `claims`) or with callback
+ * (`requestedCredentials`, optional `ref` and `callbackUrl`), never a mix.
+ */
+const PresentationRequestCreate = z
   .object({
+    credentialDefinitionId: z.string().min(1).optional().describe('Simple shape: the definition'),
+    claims: attributeNames.optional().describe('Simple shape: attribute names to reveal'),
     ref: z.string().max(500).optional().describe('Flow label chosen by the controller, echoed in every callback'),
     callbackUrl: z.url({ protocol: /^https?$/ }).optional().describe('Receives the status POSTs'),
-    requestedCredentials: z.array(z.object({ credentialDefinitionId: z.string().min(1), attributes: attributeNames })).min(1),
+    requestedCredentials: z
+      .array(z.object({ credentialDefinitionId: z.string().min(1), attributes: attributeNames }))
+      .min(1)
+      .optional()
+      .describe('Callback shape: every credential to present'),
   })
   .strict()
-  .openapi('CallbackPresentationRequest')
-
-const PresentationRequestCreate = z.union([SimplePresentationRequest, CallbackPresentationRequest])
+  .superRefine((body, context) => {
+    const simple = body.credentialDefinitionId !== undefined || body.claims !== undefined
+    if (body.requestedCredentials && simple) {
+      context.addIssue({ code: 'custom', path: ['requestedCredentials'], message: 'give either requestedCredentials or credentialDefinitionId with claims, not both' })
+    } else if (!body.requestedCredentials) {
+      if (body.credentialDefinitionId === undefined) context.addIssue({ code: 'custom', path: ['credentialDefinitionId'], message: 'required (or give requestedCredentials)' })
+      if (body.claims === undefined) context.addIssue({ code: 'custom', path: ['claims'], message: 'required (or give requestedCredentials)' })
+    }
+  })
+  .openapi('PresentationRequestCreate')
 
 const PresentationRequestBody = z
   .object({
@@ -52,10 +65,10 @@ const requestRoute = (path: string) =>
     },
   })
 
-/** Both shapes as one input. */
+/** Both shapes as one input (the schema guarantees one of them is complete). */
 function toInput(body: z.infer<typeof PresentationRequestCreate>): PresentationRequestInput {
-  if ('requestedCredentials' in body) return body
-  return { requestedCredentials: [{ credentialDefinitionId: body.credentialDefinitionId, attributes: body.claims }] }
+  const { ref, callbackUrl, requestedCredentials, credentialDefinitionId, claims } = body
+  return { ref, callbackUrl, requestedCredentials: requestedCredentials ?? [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims! }] }
 }
 
 export function presentationRequestRoutes(deps: AdminDeps, app: OpenAPIHono) {
