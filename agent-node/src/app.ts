@@ -8,9 +8,11 @@ import { join } from 'node:path'
 import type { AgentNodeConfig } from './config/index.ts'
 import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
+import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
+import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
 import { ensurePublicDid } from './did/PublicDidService.ts'
 import { bridgeCredoEvents } from './events/credo-bridge.ts'
@@ -18,7 +20,9 @@ import { EventPublisher } from './events/publisher.ts'
 import { WebhookSink } from './events/webhook.ts'
 import type { Logger } from './logging/index.ts'
 import { MessageService } from './messages/MessageService.ts'
+import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
+import { ShortUrls } from './short-urls/ShortUrls.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
 import { openWallet } from './wallet/index.ts'
 
@@ -68,11 +72,18 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   if (tunnel) events.addSink(tunnel)
   bridgeCredoEvents(agent, events)
 
-  const publicApp = createPublicApp(() => agent, transports, config)
+  const publicDid = didRecord.did
+  const guard = new OutboundGuard(config.outboundAllowedNetworks)
+  const credentialTypes = new CredentialTypes(agent, publicDid)
+  const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
+  const presentationRequests = new PresentationRequests({ agent, config, credentialTypes, shortUrls, guard, logger })
+  presentationRequests.start()
+
+  const publicApp = createPublicApp(() => agent, transports, config, shortUrls)
   publicApp.route('/', publicDidRoutes(didRecord))
-  publicApp.route('/', anonCredsRoutes(() => agent.context, didRecord.did))
+  publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
   const publicServer = await listenPublic(publicApp, transports, config.publicPort)
-  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, publicDid: didRecord.did })
+  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
   tunnel?.start()
 
@@ -91,6 +102,8 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
       await messages.drain()
+      await presentationRequests.drain()
+      await guard.close()
       await webhooks?.drain()
       await agent.shutdown()
       await database.close()

@@ -9,13 +9,18 @@ import type { AdminDeps } from './context.ts'
 import { errorHandler, errorResponse, validationHook } from './errors.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { connectionRoutes } from './routes/connections.ts'
+import { credentialOfferRoutes } from './routes/credential-offer.ts'
+import { credentialTypeRoutes } from './routes/credential-types.ts'
 import { invitationRoutes } from './routes/invitation.ts'
 import { messageRoutes } from './routes/messages.ts'
+import { presentationRequestRoutes } from './routes/presentation-request.ts'
+import { vtRoutes } from './routes/vt.ts'
 
 /** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  for (const routes of [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes]) routes(deps, app)
+  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes]
+  for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {
     app.doc31('/api/openapi.json', {

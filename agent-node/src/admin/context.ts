@@ -1,7 +1,11 @@
 import type { AgentNodeConfig } from '../config/index.ts'
+import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { Logger } from '../logging/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
+import type { PresentationRequests } from '../proofs/PresentationRequests.ts'
+import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 
 /** What the admin routes need; built once in `app.ts`, handed to every router. */
 export interface AdminDeps {
@@ -13,4 +17,9 @@ export interface AdminDeps {
   publicDid: string
   /** Name and version printed at start-up and returned by `GET /v1/agent`. */
   build: { name: string; version: string }
+  credentialTypes: CredentialTypes
+  shortUrls: ShortUrls
+  presentationRequests: PresentationRequests
+  /** Checks and calls URLs the controller hands over (callbacks). */
+  guard: OutboundGuard
 }

@@ -5,7 +5,7 @@
  * Names follow ../shared/spec/agent-interface-and-events.md ("Runtime settings"). Settings the
  * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
- * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, LOG_LEVEL, NODE_ENV.
+ * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, LOG_LEVEL, NODE_ENV.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -55,6 +55,8 @@ export interface AgentNodeConfig {
    * although they are private, loopback or link-local (OUTBOUND_ALLOWED_NETWORKS, default none).
    */
   outboundAllowedNetworks: string[]
+  /** How long a short URL (`/s?id=…`) works after it is made, in seconds (SHORT_URL_EXPIRY_SECONDS, default 7 days). */
+  shortUrlExpirySeconds: number
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
@@ -90,6 +92,7 @@ const Env = z.object({
   CONTROLLER_TUNNEL_URL: z.url({ protocol: /^wss?$/ }).optional(),
   TUNNEL_SECRET: z.string().optional(),
   OUTBOUND_ALLOWED_NETWORKS: z.string().optional(),
+  SHORT_URL_EXPIRY_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -179,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       databaseUrl: e.DATABASE_URL,
       tunnel,
       outboundAllowedNetworks,
+      shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
       logLevel: e.LOG_LEVEL,
       production,
     },

@@ -9,6 +9,9 @@
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 import { receiveActionMenu, sendContextualMenuUpdate } from './types/action-menu.ts'
+import { receiveCredentialReception, sendCredentialIssuance, sendCredentialRequest } from './types/credentials.ts'
+import { sendInvitation } from './types/invitation.ts'
+import { receiveIdentityProofSubmit, sendIdentityProofRequest } from './types/proofs.ts'
 import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
 import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
 import { receiveText, sendText } from './types/text.ts'
@@ -20,9 +23,20 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   'menu-display': sendMenuDisplay,
   'contextual-menu-update': sendContextualMenuUpdate,
   'terminate-connection': sendTerminateConnection,
+  'credential-issuance': sendCredentialIssuance,
+  'credential-request': sendCredentialRequest,
+  'identity-proof-request': sendIdentityProofRequest,
+  invitation: sendInvitation,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText, receiveMenuSelect, receiveActionMenu, receiveTerminateConnection]
+export const receivers: readonly MessageReceiver[] = [
+  receiveText,
+  receiveMenuSelect,
+  receiveActionMenu,
+  receiveTerminateConnection,
+  receiveCredentialReception,
+  receiveIdentityProofSubmit,
+]
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

@@ -4,6 +4,7 @@
  * - WebSocket upgrades on any path: DIDComm inbound over WebSocket (Credo's WS transport on our server),
  * - `GET /invitation`: creates a connection invitation and redirects to the page showing its QR code,
  * - `GET /qr?oob=…`: that page (the default AGENT_INVITATION_BASE_URL),
+ * - `GET /s?id=<uuid>`: short URLs (`short-urls/route.ts`),
  * - `GET /health`.
  */
 import type { Server } from 'node:http'
@@ -16,6 +17,8 @@ import { createConnectionInvitation } from '../didcomm/invitations.ts'
 import { HttpInboundTransport, MAX_ENVELOPE_BYTES } from '../didcomm/transport/HttpInboundTransport.ts'
 import { listen } from '../http/listen.ts'
 import { renderInvitationPage } from './qr-page.ts'
+import type { ShortUrls } from '../short-urls/ShortUrls.ts'
+import { shortUrlRoute } from '../short-urls/route.ts'
 
 /** The inbound transports the public server feeds; hand them to the agent before it starts. */
 export interface PublicTransports {
@@ -29,8 +32,9 @@ export function createPublicTransports(): PublicTransports {
   return { http: new HttpInboundTransport(), ws: new DidCommWsInboundTransport({ server: socketServer }), socketServer }
 }
 
-export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig): Hono {
+export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig, shortUrls: ShortUrls): Hono {
   const app = new Hono()
+  shortUrlRoute(app, shortUrls)
   app.get('/health', (c) => c.json({ ok: true }))
   app.post('/', (c) => transports.http.handle(c))
   app.get('/invitation', async (c) => c.redirect((await createConnectionInvitation(agent(), config)).url, 302))

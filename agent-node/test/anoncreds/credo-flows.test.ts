@@ -30,28 +30,9 @@ import { loadConfig } from '../../src/config/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
+import { nextEvent } from '../support/next-event.ts'
 
 const ATTRIBUTES = { name: 'Alice Example', age: '27', height: '172', sex: 'F', id: 'P-0042' }
-
-/** Resolves with the first state-changed payload of `eventType` for which `pick` returns a value. */
-function nextRecord<E extends DidCommCredentialStateChangedEvent | DidCommProofStateChangedEvent, R>(
-  node: AgentNode,
-  eventType: E['type'],
-  pick: (payload: E['payload']) => R | undefined,
-  timeoutMs = 60_000,
-): Promise<R> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no matching ${eventType} within ${timeoutMs} ms`)), timeoutMs)
-    const listener = ({ payload }: E) => {
-      const picked = pick(payload)
-      if (picked === undefined) return
-      clearTimeout(timer)
-      node.agent.events.off<E>(eventType, listener)
-      resolve(picked)
-    }
-    node.agent.events.on<E>(eventType, listener)
-  })
-}
 
 describe('Credo AnonCreds flows on the TypeScript engine', () => {
   let dataDir: string
@@ -126,7 +107,7 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
 
   it('issues a credential the wallet accepts and stores (issue-credential v2)', async () => {
     expect(credentialDefinitionId).toBeDefined()
-    const issuerDone = nextRecord<DidCommCredentialStateChangedEvent, string>(node, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
+    const issuerDone = nextEvent<DidCommCredentialStateChangedEvent, string>(node.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
       p.credentialExchangeRecord.state === DidCommCredentialState.Done ? p.credentialExchangeRecord.id : undefined,
     )
     const offer = await node.agent.modules.didcomm.credentials.offerCredential({
@@ -184,7 +165,7 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
   const presentAndVerify = async (restrict: boolean) => {
     const request = await requestProof(18, restrict)
     const settled = [DidCommProofState.PresentationReceived, DidCommProofState.Done, DidCommProofState.Abandoned]
-    const verified = nextRecord<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(node, DidCommProofEventTypes.ProofStateChanged, (p) =>
+    const verified = nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(node.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
       p.proofRecord.id === request.id && settled.includes(p.proofRecord.state) ? p.proofRecord : undefined,
     )
     const received = await wallet.proofRequest(request.threadId)
@@ -207,7 +188,7 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
 
   it('cannot present when the predicate does not hold (age >= 65): the wallet declines', async () => {
     const request = await requestProof(65)
-    const abandoned = nextRecord<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(node, DidCommProofEventTypes.ProofStateChanged, (p) =>
+    const abandoned = nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(node.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
       p.proofRecord.id === request.id && p.proofRecord.state === DidCommProofState.Abandoned ? p.proofRecord : undefined,
     )
     const received = await wallet.proofRequest(request.threadId)

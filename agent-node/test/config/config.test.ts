@@ -107,4 +107,10 @@ describe('loadConfig', () => {
     const found = problems({ ADMIN_PORT: 'abc', EVENTS_BASE_URL: 'not a url', CONTROLLER_TUNNEL_URL: 'http://x/tunnel', TUNNEL_SECRET: strongKey })
     expect(found.map((p) => p.split(':')[0]).sort()).toEqual(['ADMIN_PORT', 'CONTROLLER_TUNNEL_URL', 'EVENTS_BASE_URL'])
   })
+
+  it('short URLs live 7 days unless SHORT_URL_EXPIRY_SECONDS says otherwise (a positive whole number)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }).config.shortUrlExpirySeconds).toBe(7 * 24 * 3600)
+    expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '600' }).config.shortUrlExpirySeconds).toBe(600)
+    expect(problems({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '0' })[0]).toMatch(/^SHORT_URL_EXPIRY_SECONDS:/)
+  })
 })

@@ -6,22 +6,33 @@
  * each union it belongs to.
  */
 import { z } from 'zod'
-import {
-  ContextualMenuRequestMessageEnvelope,
-  ContextualMenuSelectMessageEnvelope,
-  ContextualMenuUpdateMessageBody,
-} from './contextual-menu.ts'
+import { ContextualMenuRequestMessageEnvelope, ContextualMenuSelectMessageEnvelope, ContextualMenuUpdateMessageBody } from './contextual-menu.ts'
+import { CredentialIssuanceMessageBody, CredentialReceptionEnvelope, CredentialRequestMessageBody } from './credentials.ts'
+import { InvitationMessageBody } from './invitation.ts'
 import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
+import { IdentityProofRequestMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
 import { TerminateConnectionMessageBody, TerminateConnectionMessageEnvelope } from './terminate-connection.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
 export * from './common.ts'
 export * from './contextual-menu.ts'
+export * from './credentials.ts'
+export * from './invitation.ts'
 export * from './menu.ts'
+export * from './proofs.ts'
 export * from './terminate-connection.ts'
 export * from './text.ts'
 
-const sendMessageBodies = [TextMessageBody, MenuDisplayMessageBody, ContextualMenuUpdateMessageBody, TerminateConnectionMessageBody] as const
+const sendMessageBodies = [
+  TextMessageBody,
+  MenuDisplayMessageBody,
+  ContextualMenuUpdateMessageBody,
+  TerminateConnectionMessageBody,
+  CredentialIssuanceMessageBody,
+  CredentialRequestMessageBody,
+  IdentityProofRequestMessageBody,
+  InvitationMessageBody,
+] as const
 
 /** The `type` values `POST /v1/message` accepts. */
 export const SEND_MESSAGE_TYPES = sendMessageBodies.map((body) => body.shape.type.value)
@@ -47,5 +58,7 @@ export const MessageEnvelope = z.discriminatedUnion('type', [
   ContextualMenuSelectMessageEnvelope,
   ContextualMenuRequestMessageEnvelope,
   TerminateConnectionMessageEnvelope,
+  CredentialReceptionEnvelope,
+  IdentityProofSubmitEnvelope,
 ])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>

@@ -1,0 +1,150 @@
+/**
+ * Credential types (spec "Credential type"): `create` registers an AnonCreds schema and a
+ * credential definition under the agent's public DID (the issuer id) through Credo, which keeps
+ * the definition's private key and key-correctness proof in the agent's storage. A type is found
+ * again by name and version, so creating it twice returns the first one; creations run one at a
+ * time so two concurrent requests cannot mint two definitions.
+ *
+ * `checkClaims` is how offers and issuance validate claims: exactly one value per attribute.
+ */
+import type { Claim } from '@parley/shared'
+import type { DidcommAgent } from '../didcomm/agent.ts'
+import { recordRepository } from '../wallet/storage/repository.ts'
+import { CredentialTypeRecord } from './CredentialTypeRecord.ts'
+
+/** What `POST /v1/credential-types` asks for. */
+export interface CredentialTypeRequest {
+  name: string
+  version: string
+  attributes: string[]
+  supportRevocation?: boolean
+}
+
+/** Credo could not register the schema or the credential definition. */
+export class CredentialTypeRegistrationError extends Error {
+  constructor(what: 'schema' | 'credential definition', reason: string) {
+    super(`could not register the ${what}: ${reason}`)
+    this.name = 'CredentialTypeRegistrationError'
+  }
+}
+
+/** No credential type has this credential definition id (HTTP 404). */
+export class UnknownCredentialDefinitionError extends Error {
+  constructor(readonly credentialDefinitionId: string) {
+    super(`unknown credential definition '${credentialDefinitionId}': create it with POST /v1/credential-types`)
+    this.name = 'UnknownCredentialDefinitionError'
+  }
+}
+
+/** Claims that do not match the type's attributes (HTTP 400); `issues` name each problem. */
+export class ClaimsMismatchError extends Error {
+  constructor(readonly issues: { field: string; message: string }[]) {
+    super(issues.map((i) => `${i.field}: ${i.message}`).join('; '))
+    this.name = 'ClaimsMismatchError'
+  }
+}
+
+export class CredentialTypes {
+  /** Creations in progress, chained so they run one after the other. */
+  private queue: Promise<unknown> = Promise.resolve()
+
+  /** @param issuerId the agent's public DID, issuer of every schema and definition. */
+  constructor(private readonly agent: DidcommAgent, private readonly issuerId: string) {}
+
+  /**
+   * Returns the type named `name` at `version`, creating schema and definition when there is none.
+   * An existing type is returned as is, whatever `attributes` this call asked for.
+   * @returns the record and whether this call created it.
+   * @throws CredentialTypeRegistrationError when the registry refuses either object.
+   */
+  create(request: CredentialTypeRequest): Promise<{ type: CredentialTypeRecord; created: boolean }> {
+    const run = this.queue.then(() => this.findOrCreate(request))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Every type, oldest first. */
+  async list(): Promise<CredentialTypeRecord[]> {
+    const all = await this.repository().getAll(this.agent.context)
+    return all.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+  }
+
+  /** The type whose credential definition id is `credentialDefinitionId`, if any. */
+  find(credentialDefinitionId: string): Promise<CredentialTypeRecord | null> {
+    return this.repository().findSingleByQuery(this.agent.context, { credentialDefinitionId })
+  }
+
+  /**
+   * The type of `credentialDefinitionId`, after checking `claims` carry exactly its attributes.
+   * @throws UnknownCredentialDefinitionError, ClaimsMismatchError (missing, extra or repeated names).
+   */
+  async checkClaims(credentialDefinitionId: string, claims: readonly Claim[], field = 'claims'): Promise<CredentialTypeRecord> {
+    const type = await this.get(credentialDefinitionId)
+    const issues: { field: string; message: string }[] = []
+    const seen = new Set<string>()
+    claims.forEach((claim, index) => {
+      if (!type.attributes.includes(claim.name)) issues.push({ field: `${field}.${index}.name`, message: `'${claim.name}' is not an attribute of this credential type (${type.attributes.join(', ')})` })
+      else if (seen.has(claim.name)) issues.push({ field: `${field}.${index}.name`, message: `'${claim.name}' is given twice` })
+      seen.add(claim.name)
+    })
+    const missing = type.attributes.filter((name) => !seen.has(name))
+    if (missing.length > 0) issues.push({ field, message: `missing claims: ${missing.join(', ')}` })
+    if (issues.length > 0) throw new ClaimsMismatchError(issues)
+    return type
+  }
+
+  /**
+   * The type of `credentialDefinitionId`, after checking `attributes` are among its attributes.
+   * @throws UnknownCredentialDefinitionError, ClaimsMismatchError naming unknown attributes.
+   */
+  async checkAttributes(credentialDefinitionId: string, attributes: readonly string[], field: string): Promise<CredentialTypeRecord> {
+    const type = await this.get(credentialDefinitionId)
+    const unknown = attributes.filter((name) => !type.attributes.includes(name))
+    if (unknown.length > 0) {
+      throw new ClaimsMismatchError([{ field, message: `not attributes of this credential type: ${unknown.join(', ')} (it has ${type.attributes.join(', ')})` }])
+    }
+    return type
+  }
+
+  private async get(credentialDefinitionId: string): Promise<CredentialTypeRecord> {
+    const type = await this.find(credentialDefinitionId)
+    if (!type) throw new UnknownCredentialDefinitionError(credentialDefinitionId)
+    return type
+  }
+
+  private async findOrCreate(request: CredentialTypeRequest): Promise<{ type: CredentialTypeRecord; created: boolean }> {
+    const { context } = this.agent
+    const existing = await this.repository().findSingleByQuery(context, { name: request.name, version: request.version })
+    if (existing) return { type: existing, created: false }
+
+    const anoncreds = this.agent.modules.anoncreds
+    const schema = await anoncreds.registerSchema({
+      schema: { issuerId: this.issuerId, name: request.name, version: request.version, attrNames: request.attributes },
+      options: {},
+    })
+    const { schemaState } = schema
+    if (schemaState.state !== 'finished') throw new CredentialTypeRegistrationError('schema', 'reason' in schemaState ? String(schemaState.reason) : schemaState.state)
+    // Revocation registries come with the revocation issue; until then a definition never supports it.
+    const definition = await anoncreds.registerCredentialDefinition({
+      credentialDefinition: { issuerId: this.issuerId, schemaId: schemaState.schemaId, tag: request.version },
+      options: { supportRevocation: false },
+    })
+    const { credentialDefinitionState: state } = definition
+    if (state.state !== 'finished') throw new CredentialTypeRegistrationError('credential definition', 'reason' in state ? String(state.reason) : state.state)
+
+    const type = new CredentialTypeRecord({
+      name: request.name,
+      version: request.version,
+      attributes: request.attributes,
+      schemaId: schemaState.schemaId,
+      credentialDefinitionId: state.credentialDefinitionId,
+      supportRevocation: request.supportRevocation ?? false,
+    })
+    await this.repository().save(context, type)
+    return { type, created: true }
+  }
+
+  private repository() {
+    return recordRepository(this.agent.context, CredentialTypeRecord)
+  }
+}

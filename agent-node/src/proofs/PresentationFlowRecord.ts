@@ -1,0 +1,54 @@
+/**
+ * One presentation request the agent made, beside Credo's proof exchange record (same id): what
+ * was requested item by item, where it came from, and, for invitation flows, the controller's
+ * `ref` and `callbackUrl` and the last status reported to it.
+ */
+import { BaseRecord } from '@credo-ts/core'
+import type { PresentationStatus } from './outcome.ts'
+
+type PresentationFlowTags = { outOfBandId?: string; origin: PresentationFlowOrigin }
+
+/** `invitation`: `POST /v1/presentation-request`; `message`: an `identity-proof-request` message. */
+export type PresentationFlowOrigin = 'invitation' | 'message'
+
+/** One requested credential: its definition and the attributes to reveal; `id` names it in results. */
+export interface RequestedCredential {
+  id: string
+  credentialDefinitionId: string
+  attributes: string[]
+}
+
+export interface PresentationFlowProps {
+  /** The Credo proof exchange id (also `proofExchangeId` in the API). */
+  id: string
+  origin: PresentationFlowOrigin
+  requestedCredentials: RequestedCredential[]
+  outOfBandId?: string
+  ref?: string
+  callbackUrl?: string
+}
+
+export class PresentationFlowRecord extends BaseRecord<PresentationFlowTags> {
+  static override readonly type = 'ParleyPresentationFlow'
+  override readonly type = PresentationFlowRecord.type
+
+  origin!: PresentationFlowOrigin
+  requestedCredentials!: RequestedCredential[]
+  outOfBandId?: string
+  ref?: string
+  callbackUrl?: string
+  /** The last status reported (invitation flows); none before the first. */
+  status?: PresentationStatus
+
+  constructor(props?: PresentationFlowProps) {
+    super()
+    if (props) {
+      this.createdAt = new Date()
+      Object.assign(this, props)
+    }
+  }
+
+  getTags(): PresentationFlowTags {
+    return { ...this._tags, outOfBandId: this.outOfBandId, origin: this.origin }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Presentation requests on the wire and their outcome (Aries present-proof v2, AnonCreds format):
+ * - `anonCredsProofRequest`: one attribute group per requested credential, each restricted to its
+ *   credential definition, so every entry is requested (not only the first);
+ * - `presentationOutcome`: what a proof exchange's state means for the controller, with the
+ *   revealed claims of each requested credential when the presentation verified.
+ *
+ * Statuses (the callback's `status`, the submitted item's `errorCode`), in order:
+ * `scanned` (the wallet opened the short URL or sent its connection request), `connected` (the
+ * connection completed), then one final status: `ok` (presentation verified; `claims` present),
+ * `refused` (the user declined or the wallet could not present: a problem report, `reason` gives
+ * its text) or `verification-error` (a presentation arrived and did not verify; `reason`).
+ * The names follow 2060.io's service agent.
+ */
+import { DidCommProofState, type DidCommProofExchangeRecord } from '@credo-ts/didcomm'
+import type { Claim } from '@parley/shared'
+import { z } from 'zod'
+import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { RequestedCredential } from './PresentationFlowRecord.ts'
+
+export const PresentationStatus = z.enum(['scanned', 'connected', 'ok', 'refused', 'verification-error'])
+export type PresentationStatus = z.infer<typeof PresentationStatus>
+
+/** How far along each status is; a flow never reports a status at or below the current one. */
+export const STATUS_RANK: Record<PresentationStatus, number> = { scanned: 1, connected: 2, ok: 3, refused: 3, 'verification-error': 3 }
+
+/** The final outcome of a proof exchange: verified with claims per requested credential id, or failed. */
+export type PresentationOutcome =
+  | { status: 'ok'; claims: Map<string, Claim[]> }
+  | { status: 'refused' | 'verification-error'; reason: string }
+
+/** The attribute-group referent of requested credential number `index`. */
+const referent = (index: number) => `credential-${index}`
+
+/** The AnonCreds proof request asking for every entry of `requested`. */
+export function anonCredsProofRequest(requested: readonly Omit<RequestedCredential, 'id'>[]) {
+  return {
+    name: 'presentation request',
+    version: '1.0',
+    requested_attributes: Object.fromEntries(
+      requested.map((entry, index) => [referent(index), { names: entry.attributes, restrictions: [{ cred_def_id: entry.credentialDefinitionId }] }]),
+    ),
+  }
+}
+
+type AnonCredsProof = { requested_proof: { revealed_attr_groups?: Record<string, { values: Record<string, { raw: string }> }> } }
+
+/**
+ * The outcome of `record` (a verifier-side exchange), or undefined while it is still under way.
+ * A presentation counts once Credo verified it (`presentation-received`); `abandoned` is a
+ * verification error when a presentation failed verification, otherwise the user's refusal.
+ */
+export async function presentationOutcome(
+  agent: DidcommAgent,
+  record: DidCommProofExchangeRecord,
+  requested: readonly RequestedCredential[],
+): Promise<PresentationOutcome | undefined> {
+  if (record.state === DidCommProofState.Abandoned) {
+    const reason = record.errorMessage ?? 'the exchange was abandoned'
+    return { status: record.isVerified === false ? 'verification-error' : 'refused', reason }
+  }
+  if (record.state !== DidCommProofState.PresentationReceived || record.isVerified !== true) return undefined
+  const data = await agent.modules.didcomm.proofs.getFormatData(record.id)
+  const groups = (data.presentation?.anoncreds as AnonCredsProof | undefined)?.requested_proof.revealed_attr_groups ?? {}
+  const claims = new Map<string, Claim[]>(
+    requested.map((entry, index) => [
+      entry.id,
+      entry.attributes.map((name) => ({ name, value: groups[referent(index)]?.values[name]?.raw ?? '' })),
+    ]),
+  )
+  return { status: 'ok', claims }
+}

@@ -1,0 +1,147 @@
+/**
+ * Presentation requests end to end: an in-process agent-node and a real Credo wallet peer on
+ * loopback (test/support/credential-stack.ts), the callback receiver on loopback (allowed by
+ * OUTBOUND_ALLOWED_NETWORKS). The wallet first receives two credentials of two types.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { issueThroughShortUrl, nextProofRequestReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
+import { presentForged } from '../support/forged-presentation.ts'
+
+type Callback = { ref?: string; proofExchangeId: string; status: string; claims?: { name: string; value: string }[]; reason?: string }
+
+describe('presentation requests', () => {
+  let stack: CredentialStack
+  let person: string
+  let contact: string
+  let unheld: string
+
+  beforeAll(async () => {
+    stack = await startCredentialStack('verifier')
+    person = await stack.credentialType('person', ['name', 'age'])
+    contact = await stack.credentialType('contact', ['email', 'phone'])
+    unheld = await stack.credentialType('membership', ['club'])
+    await issueThroughShortUrl(stack, person, { name: 'Alice Example', age: '27' })
+    await issueThroughShortUrl(stack, contact, { email: 'alice@example.org', phone: '555-0100' })
+  }, 300_000)
+
+  afterAll(async () => {
+    await stack?.stop()
+  })
+
+  const callbacksOf = async (ref: string, last: (status: string) => boolean) => {
+    await stack.receiver.waitFor((e) => e.topic === 'callback' && e.body.ref === ref && last(String(e.body.status)), 90_000)
+    return stack.receiver.events.filter((e) => e.topic === 'callback' && e.body.ref === ref).map((e) => e.body as Callback)
+  }
+
+  /** Creates a callback-shaped request for `requestedCredentials`, lets the wallet open its short URL; returns the wallet's request. */
+  const requestThroughShortUrl = async (ref: string, requestedCredentials: { credentialDefinitionId: string; attributes: string[] }[]) => {
+    const created = await stack.admin<{ proofExchangeId: string; url: string; shortUrl: string }>('/v1/presentation-request', {
+      ref,
+      callbackUrl: stack.callbackUrl,
+      requestedCredentials,
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    expect(created.body.shortUrl).toMatch(/\/s\?id=[0-9a-f-]{36}$/)
+    const request = nextProofRequestReceived(stack.wallet)
+    await stack.wallet.connect(created.body.shortUrl)
+    return { proofExchangeId: created.body.proofExchangeId, request: await request }
+  }
+
+  it('every requested credential is requested; the callback goes scanned -> connected -> ok with the claims', async () => {
+    const { proofExchangeId, request } = await requestThroughShortUrl('two-credentials', [
+      { credentialDefinitionId: person, attributes: ['name', 'age'] },
+      { credentialDefinitionId: contact, attributes: ['email'] },
+    ])
+    const answer = await stack.wallet.answerProofRequest(request.id)
+    expect(answer.presented, answer.presented ? '' : answer.reason).toBe(true)
+
+    const callbacks = await callbacksOf('two-credentials', (status) => status === 'ok')
+    expect(callbacks.map((c) => c.status)).toEqual(['scanned', 'connected', 'ok'])
+    expect(callbacks.every((c) => c.proofExchangeId === proofExchangeId)).toBe(true)
+    expect(callbacks[2]!.claims).toEqual([
+      { name: 'name', value: 'Alice Example' },
+      { name: 'age', value: '27' },
+      { name: 'email', value: 'alice@example.org' },
+    ])
+    expect(callbacks[0]!.claims).toBeUndefined()
+  }, 180_000)
+
+  it('a request the wallet cannot satisfy ends as refused, with the reason', async () => {
+    const { request } = await requestThroughShortUrl('unheld', [{ credentialDefinitionId: unheld, attributes: ['club'] }])
+    const answer = await stack.wallet.answerProofRequest(request.id)
+    expect(answer.presented).toBe(false)
+    const callbacks = await callbacksOf('unheld', (status) => status === 'refused')
+    expect(callbacks.map((c) => c.status)).toEqual(['scanned', 'connected', 'refused'])
+    expect(callbacks[2]!.reason).toMatch(/cannot satisfy the proof request/)
+    expect(callbacks[2]!.claims).toBeUndefined()
+  }, 180_000)
+
+  it('an invalid (forged) presentation is reported as verification-error', async () => {
+    const { request } = await requestThroughShortUrl('forged', [{ credentialDefinitionId: person, attributes: ['name'] }])
+    await presentForged(stack.wallet, request.id, 'credential-0', 'name', 'Mallory')
+    const callbacks = await callbacksOf('forged', (status) => status === 'verification-error')
+    expect(callbacks.map((c) => c.status)).toEqual(['scanned', 'connected', 'verification-error'])
+    expect(callbacks[2]!.reason).toBeTruthy()
+  }, 180_000)
+
+  it('the simple shape works without a callback', async () => {
+    const created = await stack.admin<{ proofExchangeId: string; shortUrl: string }>('/v1/invitation/presentation-request', {
+      credentialDefinitionId: person,
+      claims: ['name'],
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const request = nextProofRequestReceived(stack.wallet)
+    await stack.wallet.connect(created.body.shortUrl)
+    const answer = await stack.wallet.answerProofRequest((await request).id)
+    expect(answer.presented).toBe(true)
+  }, 180_000)
+
+  it('refuses a private callback URL, an unknown definition and unknown attributes with a 4xx naming the field', async () => {
+    const request = (body: Record<string, unknown>) => stack.admin<{ error: string; message: string; issues?: { field: string; message: string }[] }>('/v1/presentation-request', body)
+    const metadata = await request({ ref: 'x', callbackUrl: 'http://169.254.169.254/latest', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    expect(metadata.status).toBe(400)
+    expect(metadata.body.issues![0]!.field).toBe('callbackUrl')
+    expect(metadata.body.message).toMatch(/169\.254\.169\.254 is a linkLocal address/)
+    const privateNet = await request({ ref: 'x', callbackUrl: 'http://10.1.2.3/cb', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    expect(privateNet.status).toBe(400)
+    expect(privateNet.body.issues![0]!.field).toBe('callbackUrl')
+
+    const unknown = await request({ ref: 'x', requestedCredentials: [{ credentialDefinitionId: 'no-such-definition', attributes: ['name'] }] })
+    expect(unknown.status).toBe(404)
+    const attribute = await request({ ref: 'x', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['shoe-size'] }] })
+    expect(attribute.status).toBe(400)
+    expect(attribute.body.issues![0]!.field).toBe('requestedCredentials.0.attributes')
+
+    const neither = await request({ ref: 'x' })
+    expect(neither.status).toBe(400)
+    expect(neither.body.issues!.map((i) => i.field)).toEqual(['credentialDefinitionId', 'claims'])
+    const both = await request({ credentialDefinitionId: person, claims: ['name'], requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    expect(both.status).toBe(400)
+    expect(both.body.issues![0]!.field).toBe('requestedCredentials')
+  })
+
+  it('identity-proof-request to a connected user; the controller receives identity-proof-submit with verified claims', async () => {
+    const connectionId = await stack.connectWallet()
+    const request = nextProofRequestReceived(stack.wallet)
+    const sent = await stack.admin<{ id: string }>('/v1/message', {
+      type: 'identity-proof-request',
+      connectionId,
+      requestedProofItems: [{ id: 'who', type: 'verifiable-credential', credentialDefinitionId: person, attributes: ['name'] }],
+    })
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    const received = await request
+    const answer = await stack.wallet.answerProofRequest(received.id)
+    expect(answer.presented).toBe(true)
+
+    const submit = await stack.receiver.waitFor(
+      (e) => e.topic === 'message-received' && (e.body.message as { type: string }).type === 'identity-proof-submit',
+      90_000,
+    )
+    expect(submit.body.message).toMatchObject({
+      type: 'identity-proof-submit',
+      connectionId,
+      threadId: received.threadId,
+      submittedProofItems: [{ id: 'who', type: 'verifiable-credential', verified: true, claims: [{ name: 'name', value: 'Alice Example' }] }],
+    })
+  }, 180_000)
+})
