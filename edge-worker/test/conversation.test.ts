@@ -115,7 +115,7 @@ describe('conversation', () => {
     const connectionId = crypto.randomUUID()
     const event = agent.sendEvent(textMessage(connectionId, `please ${FAIL_MARKER}`), 1)
     const command = await agent.command(connectionId, `reply:${event.id}`)
-    expect(command.command.message.content).toBe(DEFAULT_TEXTS.LLM_UNAVAILABLE)
+    expect(command.command.message).toMatchObject({ type: 'text', content: DEFAULT_TEXTS.LLM_UNAVAILABLE })
   })
 })
 
@@ -144,7 +144,7 @@ describe('commands while no agent is connected', () => {
 
     const second = await TestAgent.connect()
     const command = await second.command(connectionId, `reply:${event.id}`)
-    expect(command.command.message.content).toMatch(/^echo: reconnect /)
+    expect(command.command.message).toMatchObject({ type: 'text', content: expect.stringMatching(/^echo: reconnect /) })
     await second.close()
   })
 })

@@ -2,7 +2,8 @@
  * Builds a Credo 0.6.3 agent on Parley's pure-JavaScript wallet (encrypted KMS + drizzle
  * storage) and pure-TypeScript AnonCreds engine. agent-node and the terminal wallet are the same
  * kind of agent with different transports, so both are made here. Both speak issue-credential v2
- * and present-proof v2 with the AnonCreds formats.
+ * and present-proof v2 with the AnonCreds formats, and 2060.io's media-sharing, receipts,
+ * user-profile, calls and MRTD protocols.
  */
 // The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
 import { anoncredsEngine } from '../anoncreds/register.ts'
@@ -27,6 +28,8 @@ import { agentDependencies } from '@credo-ts/node'
 import { LocalAnonCredsRegistry } from '../anoncreds/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
+import { MediaSharingModule } from './media-sharing/index.ts'
+import { ReceiptsModule } from './receipts/index.ts'
 
 export interface DidcommAgentOptions {
   /** Endpoints announced in invitations and DID documents; `didcomm:transport/queue` for an agent with none. */
@@ -74,6 +77,9 @@ function modules(options: DidcommAgentOptions) {
       mediator: false,
       mediationRecipient: false,
     }),
+    // 2060.io's protocols, spoken by the Hologram wallet (agent-node/src/didcomm/<protocol>/).
+    media: new MediaSharingModule(),
+    receipts: new ReceiptsModule(),
   }
 }
 

@@ -3,20 +3,23 @@
  * in a long if/else):
  * - `senders`: `type -> send` for the types the controller sends through `POST /v1/message`;
  * - `receivers`: one subscription per protocol, turning what a peer sends into `message-received`
- *   envelopes.
+ *   envelopes; each received message is also acknowledged with a `received` receipt.
  * Each protocol's pair lives in `types/<protocol>.ts`.
  */
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+import { acknowledged } from './acknowledge.ts'
+import { receiveMedia, sendMedia } from './types/media.ts'
 import { receiveText, sendText } from './types/text.ts'
 
 export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 
 export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
+  media: sendMedia,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText]
+export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia].map(acknowledged)
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

@@ -9,6 +9,10 @@
  *
  * As a holder it accepts AnonCreds credential offers (issue-credential v2) and answers proof
  * requests (present-proof v2); offers and requests always wait for an explicit call.
+ *
+ * It speaks 2060.io's protocols as the Hologram wallet does (media sharing, receipts, user
+ * profile, calls, MRTD) through its agent's modules (`wallet.agent.modules.media` and so on);
+ * `nextDidComm` observes every message it receives, in JSON form.
  */
 import { randomBytes } from 'node:crypto'
 import type { AnonCredsCredentialInfo, AnonCredsRegistry } from '@credo-ts/anoncreds'
@@ -23,6 +27,8 @@ import {
   type DidCommProofExchangeRecord,
   type DidCommProofStateChangedEvent,
   DidCommBasicMessageEventTypes,
+  DidCommEventTypes,
+  type DidCommMessageProcessedEvent,
   DidCommBasicMessageRole,
   DidCommConnectionEventTypes,
   DidCommDidExchangeState,
@@ -43,6 +49,12 @@ export interface ReceivedText {
   content: string
   sentTime: Date
   threadId?: string
+}
+
+/** A DIDComm message the wallet received, as JSON (`@type`, `@id`, `~thread`, fields...). */
+export interface ReceivedDidComm {
+  connectionId?: string
+  json: Record<string, unknown>
 }
 
 export interface WalletPeerOptions {
@@ -68,6 +80,7 @@ const SOCKET_SETTLE_MS = 500
 
 export class WalletPeer {
   private readonly listeners = new Set<(message: ReceivedText) => void>()
+  private readonly didCommListeners = new Set<(message: ReceivedDidComm) => void>()
   /** Live-channel openings under way, per connection, so concurrent triggers share one. */
   private readonly opening = new Map<string, Promise<void>>()
   private stopped = false
@@ -88,6 +101,10 @@ export class WalletPeer {
         threadId: payload.message.thread?.parentThreadId ?? payload.message.thread?.threadId,
       }
       for (const listener of this.listeners) listener(text)
+    })
+    agent.events.on<DidCommMessageProcessedEvent>(DidCommEventTypes.DidCommMessageProcessed, ({ payload }) => {
+      const received: ReceivedDidComm = { connectionId: payload.connection?.id, json: payload.message.toJSON() as Record<string, unknown> }
+      for (const listener of this.didCommListeners) listener(received)
     })
     agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
       if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId)
@@ -160,18 +177,15 @@ export class WalletPeer {
 
   /** Resolves with the next text matching `predicate`; rejects after `timeoutMs`. */
   nextText(predicate: (message: ReceivedText) => boolean = () => true, timeoutMs = 20_000): Promise<ReceivedText> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off()
-        reject(new Error(`no matching message within ${timeoutMs} ms`))
-      }, timeoutMs)
-      const off = this.onText((message) => {
-        if (!predicate(message)) return
-        clearTimeout(timer)
-        off()
-        resolve(message)
-      })
-    })
+    return nextMatching(this.listeners, predicate, timeoutMs)
+  }
+
+  /**
+   * Resolves with the next DIDComm message of `@type` `type` (a full message type URI) matching
+   * `predicate`; rejects after `timeoutMs`.
+   */
+  nextDidComm(type: string, predicate: (message: ReceivedDidComm) => boolean = () => true, timeoutMs = 20_000): Promise<ReceivedDidComm> {
+    return nextMatching(this.didCommListeners, (message) => message.json['@type'] === type && predicate(message), timeoutMs)
   }
 
   /**
@@ -307,4 +321,21 @@ export class WalletPeer {
     this.opening.set(connectionId, opening)
     return opening
   }
+}
+
+/** Resolves with the next value passed to the listeners of `listeners` that matches `predicate`; rejects after `timeoutMs`. */
+function nextMatching<T>(listeners: Set<(value: T) => void>, predicate: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const listener = (value: T) => {
+      if (!predicate(value)) return
+      clearTimeout(timer)
+      listeners.delete(listener)
+      resolve(value)
+    }
+    const timer = setTimeout(() => {
+      listeners.delete(listener)
+      reject(new Error(`no matching message within ${timeoutMs} ms`))
+    }, timeoutMs)
+    listeners.add(listener)
+  })
 }
