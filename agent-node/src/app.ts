@@ -48,6 +48,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     storageService: wallet.storageService,
     logger,
     logLevel: config.logLevel,
+    ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
   })
   await agent.initialize()
 

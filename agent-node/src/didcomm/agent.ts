@@ -30,6 +30,7 @@ import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 import { MediaSharingModule } from './media-sharing/index.ts'
 import { ReceiptsModule } from './receipts/index.ts'
+import { UserProfileModule, type UserProfileData } from './user-profile/index.ts'
 
 export interface DidcommAgentOptions {
   /** Endpoints announced in invitations and DID documents; `didcomm:transport/queue` for an agent with none. */
@@ -44,6 +45,8 @@ export interface DidcommAgentOptions {
    * storage) when omitted.
    */
   anonCredsRegistries?: [AnonCredsRegistry, ...AnonCredsRegistry[]]
+  /** The profile this agent answers `request-profile` with (user-profile protocol); none when omitted. */
+  ownProfile?: UserProfileData
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -80,6 +83,7 @@ function modules(options: DidcommAgentOptions) {
     // 2060.io's protocols, spoken by the Hologram wallet (agent-node/src/didcomm/<protocol>/).
     media: new MediaSharingModule(),
     receipts: new ReceiptsModule(),
+    userProfile: new UserProfileModule({ ownProfile: options.ownProfile }),
   }
 }
 

@@ -10,6 +10,7 @@ import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 import { acknowledged } from './acknowledge.ts'
 import { receiveMedia, sendMedia } from './types/media.ts'
+import { receiveProfile, sendProfile } from './types/profile.ts'
 import { receiveText, sendText } from './types/text.ts'
 
 export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
@@ -17,9 +18,10 @@ export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
   media: sendMedia,
+  profile: sendProfile,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia].map(acknowledged)
+export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia, receiveProfile].map(acknowledged)
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

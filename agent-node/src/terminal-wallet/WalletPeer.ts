@@ -123,6 +123,7 @@ export class WalletPeer {
       logger: options.logger,
       logLevel: options.logLevel ?? 'warn',
       anonCredsRegistries: options.anonCredsRegistries,
+      ownProfile: { displayName: options.label },
     })
     await agent.initialize()
     return new WalletPeer(agent, options.label, database, options.logger)

@@ -7,14 +7,16 @@
  */
 import { z } from 'zod'
 import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
+import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
 export * from './common.ts'
 export * from './media.ts'
+export * from './profile.ts'
 export * from './text.ts'
 
 /** Body of `POST /v1/message`: one entry per message type the controller can send. */
-export const SendMessageBody = z.discriminatedUnion('type', [TextMessageBody, MediaMessageBody])
+export const SendMessageBody = z.discriminatedUnion('type', [TextMessageBody, MediaMessageBody, ProfileMessageBody])
 export type SendMessageBody = z.infer<typeof SendMessageBody>
 export type SendMessageType = SendMessageBody['type']
 
@@ -23,5 +25,5 @@ export const SendMessageResult = z.object({ id: z.uuid() })
 export type SendMessageResult = z.infer<typeof SendMessageResult>
 
 /** Envelope of a message received from a peer (inside `message-received`): one entry per type a user can send. */
-export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope, MediaMessageEnvelope])
+export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope, MediaMessageEnvelope, ProfileMessageEnvelope])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>
