@@ -28,6 +28,7 @@ import { agentDependencies } from '@credo-ts/node'
 import { LocalAnonCredsRegistry } from '../anoncreds/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
+import { CallsModule } from './calls/index.ts'
 import { MediaSharingModule } from './media-sharing/index.ts'
 import { ReceiptsModule } from './receipts/index.ts'
 import { UserProfileModule, type UserProfileData } from './user-profile/index.ts'
@@ -84,6 +85,7 @@ function modules(options: DidcommAgentOptions) {
     media: new MediaSharingModule(),
     receipts: new ReceiptsModule(),
     userProfile: new UserProfileModule({ ownProfile: options.ownProfile }),
+    calls: new CallsModule(),
   }
 }
 

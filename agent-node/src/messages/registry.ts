@@ -9,6 +9,7 @@
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 import { acknowledged } from './acknowledge.ts'
+import { receiveCalls, sendCallAccept, sendCallEnd, sendCallOffer, sendCallReject } from './types/calls.ts'
 import { receiveMedia, sendMedia } from './types/media.ts'
 import { receiveProfile, sendProfile } from './types/profile.ts'
 import { receiveText, sendText } from './types/text.ts'
@@ -19,9 +20,13 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
   media: sendMedia,
   profile: sendProfile,
+  'call-offer': sendCallOffer,
+  'call-accept': sendCallAccept,
+  'call-reject': sendCallReject,
+  'call-end': sendCallEnd,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia, receiveProfile].map(acknowledged)
+export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia, receiveProfile, receiveCalls].map(acknowledged)
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

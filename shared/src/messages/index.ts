@@ -6,17 +6,36 @@
  * each union it belongs to.
  */
 import { z } from 'zod'
+import {
+  CallAcceptMessageBody,
+  CallAcceptMessageEnvelope,
+  CallEndMessageBody,
+  CallEndMessageEnvelope,
+  CallOfferMessageBody,
+  CallOfferMessageEnvelope,
+  CallRejectMessageBody,
+  CallRejectMessageEnvelope,
+} from './calls.ts'
 import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
 import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
+export * from './calls.ts'
 export * from './common.ts'
 export * from './media.ts'
 export * from './profile.ts'
 export * from './text.ts'
 
 /** Body of `POST /v1/message`: one entry per message type the controller can send. */
-export const SendMessageBody = z.discriminatedUnion('type', [TextMessageBody, MediaMessageBody, ProfileMessageBody])
+export const SendMessageBody = z.discriminatedUnion('type', [
+  TextMessageBody,
+  MediaMessageBody,
+  ProfileMessageBody,
+  CallOfferMessageBody,
+  CallAcceptMessageBody,
+  CallRejectMessageBody,
+  CallEndMessageBody,
+])
 export type SendMessageBody = z.infer<typeof SendMessageBody>
 export type SendMessageType = SendMessageBody['type']
 
@@ -25,5 +44,13 @@ export const SendMessageResult = z.object({ id: z.uuid() })
 export type SendMessageResult = z.infer<typeof SendMessageResult>
 
 /** Envelope of a message received from a peer (inside `message-received`): one entry per type a user can send. */
-export const MessageEnvelope = z.discriminatedUnion('type', [TextMessageEnvelope, MediaMessageEnvelope, ProfileMessageEnvelope])
+export const MessageEnvelope = z.discriminatedUnion('type', [
+  TextMessageEnvelope,
+  MediaMessageEnvelope,
+  ProfileMessageEnvelope,
+  CallOfferMessageEnvelope,
+  CallAcceptMessageEnvelope,
+  CallRejectMessageEnvelope,
+  CallEndMessageEnvelope,
+])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>
