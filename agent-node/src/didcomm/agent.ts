@@ -30,6 +30,7 @@ import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 import { CallsModule } from './calls/index.ts'
 import { MediaSharingModule } from './media-sharing/index.ts'
+import { MrtdModule } from './mrtd/index.ts'
 import { ReceiptsModule } from './receipts/index.ts'
 import { UserProfileModule, type UserProfileData } from './user-profile/index.ts'
 
@@ -86,6 +87,7 @@ function modules(options: DidcommAgentOptions) {
     receipts: new ReceiptsModule(),
     userProfile: new UserProfileModule({ ownProfile: options.ownProfile }),
     calls: new CallsModule(),
+    mrtd: new MrtdModule(),
   }
 }
 

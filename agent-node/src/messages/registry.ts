@@ -11,6 +11,7 @@ import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 import { acknowledged } from './acknowledge.ts'
 import { receiveCalls, sendCallAccept, sendCallEnd, sendCallOffer, sendCallReject } from './types/calls.ts'
 import { receiveMedia, sendMedia } from './types/media.ts'
+import { receiveMrtd, sendEMrtdDataRequest, sendMrzDataRequest } from './types/mrtd.ts'
 import { receiveProfile, sendProfile } from './types/profile.ts'
 import { receiveText, sendText } from './types/text.ts'
 
@@ -24,9 +25,11 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   'call-accept': sendCallAccept,
   'call-reject': sendCallReject,
   'call-end': sendCallEnd,
+  'mrz-data-request': sendMrzDataRequest,
+  'emrtd-data-request': sendEMrtdDataRequest,
 }
 
-export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia, receiveProfile, receiveCalls].map(acknowledged)
+export const receivers: readonly MessageReceiver[] = [receiveText, receiveMedia, receiveProfile, receiveCalls, receiveMrtd].map(acknowledged)
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

@@ -17,12 +17,14 @@ import {
   CallRejectMessageEnvelope,
 } from './calls.ts'
 import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
+import { EMrtdDataRequestMessageBody, EMrtdDataSubmitMessageEnvelope, MrzDataRequestMessageBody, MrzDataSubmitMessageEnvelope } from './mrtd.ts'
 import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
 export * from './calls.ts'
 export * from './common.ts'
 export * from './media.ts'
+export * from './mrtd.ts'
 export * from './profile.ts'
 export * from './text.ts'
 
@@ -35,6 +37,8 @@ export const SendMessageBody = z.discriminatedUnion('type', [
   CallAcceptMessageBody,
   CallRejectMessageBody,
   CallEndMessageBody,
+  MrzDataRequestMessageBody,
+  EMrtdDataRequestMessageBody,
 ])
 export type SendMessageBody = z.infer<typeof SendMessageBody>
 export type SendMessageType = SendMessageBody['type']
@@ -52,5 +56,7 @@ export const MessageEnvelope = z.discriminatedUnion('type', [
   CallAcceptMessageEnvelope,
   CallRejectMessageEnvelope,
   CallEndMessageEnvelope,
+  MrzDataSubmitMessageEnvelope,
+  EMrtdDataSubmitMessageEnvelope,
 ])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>
