@@ -90,7 +90,7 @@ describe('call messages', () => {
     [{ type: 'call-offer', parameters: {}, callType: 'hologram' }, 'callType'],
     [{ type: 'call-offer', parameters: {}, offerExpirationTime: 'tomorrow' }, 'offerExpirationTime'],
     [{ type: 'call-accept', parameters: {} }, 'threadId'],
-    [{ type: 'call-accept', threadId: 'offer-1' }, 'parameters'],
+    [{ type: 'call-accept', threadId: 'offer-0001' }, 'parameters'],
     [{ type: 'call-reject' }, 'threadId'],
     [{ type: 'call-end', threadId: '' }, 'threadId'],
   ])('refuses a bad call body %j naming %s', async (fields, field) => {

@@ -2,12 +2,25 @@
  * `media` end to end between agent-node and the wallet peer over WebSocket: the controller's
  * `POST /v1/message` reaches the wallet as a 2060.io `share-media` message; the wallet's
  * `share-media` reaches the controller as a `media` envelope and is acknowledged with a
- * `received` receipt; bad bodies are refused naming the field.
+ * `received` receipt; a malformed `share-media` is refused with a problem report and the agent
+ * keeps serving; bad bodies are refused naming the field.
  */
+import { DidCommEventTypes, DidCommMessage, type DidCommMessageSentEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShareMediaMessage } from '../../src/didcomm/media-sharing/index.ts'
 import { MessageReceiptsMessage } from '../../src/didcomm/receipts/index.ts'
+import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
 import { openWalletSession, type WalletSession } from '../support/wallet-session.ts'
+
+/** A share-media without items, which Credo's own sender would refuse to send (it validates outbound messages too). */
+class MalformedShareMedia extends DidCommMessage {
+  override readonly type = ShareMediaMessage.type.messageTypeUri
+  readonly items: unknown[] = []
+  constructor() {
+    super()
+    this.id = this.generateId()
+  }
+}
 
 describe('media messages', () => {
   let session: WalletSession
@@ -103,6 +116,20 @@ describe('media messages', () => {
     })
     const { json } = await receipt
     expect(json.receipts).toEqual([{ message_id: message.id, state: 'received', timestamp: expect.any(Number) }])
+  })
+
+  it('refuses a malformed share-media with a problem report and keeps serving', async () => {
+    const malformed = new MalformedShareMedia()
+    const problem = new Promise<DidCommMessage>((resolve) => {
+      session.node.agent.events.on<DidCommMessageSentEvent>(DidCommEventTypes.DidCommMessageSent, ({ payload }) => {
+        if (payload.message.message.thread?.parentThreadId === malformed.id) resolve(payload.message.message)
+      })
+    })
+    await sendOnConnection(session.wallet.agent.context, session.walletConnectionId, malformed)
+    expect((await problem).type).toBe('https://didcomm.org/notification/1.0/problem-report')
+    const good = await session.wallet.agent.modules.media.share(session.walletConnectionId, { items: [{ id: 'y', uri: 'https://x.example/b.png', mimeType: 'image/png' }] })
+    expect(await session.received(good.id)).toMatchObject({ type: 'media', items: [{ id: 'y' }] })
+    expect(session.receiver.events.some((e) => (e.body.message as { id?: string } | undefined)?.id === malformed.id)).toBe(false)
   })
 
   it.each([

@@ -5,7 +5,7 @@
  * DIDComm thread: accept, reject and end carry the offer's id as `threadId`.
  */
 import { z } from 'zod'
-import { MessageEnvelopeBase, SendMessageBase } from './common.ts'
+import { DidCommThreadId, MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
 /** The call's signalling payload, opaque to Parley. */
 export const CallParameters = z.record(z.string(), z.unknown())
@@ -25,7 +25,7 @@ const offerFields = {
 }
 
 /** The offer being answered: the `id` of the received `call-offer` (or of the one sent). */
-const CallThread = { threadId: z.string().min(1) }
+const CallThread = { threadId: DidCommThreadId }
 
 export const CallOfferMessageBody = SendMessageBase.extend({ type: z.literal('call-offer'), ...offerFields })
 export const CallAcceptMessageBody = SendMessageBase.extend({ type: z.literal('call-accept'), ...CallThread, parameters: CallParameters })
