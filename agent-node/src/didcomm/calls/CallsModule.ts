@@ -5,7 +5,7 @@
 import type { AgentContext, DependencyManager, Module } from '@credo-ts/core'
 import { DidCommFeatureRegistry, DidCommMessageHandlerRegistry, DidCommProtocol } from '@credo-ts/didcomm'
 import { CallsApi } from './CallsApi.ts'
-import { CallMessageHandler } from './handlers/CallMessageHandler.ts'
+import { callMessageHandler } from './handlers/CallMessageHandler.ts'
 import { CallsService } from './services/CallsService.ts'
 
 export class CallsModule implements Module {
@@ -16,7 +16,7 @@ export class CallsModule implements Module {
   }
 
   async initialize(agentContext: AgentContext): Promise<void> {
-    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(new CallMessageHandler(agentContext.resolve(CallsService)))
+    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(callMessageHandler(agentContext.resolve(CallsService)))
     agentContext.resolve(DidCommFeatureRegistry).register(new DidCommProtocol({ id: 'https://didcomm.org/calls/1.0' }))
   }
 }

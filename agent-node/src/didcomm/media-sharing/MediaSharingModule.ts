@@ -6,7 +6,7 @@
 import type { AgentContext, DependencyManager, Module } from '@credo-ts/core'
 import { DidCommFeatureRegistry, DidCommMessageHandlerRegistry, DidCommProtocol } from '@credo-ts/didcomm'
 import { MediaSharingApi } from './MediaSharingApi.ts'
-import { ShareMediaHandler } from './handlers/ShareMediaHandler.ts'
+import { shareMediaHandler } from './handlers/ShareMediaHandler.ts'
 import { MediaSharingService } from './services/MediaSharingService.ts'
 
 export class MediaSharingModule implements Module {
@@ -18,7 +18,7 @@ export class MediaSharingModule implements Module {
 
   async initialize(agentContext: AgentContext): Promise<void> {
     const service = agentContext.resolve(MediaSharingService)
-    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(new ShareMediaHandler(service))
+    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(shareMediaHandler(service))
     agentContext.resolve(DidCommFeatureRegistry).register(new DidCommProtocol({ id: 'https://didcomm.org/media-sharing/1.0', roles: ['sender', 'receiver'] }))
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentContext, DependencyManager, Module } from '@credo-ts/core'
 import { DidCommFeatureRegistry, DidCommMessageHandlerRegistry, DidCommProtocol } from '@credo-ts/didcomm'
-import { MrtdMessageHandler } from './handlers/MrtdMessageHandler.ts'
+import { mrtdMessageHandler } from './handlers/MrtdMessageHandler.ts'
 import { MrtdApi } from './MrtdApi.ts'
 import { MrtdService } from './services/MrtdService.ts'
 
@@ -17,7 +17,7 @@ export class MrtdModule implements Module {
   }
 
   async initialize(agentContext: AgentContext): Promise<void> {
-    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(new MrtdMessageHandler(agentContext.resolve(MrtdService)))
+    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(mrtdMessageHandler(agentContext.resolve(MrtdService)))
     agentContext.resolve(DidCommFeatureRegistry).register(new DidCommProtocol({ id: 'https://didcomm.org/mrtd/1.0' }))
   }
 }

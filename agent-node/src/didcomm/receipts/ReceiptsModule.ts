@@ -6,8 +6,7 @@
  */
 import type { AgentContext, DependencyManager, Module } from '@credo-ts/core'
 import { DidCommFeatureRegistry, DidCommMessageHandlerRegistry, DidCommProtocol } from '@credo-ts/didcomm'
-import { MessageReceiptsHandler } from './handlers/MessageReceiptsHandler.ts'
-import { RequestReceiptsHandler } from './handlers/RequestReceiptsHandler.ts'
+import { messageReceiptsHandler, requestReceiptsHandler } from './handlers/ReceiptsHandlers.ts'
 import { ReceiptsApi } from './ReceiptsApi.ts'
 import { ReceiptsService } from './services/ReceiptsService.ts'
 
@@ -21,8 +20,8 @@ export class ReceiptsModule implements Module {
   async initialize(agentContext: AgentContext): Promise<void> {
     const service = agentContext.resolve(ReceiptsService)
     const handlers = agentContext.resolve(DidCommMessageHandlerRegistry)
-    handlers.registerMessageHandler(new MessageReceiptsHandler(service))
-    handlers.registerMessageHandler(new RequestReceiptsHandler(service))
+    handlers.registerMessageHandler(messageReceiptsHandler(service))
+    handlers.registerMessageHandler(requestReceiptsHandler(service))
     agentContext.resolve(DidCommFeatureRegistry).register(new DidCommProtocol({ id: 'https://didcomm.org/receipts/1.0' }))
   }
 }

@@ -5,8 +5,7 @@
  */
 import type { AgentContext, DependencyManager, Module } from '@credo-ts/core'
 import { DidCommFeatureRegistry, DidCommMessageHandlerRegistry, DidCommProtocol } from '@credo-ts/didcomm'
-import { ProfileHandler } from './handlers/ProfileHandler.ts'
-import { RequestProfileHandler } from './handlers/RequestProfileHandler.ts'
+import { profileHandler, requestProfileHandler } from './handlers/UserProfileHandlers.ts'
 import { UserProfileService } from './services/UserProfileService.ts'
 import { UserProfileApi } from './UserProfileApi.ts'
 import { UserProfileModuleConfig, type UserProfileModuleConfigOptions } from './UserProfileModuleConfig.ts'
@@ -27,8 +26,8 @@ export class UserProfileModule implements Module {
   async initialize(agentContext: AgentContext): Promise<void> {
     const service = agentContext.resolve(UserProfileService)
     const handlers = agentContext.resolve(DidCommMessageHandlerRegistry)
-    handlers.registerMessageHandler(new ProfileHandler(service))
-    handlers.registerMessageHandler(new RequestProfileHandler(service))
+    handlers.registerMessageHandler(profileHandler(service))
+    handlers.registerMessageHandler(requestProfileHandler(service))
     agentContext.resolve(DidCommFeatureRegistry).register(new DidCommProtocol({ id: 'https://didcomm.org/user-profile/1.0' }))
   }
 }

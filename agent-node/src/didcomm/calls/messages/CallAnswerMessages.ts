@@ -13,7 +13,17 @@ export interface CallThreadOptions {
   threadId: string
 }
 
-export class CallAcceptMessage extends DidCommMessage {
+/** A message on an offered call's thread. */
+abstract class CallThreadMessage extends DidCommMessage {
+  constructor(options?: CallThreadOptions) {
+    super()
+    if (!options) return
+    this.id = options.id ?? this.generateId()
+    this.setThread({ threadId: options.threadId })
+  }
+}
+
+export class CallAcceptMessage extends CallThreadMessage {
   static override readonly type = parseMessageType('https://didcomm.org/calls/1.0/call-accept')
 
   @IsValidMessageType(CallAcceptMessage.type)
@@ -23,38 +33,21 @@ export class CallAcceptMessage extends DidCommMessage {
   parameters!: Record<string, unknown>
 
   constructor(options?: CallThreadOptions & { parameters: Record<string, unknown> }) {
-    super()
-    if (!options) return
-    this.id = options.id ?? this.generateId()
-    this.setThread({ threadId: options.threadId })
-    this.parameters = options.parameters
+    super(options)
+    if (options) this.parameters = options.parameters
   }
 }
 
-export class CallRejectMessage extends DidCommMessage {
+export class CallRejectMessage extends CallThreadMessage {
   static override readonly type = parseMessageType('https://didcomm.org/calls/1.0/call-reject')
 
   @IsValidMessageType(CallRejectMessage.type)
   override readonly type = CallRejectMessage.type.messageTypeUri
-
-  constructor(options?: CallThreadOptions) {
-    super()
-    if (!options) return
-    this.id = options.id ?? this.generateId()
-    this.setThread({ threadId: options.threadId })
-  }
 }
 
-export class CallEndMessage extends DidCommMessage {
+export class CallEndMessage extends CallThreadMessage {
   static override readonly type = parseMessageType('https://didcomm.org/calls/1.0/call-end')
 
   @IsValidMessageType(CallEndMessage.type)
   override readonly type = CallEndMessage.type.messageTypeUri
-
-  constructor(options?: CallThreadOptions) {
-    super()
-    if (!options) return
-    this.id = options.id ?? this.generateId()
-    this.setThread({ threadId: options.threadId })
-  }
 }

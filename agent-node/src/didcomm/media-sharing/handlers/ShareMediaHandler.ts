@@ -1,15 +1,6 @@
-import type { DidCommMessageHandler, DidCommMessageHandlerInboundMessage } from '@credo-ts/didcomm'
+import { messageHandler } from '../../messageHandler.ts'
 import { ShareMediaMessage } from '../messages/index.ts'
 import type { MediaSharingService } from '../services/MediaSharingService.ts'
 
 /** Inbound `share-media` -> the service. */
-export class ShareMediaHandler implements DidCommMessageHandler {
-  readonly supportedMessages = [ShareMediaMessage]
-
-  constructor(private readonly service: MediaSharingService) {}
-
-  async handle(inbound: DidCommMessageHandlerInboundMessage<ShareMediaHandler>) {
-    this.service.processShareMedia(inbound)
-    return undefined
-  }
-}
+export const shareMediaHandler = (service: MediaSharingService) => messageHandler([ShareMediaMessage], (inbound) => service.processShareMedia(inbound))

@@ -12,7 +12,17 @@ interface MrtdAnswerOptions {
   threadId: string
 }
 
-export class MrzDataMessage extends DidCommMessage {
+/** An answer on the request's thread. */
+abstract class MrtdAnswerMessage extends DidCommMessage {
+  constructor(options?: MrtdAnswerOptions) {
+    super()
+    if (!options) return
+    this.id = options.id ?? this.generateId()
+    this.setThread({ threadId: options.threadId })
+  }
+}
+
+export class MrzDataMessage extends MrtdAnswerMessage {
   static override readonly type = parseMessageType('https://didcomm.org/mrtd/1.0/mrz-data')
 
   @IsValidMessageType(MrzDataMessage.type)
@@ -22,11 +32,8 @@ export class MrzDataMessage extends DidCommMessage {
   mrzData!: string | string[]
 
   constructor(options?: MrtdAnswerOptions & { mrzData: string | string[] }) {
-    super()
-    if (!options) return
-    this.id = options.id ?? this.generateId()
-    this.setThread({ threadId: options.threadId })
-    this.mrzData = options.mrzData
+    super(options)
+    if (options) this.mrzData = options.mrzData
   }
 }
 
@@ -41,7 +48,7 @@ const IsStringRecord = () =>
     },
   })
 
-export class EMrtdDataMessage extends DidCommMessage {
+export class EMrtdDataMessage extends MrtdAnswerMessage {
   static override readonly type = parseMessageType('https://didcomm.org/mrtd/1.0/emrtd-data')
 
   @IsValidMessageType(EMrtdDataMessage.type)
@@ -51,10 +58,7 @@ export class EMrtdDataMessage extends DidCommMessage {
   dataGroups!: Record<string, string>
 
   constructor(options?: MrtdAnswerOptions & { dataGroups: Record<string, string> }) {
-    super()
-    if (!options) return
-    this.id = options.id ?? this.generateId()
-    this.setThread({ threadId: options.threadId })
-    this.dataGroups = options.dataGroups
+    super(options)
+    if (options) this.dataGroups = options.dataGroups
   }
 }

@@ -11,12 +11,8 @@ export interface MrtdRequestOptions {
   parentThreadId?: string
 }
 
-export class MrzDataRequestMessage extends DidCommMessage {
-  static override readonly type = parseMessageType('https://didcomm.org/mrtd/1.0/mrz-data-request')
-
-  @IsValidMessageType(MrzDataRequestMessage.type)
-  override readonly type = MrzDataRequestMessage.type.messageTypeUri
-
+/** A request, optionally within a flow's thread. */
+abstract class MrtdRequestMessage extends DidCommMessage {
   constructor(options?: MrtdRequestOptions) {
     super()
     if (!options) return
@@ -25,16 +21,16 @@ export class MrzDataRequestMessage extends DidCommMessage {
   }
 }
 
-export class EMrtdDataRequestMessage extends DidCommMessage {
+export class MrzDataRequestMessage extends MrtdRequestMessage {
+  static override readonly type = parseMessageType('https://didcomm.org/mrtd/1.0/mrz-data-request')
+
+  @IsValidMessageType(MrzDataRequestMessage.type)
+  override readonly type = MrzDataRequestMessage.type.messageTypeUri
+}
+
+export class EMrtdDataRequestMessage extends MrtdRequestMessage {
   static override readonly type = parseMessageType('https://didcomm.org/mrtd/1.0/emrtd-data-request')
 
   @IsValidMessageType(EMrtdDataRequestMessage.type)
   override readonly type = EMrtdDataRequestMessage.type.messageTypeUri
-
-  constructor(options?: MrtdRequestOptions) {
-    super()
-    if (!options) return
-    this.id = options.id ?? this.generateId()
-    if (options.parentThreadId) this.setThread({ parentThreadId: options.parentThreadId })
-  }
 }
