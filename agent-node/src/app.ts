@@ -59,6 +59,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     storageService: wallet.storageService,
     logger,
     logLevel: config.logLevel,
+    ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
   })
   await agent.initialize()
   const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)

@@ -2,8 +2,9 @@
  * Builds a Credo 0.6.3 agent on Parley's pure-JavaScript wallet (encrypted KMS + drizzle
  * storage) and pure-TypeScript AnonCreds engine. agent-node and the terminal wallet are the same
  * kind of agent with different transports, so both are made here. Both speak issue-credential v2
- * and present-proof v2 with the AnonCreds formats, question-answer 1.0 (menus) and action-menu
- * 1.0 (the contextual menu).
+ * and present-proof v2 with the AnonCreds formats, question-answer 1.0 (menus), action-menu 1.0
+ * (the contextual menu), and 2060.io's media-sharing, receipts, user-profile, calls and MRTD
+ * protocols.
  */
 // The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
 import { anoncredsEngine } from '../anoncreds/register.ts'
@@ -29,6 +30,11 @@ import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
 import { ActionMenuModule } from './action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
+import { CallsModule } from './calls/index.ts'
+import { MediaSharingModule } from './media-sharing/index.ts'
+import { MrtdModule } from './mrtd/index.ts'
+import { ReceiptsModule } from './receipts/index.ts'
+import { UserProfileModule, type UserProfileData } from './user-profile/index.ts'
 
 export interface DidcommAgentOptions {
   /** Endpoints announced in invitations and DID documents; `didcomm:transport/queue` for an agent with none. */
@@ -38,6 +44,8 @@ export interface DidcommAgentOptions {
   storageService: DrizzleStorageService
   logger: Logger
   logLevel: string
+  /** The profile this agent answers `request-profile` with (user-profile protocol); none when omitted. */
+  ownProfile?: UserProfileData
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -74,6 +82,12 @@ function modules(options: DidcommAgentOptions) {
     }),
     questionAnswer: new QuestionAnswerModule(),
     actionMenu: new ActionMenuModule(),
+    // 2060.io's protocols, spoken by the Hologram wallet (agent-node/src/didcomm/<protocol>/).
+    media: new MediaSharingModule(),
+    receipts: new ReceiptsModule(),
+    userProfile: new UserProfileModule({ ownProfile: options.ownProfile }),
+    calls: new CallsModule(),
+    mrtd: new MrtdModule(),
   }
 }
 

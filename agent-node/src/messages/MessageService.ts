@@ -3,7 +3,8 @@
  *
  * `send` checks the connection, assigns the message id, reports `created`, and returns at once;
  * delivery continues in the background and reports `sent` or `errored` through
- * `message-state-updated` (spec: "the 200 response means queued, not delivered").
+ * `message-state-updated` (spec: "the 200 response means queued, not delivered"); the peer's
+ * receipts later report `delivered` and `viewed` (`DeliveryStates`).
  */
 import { randomUUID } from 'node:crypto'
 import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
@@ -13,6 +14,7 @@ import { isTerminated } from '../didcomm/hangup.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
 import type { SendContext } from './contract.ts'
+import { DeliveryStates } from './DeliveryStates.ts'
 import { sendMessage } from './registry.ts'
 
 const UNAVAILABLE = {
@@ -35,8 +37,11 @@ export class ConnectionUnavailableError extends Error {
 export class MessageService {
   /** Deliveries still under way, so shutdown can wait for them. */
   private readonly inFlight = new Set<Promise<void>>()
+  private readonly states: DeliveryStates
 
-  constructor(private readonly agent: DidcommAgent, private readonly events: EventPublisher, private readonly logger: Logger) {}
+  constructor(private readonly agent: DidcommAgent, events: EventPublisher, private readonly logger: Logger) {
+    this.states = new DeliveryStates(agent, events, logger)
+  }
 
   /**
    * Queues `body` for delivery.
@@ -65,9 +70,10 @@ export class MessageService {
     return { id }
   }
 
-  /** Resolves when every delivery started so far has finished. */
+  /** Resolves when every delivery started so far has finished and its states are recorded. */
   async drain(): Promise<void> {
     await Promise.all(this.inFlight)
+    await this.states.settled()
   }
 
   private sendContext(connection: DidCommConnectionRecord, messageId: string): SendContext {
@@ -86,6 +92,6 @@ export class MessageService {
   }
 
   private report(messageId: string, connectionId: string, state: MessageState): void {
-    this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+    void this.states.advance(messageId, connectionId, state)
   }
 }

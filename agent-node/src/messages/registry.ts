@@ -3,14 +3,19 @@
  * in a long if/else):
  * - `senders`: `type -> send` for the types the controller sends through `POST /v1/message`;
  * - `receivers`: one subscription per protocol, turning what a peer sends into `message-received`
- *   envelopes.
+ *   envelopes; each received message is also acknowledged with a `received` receipt.
  * Each protocol's pair lives in `types/<protocol>.ts`.
  */
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
 import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+import { acknowledged } from './acknowledge.ts'
 import { receiveActionMenu, sendContextualMenuUpdate } from './types/action-menu.ts'
+import { receiveCalls, sendCallAccept, sendCallEnd, sendCallOffer, sendCallReject } from './types/calls.ts'
 import { receiveCredentialReception, sendCredentialIssuance, sendCredentialRequest } from './types/credentials.ts'
 import { sendInvitation } from './types/invitation.ts'
+import { receiveMedia, sendMedia } from './types/media.ts'
+import { receiveMrtd, sendEMrtdDataRequest, sendMrzDataRequest } from './types/mrtd.ts'
+import { receiveProfile, sendProfile } from './types/profile.ts'
 import { receiveIdentityProofSubmit, sendIdentityProofRequest } from './types/proofs.ts'
 import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
 import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
@@ -20,6 +25,8 @@ export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 
 export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
+  media: sendMedia,
+  profile: sendProfile,
   'menu-display': sendMenuDisplay,
   'contextual-menu-update': sendContextualMenuUpdate,
   'terminate-connection': sendTerminateConnection,
@@ -27,12 +34,20 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   'credential-request': sendCredentialRequest,
   'identity-proof-request': sendIdentityProofRequest,
   invitation: sendInvitation,
+  'call-offer': sendCallOffer,
+  'call-accept': sendCallAccept,
+  'call-reject': sendCallReject,
+  'call-end': sendCallEnd,
+  'mrz-data-request': sendMrzDataRequest,
+  'emrtd-data-request': sendEMrtdDataRequest,
 }
 
+/**
+ * Receivers of messages a user sends get a `received` receipt sent back (`acknowledged`); events
+ * derived from protocol state (a hang-up, a credential or proof exchange's outcome) do not.
+ */
 export const receivers: readonly MessageReceiver[] = [
-  receiveText,
-  receiveMenuSelect,
-  receiveActionMenu,
+  ...[receiveText, receiveMedia, receiveProfile, receiveMenuSelect, receiveActionMenu, receiveCalls, receiveMrtd].map(acknowledged),
   receiveTerminateConnection,
   receiveCredentialReception,
   receiveIdentityProofSubmit,

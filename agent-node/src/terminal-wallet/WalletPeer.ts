@@ -11,6 +11,10 @@
  * requests (present-proof v2); offers and requests always wait for an explicit call. It answers
  * menus (question-answer 1.0), shows and performs the contextual menu (action-menu 1.0) and can
  * hang up (DID Rotate 1.0).
+ *
+ * It speaks 2060.io's protocols as the Hologram wallet does (media sharing, receipts, user
+ * profile, calls, MRTD) through its agent's modules (`wallet.agent.modules.media` and so on);
+ * `nextDidComm` observes every message it receives, in JSON form.
  */
 import { randomBytes } from 'node:crypto'
 import type { AnonCredsCredentialInfo } from '@credo-ts/anoncreds'
@@ -60,6 +64,12 @@ export interface ReceivedText {
   threadId?: string
 }
 
+/** A DIDComm message the wallet received, as JSON (`@type`, `@id`, `~thread`, fields...). */
+export interface ReceivedDidComm {
+  connectionId?: string
+  json: Record<string, unknown>
+}
+
 export interface WalletPeerOptions {
   label: string
   /** SQLite file for the wallet's records and keys; `:memory:` (default) forgets everything on stop. */
@@ -81,6 +91,7 @@ const SOCKET_SETTLE_MS = 500
 
 export class WalletPeer {
   private readonly listeners = new Set<(message: ReceivedText) => void>()
+  private readonly didCommListeners = new Set<(message: ReceivedDidComm) => void>()
   /** Live-channel openings under way, per connection, so concurrent triggers share one. */
   private readonly opening = new Map<string, Promise<void>>()
   private stopped = false
@@ -102,6 +113,10 @@ export class WalletPeer {
       }
       for (const listener of this.listeners) listener(text)
     })
+    agent.events.on<DidCommMessageProcessedEvent>(DidCommEventTypes.DidCommMessageProcessed, ({ payload }) => {
+      const received: ReceivedDidComm = { connectionId: payload.connection?.id, json: payload.message.toJSON() as Record<string, unknown> }
+      for (const listener of this.didCommListeners) listener(received)
+    })
     agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
       if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId)
     })
@@ -118,6 +133,7 @@ export class WalletPeer {
       storageService: wallet.storageService,
       logger: options.logger,
       logLevel: options.logLevel ?? 'warn',
+      ownProfile: { displayName: options.label },
     })
     await agent.initialize()
     return new WalletPeer(agent, options.label, database, options.logger)
@@ -172,18 +188,15 @@ export class WalletPeer {
 
   /** Resolves with the next text matching `predicate`; rejects after `timeoutMs`. */
   nextText(predicate: (message: ReceivedText) => boolean = () => true, timeoutMs = 20_000): Promise<ReceivedText> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off()
-        reject(new Error(`no matching message within ${timeoutMs} ms`))
-      }, timeoutMs)
-      const off = this.onText((message) => {
-        if (!predicate(message)) return
-        clearTimeout(timer)
-        off()
-        resolve(message)
-      })
-    })
+    return nextMatching(this.listeners, predicate, timeoutMs)
+  }
+
+  /**
+   * Resolves with the next DIDComm message of `@type` `type` (a full message type URI) matching
+   * `predicate`; rejects after `timeoutMs`.
+   */
+  nextDidComm(type: string, predicate: (message: ReceivedDidComm) => boolean = () => true, timeoutMs = 20_000): Promise<ReceivedDidComm> {
+    return nextMatching(this.didCommListeners, (message) => message.json['@type'] === type && predicate(message), timeoutMs)
   }
 
   /**
@@ -400,4 +413,21 @@ export class WalletPeer {
     this.opening.set(connectionId, opening)
     return opening
   }
+}
+
+/** Resolves with the next value passed to the listeners of `listeners` that matches `predicate`; rejects after `timeoutMs`. */
+function nextMatching<T>(listeners: Set<(value: T) => void>, predicate: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const listener = (value: T) => {
+      if (!predicate(value)) return
+      clearTimeout(timer)
+      listeners.delete(listener)
+      resolve(value)
+    }
+    const timer = setTimeout(() => {
+      listeners.delete(listener)
+      reject(new Error(`no matching message within ${timeoutMs} ms`))
+    }, timeoutMs)
+    listeners.add(listener)
+  })
 }

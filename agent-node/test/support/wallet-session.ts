@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest'
 import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../../test/support/event-receiver.ts'
 import { startTestAgentNode } from './test-agent-node.ts'
 
 export interface WalletSession {
@@ -22,6 +22,12 @@ export interface WalletSession {
   connect(): Promise<{ connectionId: string; walletConnectionId: string }>
   /** `POST /v1/message` with `body` as JSON. */
   postMessage(body: unknown): Promise<Response>
+  /** `POST /v1/message` with `body` as JSON. @returns the status and the JSON answer. */
+  postJson(body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }>
+  /** Resolves with the `message-received` envelope whose message has `id` (already received, or next). */
+  received(id: string): Promise<Record<string, unknown>>
+  /** The `message-state-updated` states of `messageId` so far, once `last` has been reported. */
+  statesOf(messageId: string, last: string): Promise<unknown[]>
   /** `POST /v1/message` on `connectionId`, which must answer 200. @returns the message id. */
   sendMessage(body: Record<string, unknown>): Promise<string>
   stop(): Promise<void>
@@ -53,6 +59,19 @@ export async function startWalletSession(label: string): Promise<WalletSession> 
     walletConnectionId,
     connect,
     postMessage: agent.postMessage,
+    async postJson(body) {
+      const response = await agent.postMessage(body)
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> }
+    },
+    async received(id) {
+      const event = await receiver.waitFor((e) => e.topic === 'message-received' && (e.body.message as { id?: string }).id === id)
+      return event.body.message as Record<string, unknown>
+    },
+    async statesOf(messageId, last) {
+      const ofMessage = (e: ReceivedEvent) => e.topic === 'message-state-updated' && e.body.messageId === messageId
+      await receiver.waitFor((e) => ofMessage(e) && e.body.state === last)
+      return receiver.events.filter(ofMessage).map((e) => e.body.state)
+    },
     async sendMessage(body) {
       const response = await agent.postMessage({ connectionId, ...body })
       if (response.status !== 200) throw new Error(`POST /v1/message answered ${response.status}: ${await response.text()}`)

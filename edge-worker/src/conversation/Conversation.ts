@@ -78,7 +78,8 @@ export class Conversation extends DurableObject<Env> {
       const row = tx.insert(events).values({
         id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, action, receivedAt: now,
       }).onConflictDoNothing().returning().get()
-      if (row && frame.event.type === 'message-received' && frame.event.message.type === 'text' && action === 'reply') {
+      // Only text is answered by the LLM for now; other message types are stored, not answered.
+      if (row && action === 'reply' && frame.event.type === 'message-received' && frame.event.message.type === 'text') {
         tx.insert(turns).values({ eventPosition: row.position, role: 'user', content: frame.event.message.content, createdAt: now }).run()
       }
       return row && { row, outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }

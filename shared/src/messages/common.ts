@@ -4,11 +4,17 @@
  */
 import { z } from 'zod'
 
+/** A DIDComm thread id as Credo accepts it (Aries RFC 0008 message ids): a message id, or a DID. */
+export const DidCommThreadId = z.string().regex(/^([-_./A-Za-z0-9]{8,64}|did:[a-z0-9]+:\S+)$/, '8-64 characters of A-Za-z0-9-_./, or a DID')
+
 /** Fields of every `POST /v1/message` body: the target connection and an optional thread to reply in. */
 export const SendMessageBase = z.object({
   connectionId: z.uuid(),
-  /** Thread this message belongs to (for example the `id` of the received message it answers). */
-  threadId: z.string().min(1).optional(),
+  /**
+   * Thread this message belongs to (for example the `id` of the received message it answers).
+   * DIDComm peers (Credo) refuse thread ids outside 8-64 of `A-Za-z0-9-_./`, or a DID.
+   */
+  threadId: DidCommThreadId.optional(),
 })
 
 /**

@@ -6,25 +6,44 @@
  * each union it belongs to.
  */
 import { z } from 'zod'
+import {
+  CallAcceptMessageBody,
+  CallAcceptMessageEnvelope,
+  CallEndMessageBody,
+  CallEndMessageEnvelope,
+  CallOfferMessageBody,
+  CallOfferMessageEnvelope,
+  CallRejectMessageBody,
+  CallRejectMessageEnvelope,
+} from './calls.ts'
 import { ContextualMenuRequestMessageEnvelope, ContextualMenuSelectMessageEnvelope, ContextualMenuUpdateMessageBody } from './contextual-menu.ts'
 import { CredentialIssuanceMessageBody, CredentialReceptionEnvelope, CredentialRequestMessageBody } from './credentials.ts'
 import { InvitationMessageBody } from './invitation.ts'
+import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
 import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
+import { EMrtdDataRequestMessageBody, EMrtdDataSubmitMessageEnvelope, MrzDataRequestMessageBody, MrzDataSubmitMessageEnvelope } from './mrtd.ts'
+import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
 import { IdentityProofRequestMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
 import { TerminateConnectionMessageBody, TerminateConnectionMessageEnvelope } from './terminate-connection.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
+export * from './calls.ts'
 export * from './common.ts'
 export * from './contextual-menu.ts'
 export * from './credentials.ts'
 export * from './invitation.ts'
+export * from './media.ts'
 export * from './menu.ts'
+export * from './mrtd.ts'
+export * from './profile.ts'
 export * from './proofs.ts'
 export * from './terminate-connection.ts'
 export * from './text.ts'
 
 const sendMessageBodies = [
   TextMessageBody,
+  MediaMessageBody,
+  ProfileMessageBody,
   MenuDisplayMessageBody,
   ContextualMenuUpdateMessageBody,
   TerminateConnectionMessageBody,
@@ -32,6 +51,12 @@ const sendMessageBodies = [
   CredentialRequestMessageBody,
   IdentityProofRequestMessageBody,
   InvitationMessageBody,
+  CallOfferMessageBody,
+  CallAcceptMessageBody,
+  CallRejectMessageBody,
+  CallEndMessageBody,
+  MrzDataRequestMessageBody,
+  EMrtdDataRequestMessageBody,
 ] as const
 
 /** The `type` values `POST /v1/message` accepts. */
@@ -54,11 +79,19 @@ export type SendMessageResult = z.infer<typeof SendMessageResult>
 /** Envelope of a message received from a peer (inside `message-received`): one entry per type a user can send. */
 export const MessageEnvelope = z.discriminatedUnion('type', [
   TextMessageEnvelope,
+  MediaMessageEnvelope,
+  ProfileMessageEnvelope,
   MenuSelectMessageEnvelope,
   ContextualMenuSelectMessageEnvelope,
   ContextualMenuRequestMessageEnvelope,
   TerminateConnectionMessageEnvelope,
   CredentialReceptionEnvelope,
   IdentityProofSubmitEnvelope,
+  CallOfferMessageEnvelope,
+  CallAcceptMessageEnvelope,
+  CallRejectMessageEnvelope,
+  CallEndMessageEnvelope,
+  MrzDataSubmitMessageEnvelope,
+  EMrtdDataSubmitMessageEnvelope,
 ])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>

@@ -1,0 +1,4 @@
+export * from './CallsApi.ts'
+export * from './CallsEvents.ts'
+export * from './CallsModule.ts'
+export * from './messages/index.ts'

@@ -1,0 +1,5 @@
+export * from './MrtdApi.ts'
+export * from './MrtdEvents.ts'
+export * from './MrtdModule.ts'
+export * from './messages/index.ts'
+export * from './models/MrtdProblemReportReason.ts'

@@ -1,0 +1,2 @@
+export * from './MessageReceiptsMessage.ts'
+export * from './RequestReceiptsMessage.ts'

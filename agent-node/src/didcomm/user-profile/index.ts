@@ -1,0 +1,5 @@
+export * from './UserProfileApi.ts'
+export * from './UserProfileEvents.ts'
+export * from './UserProfileModule.ts'
+export * from './messages/index.ts'
+export * from './models/UserProfile.ts'

@@ -1,0 +1,2 @@
+export * from './ProfileMessage.ts'
+export * from './RequestProfileMessage.ts'

@@ -1,0 +1,73 @@
+/**
+ * Delivery states of the messages the controller sends (spec "Message delivery state"), moving
+ * only forward: created -> sent -> delivered -> viewed, with errored in place of sent when the
+ * transport fails. Each move is stored (`SentMessageRecord`) and reported as one
+ * `message-state-updated`; a move backwards or sideways (a late `sent` after the peer's receipt,
+ * a repeated receipt) is dropped silently.
+ *
+ * The peer's receipts (2060.io receipts protocol) drive `delivered` (`received`) and `viewed`
+ * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
+ */
+import type { MessageState } from '@parley/shared'
+import type { DidcommAgent } from '../didcomm/agent.ts'
+import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/receipts/index.ts'
+import type { EventPublisher } from '../events/publisher.ts'
+import type { Logger } from '../logging/index.ts'
+import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
+
+/** Position of each state; a move is taken only to a higher one. `errored` stands where `sent` does. */
+const RANK: Record<MessageState, number> = { created: 0, sent: 1, errored: 1, delivered: 2, viewed: 3 }
+
+/** Receipt states that move a delivery state; the others (created, submitted, deleted) say nothing new. */
+const FROM_RECEIPT: Partial<Record<ReceiptState, MessageState>> = {
+  [ReceiptState.Received]: 'delivered',
+  [ReceiptState.Viewed]: 'viewed',
+}
+
+export class DeliveryStates {
+  /** The last move under way per message, so moves of one message apply one at a time, in call order. */
+  private readonly pending = new Map<string, Promise<void>>()
+
+  constructor(private readonly agent: DidcommAgent, private readonly events: EventPublisher, private readonly logger: Logger) {
+    agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
+      for (const receipt of payload.receipts) {
+        const state = FROM_RECEIPT[receipt.state]
+        if (state) void this.advance(receipt.messageId, payload.connectionId, state)
+      }
+    })
+  }
+
+  /**
+   * Moves message `messageId` of `connectionId` to `state` if that is forward, storing and
+   * reporting it. `created` starts the record; any other state for an unknown message (or one of
+   * another connection) is ignored. Never rejects: storage failures are logged.
+   */
+  advance(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+    const previous = this.pending.get(messageId) ?? Promise.resolve()
+    const move = previous.then(() => this.apply(messageId, connectionId, state))
+    const settled = move.catch((error: unknown) => this.logger.warn({ messageId, connectionId, state, err: error }, 'could not record a delivery state'))
+    this.pending.set(messageId, settled)
+    void settled.then(() => {
+      if (this.pending.get(messageId) === settled) this.pending.delete(messageId)
+    })
+    return settled
+  }
+
+  /** Resolves when every move started so far has been applied. */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending.values())
+  }
+
+  private async apply(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+    const repository = sentMessageRepository(this.agent.context)
+    if (state === 'created') {
+      await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state }))
+    } else {
+      const record = await repository.findById(this.agent.context, messageId)
+      if (!record || record.connectionId !== connectionId || RANK[state] <= RANK[record.state]) return
+      record.state = state
+      await repository.update(this.agent.context, record)
+    }
+    this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+  }
+}

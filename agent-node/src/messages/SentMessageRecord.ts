@@ -1,0 +1,41 @@
+/**
+ * The delivery state of each message sent through `POST /v1/message` (or a tunnel command), kept
+ * in the agent's storage so a receipt arriving days later still finds it. Its id is the message
+ * id (which is also the DIDComm `@id` the peer's receipts name).
+ */
+import { BaseRecord, EventEmitter, InjectionSymbols, Repository, type AgentContext, type StorageService } from '@credo-ts/core'
+import type { MessageState } from '@parley/shared'
+
+type SentMessageTags = { connectionId: string; state: MessageState }
+
+export class SentMessageRecord extends BaseRecord<SentMessageTags> {
+  static override readonly type = 'ParleySentMessage'
+  override readonly type = SentMessageRecord.type
+
+  connectionId!: string
+  state!: MessageState
+
+  constructor(props?: { id: string; connectionId: string; state: MessageState }) {
+    super()
+    if (props) {
+      this.id = props.id
+      this.createdAt = new Date()
+      this.connectionId = props.connectionId
+      this.state = props.state
+    }
+  }
+
+  getTags(): SentMessageTags {
+    return { ...this._tags, connectionId: this.connectionId, state: this.state }
+  }
+}
+
+/** The repository of `SentMessageRecord`s in `agentContext`'s storage. */
+export function sentMessageRepository(agentContext: AgentContext): Repository<SentMessageRecord> {
+  const { dependencyManager } = agentContext
+  return new Repository(
+    SentMessageRecord,
+    dependencyManager.resolve<StorageService<SentMessageRecord>>(InjectionSymbols.StorageService),
+    dependencyManager.resolve(EventEmitter),
+  )
+}

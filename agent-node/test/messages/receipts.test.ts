@@ -1,0 +1,64 @@
+/**
+ * Delivery states driven by the wallet's 2060.io receipts: a message the controller sent moves
+ * created -> sent -> delivered (`received` receipt) -> viewed (`viewed` receipt), one
+ * `message-state-updated` each, in order; late, repeated or foreign receipts move nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ReceiptState } from '../../src/didcomm/receipts/index.ts'
+import { startWalletSession, type WalletSession } from '../support/wallet-session.ts'
+
+describe('message receipts', () => {
+  let session: WalletSession
+
+  beforeAll(async () => {
+    session = await startWalletSession('receipts')
+  })
+  afterAll(async () => {
+    await session?.stop()
+  })
+
+  const sendText = async (content: string) => {
+    const arrived = session.wallet.nextText((message) => message.content === content)
+    const { status, json } = await session.postJson({ type: 'text', connectionId: session.connectionId, content })
+    expect(status).toBe(200)
+    const id = json.id as string
+    expect((await arrived).id).toBe(id)
+    await session.statesOf(id, 'sent')
+    return id
+  }
+  const receipt = (messageId: string, state: ReceiptState) =>
+    session.wallet.agent.modules.receipts.send(session.walletConnectionId, [{ messageId, state }])
+
+  it('moves a sent message to delivered, then viewed', async () => {
+    const id = await sendText('did you get this?')
+    await receipt(id, ReceiptState.Received)
+    expect(await session.statesOf(id, 'delivered')).toEqual(['created', 'sent', 'delivered'])
+    await receipt(id, ReceiptState.Viewed)
+    expect(await session.statesOf(id, 'viewed')).toEqual(['created', 'sent', 'delivered', 'viewed'])
+    const event = session.receiver.events.find((e) => e.body.messageId === id && e.body.state === 'viewed')!
+    expect(event.body).toEqual({ type: 'message-state-updated', messageId: id, connectionId: session.connectionId, state: 'viewed', timestamp: expect.any(Number) })
+  })
+
+  it('never moves a state back, nor repeats it', async () => {
+    const id = await sendText('read me')
+    await receipt(id, ReceiptState.Viewed)
+    await session.statesOf(id, 'viewed')
+    // A late `received` and a repeated `viewed`, then a marker message whose receipt must come after them.
+    await receipt(id, ReceiptState.Received)
+    await receipt(id, ReceiptState.Viewed)
+    const marker = await sendText('marker')
+    await receipt(marker, ReceiptState.Received)
+    await session.statesOf(marker, 'delivered')
+    expect(session.receiver.events.filter((e) => e.body.messageId === id).map((e) => e.body.state)).toEqual(['created', 'sent', 'viewed'])
+  })
+
+  it('ignores receipts for messages it never sent', async () => {
+    const marker = await sendText('another marker')
+    await session.wallet.agent.modules.receipts.send(session.walletConnectionId, [
+      { messageId: '5b8a4f0e-8f35-4c53-9d5e-2d8f4a4f3a11', state: ReceiptState.Received },
+      { messageId: marker, state: ReceiptState.Received },
+    ])
+    await session.statesOf(marker, 'delivered')
+    expect(session.receiver.events.some((e) => e.body.messageId === '5b8a4f0e-8f35-4c53-9d5e-2d8f4a4f3a11')).toBe(false)
+  })
+})
