@@ -1,5 +1,7 @@
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { DeliveryEngine } from '../events/delivery/engine.ts'
+import type { OutboxStore } from '../events/outbox/store.ts'
 import type { Logger } from '../logging/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 
@@ -8,6 +10,9 @@ export interface AdminDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
   messages: MessageService
+  /** The event outbox (dead letters are read from it) and the engine that replays them. */
+  outbox: OutboxStore
+  delivery: DeliveryEngine
   logger: Logger
   /** Name and version printed at start-up and returned by `GET /v1/agent`. */
   build: { name: string; version: string }

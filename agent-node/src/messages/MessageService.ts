@@ -40,13 +40,14 @@ export class MessageService {
     if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(body.connectionId, 'not-ready')
 
     const id = randomUUID()
-    this.report(id, body.connectionId, 'created')
+    // Durable before the caller hears the id: `created` always precedes `sent`/`errored`.
+    await this.report(id, body.connectionId, 'created')
     const delivery = sendMessage(body, this.sendContext(connection, id))
       .then(
-        () => this.report(id, body.connectionId, 'sent'),
+        () => void this.report(id, body.connectionId, 'sent'),
         (error: unknown) => {
           this.logger.warn({ messageId: id, connectionId: body.connectionId, err: error }, 'message delivery failed')
-          this.report(id, body.connectionId, 'errored')
+          void this.report(id, body.connectionId, 'errored')
         },
       )
       .finally(() => this.inFlight.delete(delivery))
@@ -74,7 +75,7 @@ export class MessageService {
     }
   }
 
-  private report(messageId: string, connectionId: string, state: MessageState): void {
-    this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+  private report(messageId: string, connectionId: string, state: MessageState): Promise<unknown> {
+    return this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
   }
 }

@@ -74,8 +74,11 @@ const event = (seq: number): PublishedEvent => ({
   id: crypto.randomUUID(),
   connectionId: CONNECTION,
   seq,
+  position: seq,
+  createdAt: Date.now(),
   event: { type: 'connection-state-updated', connectionId: CONNECTION, state: 'completed' },
 })
+const never = new AbortController().signal
 
 const until = async (condition: () => boolean, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs
@@ -107,8 +110,8 @@ describe('TunnelClient', () => {
     const socket = worker.nextSocket()
     client.start()
     await socket
-    client.deliver(event(1))
-    client.deliver(event(2))
+    void client.deliver(event(1), never)
+    void client.deliver(event(2), never)
     await until(() => worker.frames.length === 2)
     expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2])
     expect(worker.refusals).toEqual([])
@@ -122,23 +125,43 @@ describe('TunnelClient', () => {
     expect(client.connected).toBe(false)
   })
 
-  it('reconnects after the socket drops and re-sends every unacknowledged event in order', async () => {
+  it('settles an attempt when the ack comes, and as a retry when the socket drops first; reconnects', async () => {
     const { worker, client } = await setup()
     const first = worker.nextSocket()
     client.start()
     const socket = await first
-    const events = [event(1), event(2), event(3)]
-    for (const e of events) client.deliver(e)
-    await until(() => worker.frames.length === 3)
+    const events = [event(1), event(2)]
+    const attempts = events.map((e) => client.deliver(e, never))
+    await until(() => worker.frames.length === 2)
     socket.send(JSON.stringify({ kind: 'ack', id: events[0]!.id }))
-    await until(() => client.pendingCount === 2)
+    expect(await attempts[0]).toEqual({ result: 'acknowledged' })
+    expect(client.pendingCount).toBe(1)
 
     const second = worker.nextSocket()
     socket.terminate()
+    expect(await attempts[1]).toMatchObject({ result: 'retry' })
     await second
-    await until(() => worker.frames.length === 5)
-    expect(worker.frames.slice(3).map((f) => (f as { seq: number }).seq)).toEqual([2, 3])
-    expect(worker.sockets).toHaveLength(2)
+    const again = client.deliver(events[1]!, never)
+    await until(() => worker.frames.length === 3)
+    worker.sockets[1]!.send(JSON.stringify({ kind: 'ack', id: events[1]!.id }))
+    expect(await again).toEqual({ result: 'acknowledged' })
+    expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 2])
+  })
+
+  it('holds an attempt until the tunnel opens, and gives it up when the engine aborts', async () => {
+    const { worker, client } = await setup()
+    const aborted = new AbortController()
+    const abandoned = client.deliver(event(1), aborted.signal)
+    aborted.abort()
+    expect(await abandoned).toMatchObject({ result: 'retry' })
+    const waiting = client.deliver(event(2), never)
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    await until(() => worker.frames.length === 1)
+    socket.send(JSON.stringify({ kind: 'ack', id: (worker.frames[0] as { id: string }).id }))
+    expect(await waiting).toEqual({ result: 'acknowledged' })
+    expect((worker.frames[0] as { seq: number }).seq).toBe(2)
   })
 
   it('runs a command once per idempotency key and answers each delivery of it', async () => {

@@ -1,0 +1,268 @@
+/**
+ * The delivery engine: feeds every subscriber (`subscriber.ts`) from the outbox.
+ *
+ * Work is split into lanes, one per (subscriber, connection). A lane delivers its connection's
+ * events one at a time in `seq` order: the next event waits until the previous one was
+ * acknowledged, skipped by the subscriber's filter, or dead-lettered. Lanes run concurrently, so a
+ * slow or failing connection (or subscriber) never holds up another. Everything a lane knows is
+ * in the database (cursor, attempts, next attempt time, dead letters); in memory there are only
+ * running lanes and retry timers, rebuilt at start-up from `connectionsWithWork`.
+ *
+ * A dead letter marked for replay (`replay`) is delivered before the lane's next event.
+ */
+import type { Logger } from '../../logging/index.ts'
+import type { DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
+import { retryDelay } from './retry.ts'
+import type { DeliveryOutcome, Subscriber } from './subscriber.ts'
+
+/** How many events a lane reads from the outbox per query. */
+const LANE_BATCH = 100
+/** Wait before a lane runs again after an unexpected error (a database failure), in milliseconds. */
+const LANE_ERROR_DELAY_MS = 1_000
+
+interface Registered {
+  subscriber: Subscriber
+  startPosition: number
+  /** Aborts this subscriber's attempts in flight (removal, shutdown). */
+  abort: AbortController
+}
+
+interface Lane {
+  running?: Promise<void>
+  /** Work arrived while running: run again before going idle. */
+  again: boolean
+  timer?: NodeJS.Timeout
+}
+
+/**
+ * What happened to one attempt, reported to observers once it is recorded in the database:
+ * `acknowledged`, `retry-scheduled` (at `nextAttemptAt`, ms since the epoch), `dead-lettered`,
+ * `replayed` (a dead letter acknowledged on replay).
+ */
+export interface DeliveryRecord {
+  subscriber: string
+  event: PublishedEvent
+  status: 'acknowledged' | 'retry-scheduled' | 'dead-lettered' | 'replayed'
+  attempts: number
+  error?: string
+  nextAttemptAt?: number
+}
+
+/** Outcome of one event in a lane: done (next event) or waiting (a retry timer is set, or stopping). */
+type Step = 'done' | 'waiting'
+
+export class DeliveryEngine {
+  private readonly registered = new Map<string, Registered>()
+  private readonly lanes = new Map<string, Lane>()
+  private readonly observers = new Set<(record: DeliveryRecord) => void>()
+  private stopped = false
+
+  constructor(private readonly store: OutboxStore, private readonly logger: Logger) {}
+
+  /**
+   * Starts delivering to `subscriber`: registers it (first time: from the newest event on) and
+   * resumes every lane it has work in.
+   * @throws when a subscriber of the same name is already running.
+   */
+  async addSubscriber(subscriber: Subscriber): Promise<void> {
+    if (this.registered.has(subscriber.name)) throw new Error(`subscriber '${subscriber.name}' is already running`)
+    const startPosition = await this.store.addSubscriber(subscriber.name)
+    this.registered.set(subscriber.name, { subscriber, startPosition, abort: new AbortController() })
+    for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId)
+  }
+
+  /**
+   * Stops delivering to the subscriber `name` and waits for its lanes to stop; an attempt in
+   * flight is aborted and will be made again if the subscriber is added back. `forget` also
+   * deletes its cursors and dead letters.
+   */
+  async removeSubscriber(name: string, options: { forget?: boolean } = {}): Promise<void> {
+    const entry = this.registered.get(name)
+    if (entry) {
+      this.registered.delete(name)
+      entry.abort.abort()
+      await this.settleLanes((key) => key.startsWith(`${name}\n`))
+    }
+    if (options.forget) await this.store.removeSubscriber(name)
+  }
+
+  /**
+   * Calls `observer` after each recorded attempt (monitoring, tests). It must not throw.
+   * @returns a function that removes it.
+   */
+  observe(observer: (record: DeliveryRecord) => void): () => void {
+    this.observers.add(observer)
+    return () => this.observers.delete(observer)
+  }
+
+  /** Names of the running subscribers. */
+  get subscriberNames(): string[] {
+    return [...this.registered.keys()]
+  }
+
+  /** Tells the engine that `events` were appended; wakes their lanes in every subscriber. */
+  notify(events: readonly PublishedEvent[]): void {
+    const connections = new Set(events.map((e) => e.connectionId))
+    for (const name of this.registered.keys()) for (const connectionId of connections) this.wake(name, connectionId)
+  }
+
+  /**
+   * Marks the dead letter `id` for replay and wakes its lane: it is delivered again before the
+   * lane's next event (to a running subscriber; otherwise when that subscriber is added).
+   * @returns the dead letter, or undefined if there is none with that id.
+   */
+  async replay(id: string): Promise<DeadLetter | undefined> {
+    const letter = await this.store.requestReplay(id)
+    if (letter) this.wake(letter.subscriber, letter.connectionId)
+    return letter
+  }
+
+  /** Stops every lane: attempts in flight are aborted (and made again after the next start). */
+  async stop(): Promise<void> {
+    this.stopped = true
+    for (const entry of this.registered.values()) entry.abort.abort()
+    await this.settleLanes(() => true)
+  }
+
+  private async settleLanes(matches: (key: string) => boolean): Promise<void> {
+    const running: Promise<void>[] = []
+    for (const [key, lane] of this.lanes) {
+      if (!matches(key)) continue
+      clearTimeout(lane.timer)
+      lane.timer = undefined
+      if (lane.running) running.push(lane.running)
+      else this.lanes.delete(key)
+    }
+    await Promise.all(running)
+  }
+
+  private wake(name: string, connectionId: string): void {
+    if (this.stopped || !this.registered.has(name)) return
+    const key = `${name}\n${connectionId}`
+    let lane = this.lanes.get(key)
+    if (!lane) {
+      lane = { again: false }
+      this.lanes.set(key, lane)
+    }
+    if (lane.running) lane.again = true
+    else if (!lane.timer) this.run(key, lane, name, connectionId)
+  }
+
+  private run(key: string, lane: Lane, name: string, connectionId: string): void {
+    const running: Promise<void> = this.runLane(key, lane, name, connectionId).finally(() => {
+      if (lane.running === running) lane.running = undefined
+      if (lane.timer) return
+      if (lane.again && !this.stopped && this.registered.has(name)) this.run(key, lane, name, connectionId)
+      else this.lanes.delete(key)
+    })
+    lane.running = running
+  }
+
+  private async runLane(key: string, lane: Lane, name: string, connectionId: string): Promise<void> {
+    try {
+      do {
+        lane.again = false
+        const entry = this.registered.get(name)
+        if (!entry || this.stopped) return
+        if ((await this.drain(entry, connectionId, lane)) === 'waiting') return
+      } while (lane.again)
+    } catch (error) {
+      this.logger.error({ err: error, subscriber: name, connectionId }, 'event delivery lane failed; retrying')
+      this.schedule(lane, key, name, connectionId, LANE_ERROR_DELAY_MS)
+    }
+  }
+
+  private schedule(lane: Lane, key: string, name: string, connectionId: string, delayMs: number): void {
+    if (this.stopped || !this.registered.has(name)) return
+    lane.timer = setTimeout(() => {
+      lane.timer = undefined
+      if (!lane.running) this.run(key, lane, name, connectionId)
+    }, delayMs)
+  }
+
+  /** Delivers the lane's replays, then its events, until none is left or one must wait. */
+  private async drain(entry: Registered, connectionId: string, lane: Lane): Promise<Step> {
+    const { subscriber, startPosition } = entry
+    const cursor = await this.store.cursor(subscriber.name, connectionId, startPosition)
+    for (const letter of await this.store.replaysOf(subscriber.name, connectionId)) {
+      const event = await this.store.event(letter.eventId)
+      if (!event) continue
+      if ((await this.attempt(entry, lane, cursor, event, letter)) === 'waiting') return 'waiting'
+    }
+    for (;;) {
+      const batch = await this.store.eventsAfter(connectionId, cursor.deliveredSeq, startPosition, LANE_BATCH)
+      if (batch.length === 0) return 'done'
+      for (const event of batch) {
+        if (subscriber.accepts && !subscriber.accepts(event)) {
+          await this.store.advance(subscriber.name, connectionId, event.seq)
+        } else if ((await this.attempt(entry, lane, cursor, event)) === 'waiting') {
+          return 'waiting'
+        }
+        cursor.deliveredSeq = event.seq
+      }
+    }
+  }
+
+  /**
+   * Attempts `event` (a replay of `letter` if given) until it is acknowledged or dead-lettered,
+   * or a retry must wait (a timer wakes the lane).
+   */
+  private async attempt(entry: Registered, lane: Lane, cursor: Awaited<ReturnType<OutboxStore['cursor']>>, event: PublishedEvent, letter?: DeadLetter): Promise<Step> {
+    const { subscriber, abort } = entry
+    const { connectionId } = event
+    const key = `${subscriber.name}\n${connectionId}`
+    for (;;) {
+      const wait = cursor.nextAttemptAt - Date.now()
+      if (wait > 0) {
+        this.schedule(lane, key, subscriber.name, connectionId, wait)
+        return 'waiting'
+      }
+      if (abort.signal.aborted) return 'waiting'
+      const outcome = await this.deliverOnce(subscriber, event, abort.signal)
+      if (abort.signal.aborted) return 'waiting'
+      const attempts = cursor.attempts + 1
+      const log = { subscriber: subscriber.name, eventId: event.id, connectionId, seq: event.seq, attempts, replay: letter?.id }
+      const record: DeliveryRecord = { subscriber: subscriber.name, event, status: 'acknowledged', attempts }
+      if (outcome.result === 'acknowledged') {
+        if (letter) await this.store.finishReplay(letter, { status: 'replayed' })
+        else await this.store.advance(subscriber.name, connectionId, event.seq)
+        if (letter) record.status = 'replayed'
+      } else if (outcome.result === 'rejected' || attempts >= subscriber.retry.maxAttempts) {
+        const reason = outcome.result === 'rejected' ? 'rejected' : 'exhausted'
+        this.logger.warn({ ...log, reason, error: outcome.error }, 'event dead-lettered')
+        if (letter) await this.store.finishReplay(letter, { status: 'dead', reason, attempts, lastError: outcome.error })
+        else await this.store.deadLetter(subscriber.name, event, reason, attempts, outcome.error)
+        Object.assign(record, { status: 'dead-lettered', error: outcome.error })
+      } else {
+        const nextAttemptAt = Date.now() + retryDelay(subscriber.retry, attempts)
+        this.logger.debug({ ...log, error: outcome.error, nextAttemptAt }, 'event delivery failed; will retry')
+        await this.store.scheduleRetry(subscriber.name, connectionId, attempts, nextAttemptAt, outcome.error)
+        Object.assign(cursor, { attempts, nextAttemptAt, lastError: outcome.error })
+        this.report({ ...record, status: 'retry-scheduled', error: outcome.error, nextAttemptAt })
+        continue
+      }
+      Object.assign(cursor, { attempts: 0, nextAttemptAt: 0, lastError: null })
+      this.report(record)
+      return 'done'
+    }
+  }
+
+  private report(record: DeliveryRecord): void {
+    for (const observer of this.observers) {
+      try {
+        observer(record)
+      } catch (error) {
+        this.logger.warn({ err: error }, 'delivery observer failed')
+      }
+    }
+  }
+
+  /** `subscriber.deliver`, with a throw turned into a retry. */
+  private async deliverOnce(subscriber: Subscriber, event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
+    try {
+      return await subscriber.deliver(event, signal)
+    } catch (error) {
+      return { result: 'retry', error: error instanceof Error ? error.message : String(error) }
+    }
+  }
+}
