@@ -9,6 +9,11 @@
  * running lanes and retry timers, rebuilt at start-up from `connectionsWithWork`.
  *
  * A dead letter marked for replay (`replay`) is delivered before the lane's next event.
+ *
+ * Cursor moves after acknowledgements are written in batches (one transaction for every lane's
+ * moves of the moment) rather than one transaction per event: the next event does not wait for
+ * the write. A crash before the write only means those events are delivered again, in order,
+ * with their ids, which receivers drop as duplicates. Retries and dead letters are written at once.
  */
 import type { Logger } from '../../logging/index.ts'
 import type { DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
@@ -48,6 +53,11 @@ export interface DeliveryRecord {
   nextAttemptAt?: number
 }
 
+/** The map key of the lane of `subscriber` in `connectionId`. */
+function laneKey(subscriber: string, connectionId: string): string {
+  return `${subscriber}\n${connectionId}`
+}
+
 /** Outcome of one event in a lane: done (next event) or waiting (a retry timer is set, or stopping). */
 type Step = 'done' | 'waiting'
 
@@ -55,6 +65,10 @@ export class DeliveryEngine {
   private readonly registered = new Map<string, Registered>()
   private readonly lanes = new Map<string, Lane>()
   private readonly observers = new Set<(record: DeliveryRecord) => void>()
+  /** Cursor moves not written yet, by lane key. */
+  private readonly pendingMoves = new Map<string, { subscriber: string; connectionId: string; seq: number }>()
+  private movesScheduled = false
+  private movesWritten: Promise<void> = Promise.resolve()
   private stopped = false
 
   constructor(private readonly store: OutboxStore, private readonly logger: Logger) {}
@@ -122,6 +136,37 @@ export class DeliveryEngine {
     this.stopped = true
     for (const entry of this.registered.values()) entry.abort.abort()
     await this.settleLanes(() => true)
+    await this.writeMoves()
+  }
+
+
+  /** Records that the lane's cursor moves to `seq`; written with the next batch. */
+  private move(subscriber: string, connectionId: string, seq: number): void {
+    this.pendingMoves.set(laneKey(subscriber, connectionId), { subscriber, connectionId, seq })
+    if (this.movesScheduled) return
+    this.movesScheduled = true
+    setImmediate(() => {
+      this.movesScheduled = false
+      void this.writeMoves()
+    })
+  }
+
+  /**
+   * Writes the pending cursor moves in one transaction, after any write under way. A move stays
+   * in `pendingMoves` (where lanes read it) until it is in the database.
+   */
+  private writeMoves(): Promise<void> {
+    this.movesWritten = this.movesWritten.then(async () => {
+      const moves = [...this.pendingMoves.entries()]
+      try {
+        await this.store.advance(moves.map(([, move]) => move))
+      } catch (error) {
+        // Lanes re-read their cursors and deliver those events again; receivers drop the duplicates.
+        this.logger.error({ err: error }, 'cursor moves could not be written')
+      }
+      for (const [key, move] of moves) if (this.pendingMoves.get(key) === move) this.pendingMoves.delete(key)
+    })
+    return this.movesWritten
   }
 
   private async settleLanes(matches: (key: string) => boolean): Promise<void> {
@@ -138,7 +183,7 @@ export class DeliveryEngine {
 
   private wake(name: string, connectionId: string): void {
     if (this.stopped || !this.registered.has(name)) return
-    const key = `${name}\n${connectionId}`
+    const key = laneKey(name, connectionId)
     let lane = this.lanes.get(key)
     if (!lane) {
       lane = { again: false }
@@ -184,6 +229,8 @@ export class DeliveryEngine {
   private async drain(entry: Registered, connectionId: string, lane: Lane): Promise<Step> {
     const { subscriber, startPosition } = entry
     const cursor = await this.store.cursor(subscriber.name, connectionId, startPosition)
+    const moved = this.pendingMoves.get(laneKey(subscriber.name, connectionId))
+    if (moved && moved.seq > cursor.deliveredSeq) Object.assign(cursor, { deliveredSeq: moved.seq, attempts: 0, nextAttemptAt: 0, lastError: null })
     for (const letter of await this.store.replaysOf(subscriber.name, connectionId)) {
       const event = await this.store.event(letter.eventId)
       if (!event) continue
@@ -194,7 +241,7 @@ export class DeliveryEngine {
       if (batch.length === 0) return 'done'
       for (const event of batch) {
         if (subscriber.accepts && !subscriber.accepts(event)) {
-          await this.store.advance(subscriber.name, connectionId, event.seq)
+          this.move(subscriber.name, connectionId, event.seq)
         } else if ((await this.attempt(entry, lane, cursor, event)) === 'waiting') {
           return 'waiting'
         }
@@ -210,7 +257,7 @@ export class DeliveryEngine {
   private async attempt(entry: Registered, lane: Lane, cursor: Awaited<ReturnType<OutboxStore['cursor']>>, event: PublishedEvent, letter?: DeadLetter): Promise<Step> {
     const { subscriber, abort } = entry
     const { connectionId } = event
-    const key = `${subscriber.name}\n${connectionId}`
+    const key = laneKey(subscriber.name, connectionId)
     for (;;) {
       const wait = cursor.nextAttemptAt - Date.now()
       if (wait > 0) {
@@ -223,19 +270,23 @@ export class DeliveryEngine {
       const attempts = cursor.attempts + 1
       const log = { subscriber: subscriber.name, eventId: event.id, connectionId, seq: event.seq, attempts, replay: letter?.id }
       const record: DeliveryRecord = { subscriber: subscriber.name, event, status: 'acknowledged', attempts }
-      if (outcome.result === 'acknowledged') {
-        if (letter) await this.store.finishReplay(letter, { status: 'replayed' })
-        else await this.store.advance(subscriber.name, connectionId, event.seq)
-        if (letter) record.status = 'replayed'
+      if (outcome.result === 'acknowledged' && !letter) {
+        this.move(subscriber.name, connectionId, event.seq)
+      } else if (outcome.result === 'acknowledged') {
+        await this.writeMoves()
+        await this.store.finishReplay(letter!, { status: 'replayed' })
+        record.status = 'replayed'
       } else if (outcome.result === 'rejected' || attempts >= subscriber.retry.maxAttempts) {
         const reason = outcome.result === 'rejected' ? 'rejected' : 'exhausted'
         this.logger.warn({ ...log, reason, error: outcome.error }, 'event dead-lettered')
+        await this.writeMoves()
         if (letter) await this.store.finishReplay(letter, { status: 'dead', reason, attempts, lastError: outcome.error })
         else await this.store.deadLetter(subscriber.name, event, reason, attempts, outcome.error)
         Object.assign(record, { status: 'dead-lettered', error: outcome.error })
       } else {
         const nextAttemptAt = Date.now() + retryDelay(subscriber.retry, attempts)
         this.logger.debug({ ...log, error: outcome.error, nextAttemptAt }, 'event delivery failed; will retry')
+        await this.writeMoves()
         await this.store.scheduleRetry(subscriber.name, connectionId, attempts, nextAttemptAt, outcome.error)
         Object.assign(cursor, { attempts, nextAttemptAt, lastError: outcome.error })
         this.report({ ...record, status: 'retry-scheduled', error: outcome.error, nextAttemptAt })

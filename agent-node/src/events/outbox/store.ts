@@ -170,9 +170,14 @@ export class OutboxStore {
     return cursor
   }
 
-  /** Moves the cursor to `seq` (acknowledged, or not for this subscriber) and clears the retry state. */
-  async advance(subscriber: string, connectionId: string, seq: number): Promise<void> {
-    await this.advanceStatement(subscriber, connectionId, seq)
+  /**
+   * Moves cursors forward (acknowledged events, or events not for the subscriber) and clears
+   * their retry state, all in one transaction. A cursor never moves back.
+   */
+  async advance(moves: readonly { subscriber: string; connectionId: string; seq: number }[]): Promise<void> {
+    if (moves.length === 0) return
+    const [first, ...rest] = moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq))
+    await runAtomically(this.db, [first!, ...rest])
   }
 
   /** Records a failed attempt at the head: `attempts` so far and when to try next (ms since the epoch). */
@@ -241,6 +246,6 @@ export class OutboxStore {
 
   private advanceStatement(subscriber: string, connectionId: string, seq: number) {
     return this.db.update(eventCursors).set({ deliveredSeq: seq, attempts: 0, nextAttemptAt: 0, lastError: null })
-      .where(and(eq(eventCursors.subscriber, subscriber), eq(eventCursors.connectionId, connectionId)))
+      .where(and(eq(eventCursors.subscriber, subscriber), eq(eventCursors.connectionId, connectionId), lt(eventCursors.deliveredSeq, seq)))
   }
 }
