@@ -16,6 +16,7 @@ import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
 import type { Logger } from './logging/index.ts'
+import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
@@ -61,7 +62,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   const outbox = await OutboxStore.open(database)
   const delivery = new DeliveryEngine(outbox, logger.child({ component: 'delivery' }))
   const events = new EventPublisher(outbox, delivery, logger)
-  const messages = new MessageService(agent, events, logger)
+  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
   if (config.eventsBaseUrl) {
     await delivery.addSubscriber(new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }))
   }

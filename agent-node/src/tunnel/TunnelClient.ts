@@ -8,7 +8,8 @@
  * (after the conversation Durable Object stored it). While the tunnel is down, or when the
  * socket drops before the ack, the attempt reports `retry` and the engine sends it again, with
  * the same id, once the tunnel is back; the tunnel never dead-letters. A command's idempotency
- * key makes a repeated command run once. Reconnects use exponential backoff with full jitter.
+ * key makes a repeated command run once, also across restarts (it is claimed in the agent
+ * database by `MessageService`, scope `tunnel`). Reconnects use exponential backoff with full jitter.
  * Frames that do not parse are logged and dropped; the socket stays up.
  */
 import { backOff } from 'exponential-backoff'
@@ -34,8 +35,6 @@ export interface TunnelClientOptions {
   /** First reconnect delay and its cap, in milliseconds. */
   minDelayMs?: number
   maxDelayMs?: number
-  /** How many command results to remember for idempotency. */
-  idempotencyCacheSize?: number
   /** How long an event waits for the tunnel to open, then for its ack, before it is retried; milliseconds. */
   ackTimeoutMs?: number
 }
@@ -50,8 +49,6 @@ export class TunnelClient implements Subscriber {
   private stopped = false
   /** Events sent and not yet acknowledged: id -> settles the attempt. */
   private readonly awaitingAck = new Map<string, (outcome: DeliveryOutcome) => void>()
-  /** Results of commands by idempotency key (insertion-ordered: oldest evicted first). */
-  private readonly commandResults = new Map<string, Promise<CommandResultFrame>>()
   private connectLoop?: Promise<void>
   private readonly openListeners = new Set<() => void>()
 
@@ -186,31 +183,19 @@ export class TunnelClient implements Subscriber {
   }
 
   /**
-   * Runs `frame` unless a command with its idempotency key succeeded or is running; answers
-   * with that outcome. A failure is not remembered, so a retry may succeed (the failure may
-   * have been transient: a connection not completed yet).
+   * Runs `frame` and answers with its outcome. The idempotency key goes with it: a key already
+   * used answers the first message id without sending again. A failure claims no key, so a retry
+   * may succeed (the failure may have been transient: a connection not completed yet).
    */
   private async runCommand(frame: CommandFrame): Promise<void> {
-    const key = frame.idempotencyKey
-    let result = this.commandResults.get(key)
-    if (!result) {
-      result = this.execute(frame)
-      this.commandResults.set(key, result)
-      const limit = this.options.idempotencyCacheSize ?? 10_000
-      if (this.commandResults.size > limit) this.commandResults.delete(this.commandResults.keys().next().value!)
-    }
-    const outcome = await result
-    if (!outcome.ok && this.commandResults.get(key) === result) this.commandResults.delete(key)
-    this.send({ ...outcome, id: frame.id })
-  }
-
-  private async execute(frame: CommandFrame): Promise<CommandResultFrame> {
+    let outcome: CommandResultFrame
     try {
-      const result = await this.messages.send(frame.command.message)
-      return { kind: 'command-result', id: frame.id, ok: true, result }
+      const { id } = await this.messages.send(frame.command.message, { scope: 'tunnel', key: frame.idempotencyKey })
+      outcome = { kind: 'command-result', id: frame.id, ok: true, result: { id } }
     } catch (error) {
       this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
-      return { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }
+      outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }
     }
+    this.send(outcome)
   }
 }

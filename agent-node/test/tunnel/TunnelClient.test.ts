@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
-import type { MessageService } from '../../src/messages/MessageService.ts'
+import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
 import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
 
@@ -61,13 +61,15 @@ async function startFakeWorker(secret = SECRET): Promise<FakeWorker> {
 
 function recordingMessages() {
   const sent: SendMessageBody[] = []
+  const keys: IdempotencyKey[] = []
   const service = {
-    async send(body: SendMessageBody) {
+    async send(body: SendMessageBody, key: IdempotencyKey) {
       sent.push(body)
-      return { id: `00000000-0000-4000-8000-${String(sent.length).padStart(12, '0')}` }
+      keys.push(key)
+      return { id: `00000000-0000-4000-8000-${String(sent.length).padStart(12, '0')}`, replayed: false }
     },
   } as unknown as MessageService
-  return { sent, service }
+  return { sent, keys, service }
 }
 
 const event = (seq: number): PublishedEvent => ({
@@ -164,24 +166,26 @@ describe('TunnelClient', () => {
     expect((worker.frames[0] as { seq: number }).seq).toBe(2)
   })
 
-  it('runs a command once per idempotency key and answers each delivery of it', async () => {
+  it("runs each command with its idempotency key (scope tunnel) and answers with the command's id", async () => {
     const { worker, client, messages } = await setup()
     const opened = worker.nextSocket()
     client.start()
     const socket = await opened
-    const command = (id: string): CommandFrame => ({
-      kind: 'command',
-      id,
-      idempotencyKey: 'reply:event-1',
-      command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'hi' } },
-    })
-    socket.send(JSON.stringify(command(crypto.randomUUID())))
-    socket.send(JSON.stringify(command(crypto.randomUUID())))
+    const ids = [crypto.randomUUID(), crypto.randomUUID()]
+    for (const id of ids) {
+      const frame: CommandFrame = {
+        kind: 'command',
+        id,
+        idempotencyKey: 'reply:event-1',
+        command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'hi' } },
+      }
+      socket.send(JSON.stringify(frame))
+    }
     await until(() => worker.frames.length === 2)
-    expect(messages.sent).toHaveLength(1)
-    const results = worker.frames as { kind: string; ok: boolean; result: { id: string } }[]
+    expect(messages.keys).toEqual([{ scope: 'tunnel', key: 'reply:event-1' }, { scope: 'tunnel', key: 'reply:event-1' }])
+    const results = worker.frames as { kind: string; id: string; ok: boolean }[]
     expect(results.map((r) => [r.kind, r.ok])).toEqual([['command-result', true], ['command-result', true]])
-    expect(results[0]!.result.id).toBe(results[1]!.result.id)
+    expect(new Set(results.map((r) => r.id))).toEqual(new Set(ids))
   })
 
   it('does not remember a failed command: a retry with the same key runs again', async () => {
