@@ -4,10 +4,12 @@
  */
 import { runAnoncreds } from './anoncreds.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
+import { runEvents } from './events.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
   anoncreds: runAnoncreds,
+  events: runEvents,
 }
 
 const only = process.argv[2]

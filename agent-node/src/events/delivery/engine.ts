@@ -15,6 +15,7 @@
  * the write. A crash before the write only means those events are delivered again, in order,
  * with their ids, which receivers drop as duplicates. Retries and dead letters are written at once.
  */
+import { setMaxListeners } from 'node:events'
 import type { Logger } from '../../logging/index.ts'
 import type { DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
 import { retryDelay } from './retry.ts'
@@ -81,7 +82,9 @@ export class DeliveryEngine {
   async addSubscriber(subscriber: Subscriber): Promise<void> {
     if (this.registered.has(subscriber.name)) throw new Error(`subscriber '${subscriber.name}' is already running`)
     const startPosition = await this.store.addSubscriber(subscriber.name)
-    this.registered.set(subscriber.name, { subscriber, startPosition, abort: new AbortController() })
+    const abort = new AbortController()
+    setMaxListeners(0, abort.signal) // every lane's attempt in flight listens to it
+    this.registered.set(subscriber.name, { subscriber, startPosition, abort })
     for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId)
   }
 
