@@ -5,12 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
-import { DeliveryEngine, type DeliveryRecord } from '../../src/events/delivery/engine.ts'
+import { DeliveryEngine } from '../../src/events/delivery/engine.ts'
 import { retryDelay, type RetryPolicy } from '../../src/events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../../src/events/delivery/subscriber.ts'
 import { OutboxStore, type PublishedEvent } from '../../src/events/outbox/store.ts'
 import { EventPublisher } from '../../src/events/publisher.ts'
 import { createLogger } from '../../src/logging/index.ts'
+import { recordDeliveries } from '../support/delivery-records.ts'
 import { useTempDatabases } from '../support/temp-databases.ts'
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
@@ -28,8 +29,6 @@ const stateEvent = (connectionId: string, n: number): AgentEvent => ({
  */
 function scripted(engine: DeliveryEngine, name: string, answer: (event: PublishedEvent, attempt: number) => DeliveryOutcome | Promise<DeliveryOutcome>, retry = FAST) {
   const attempts: PublishedEvent[] = []
-  const records: DeliveryRecord[] = []
-  const waiters = new Set<() => void>()
   const subscriber: Subscriber = {
     name,
     retry,
@@ -38,20 +37,7 @@ function scripted(engine: DeliveryEngine, name: string, answer: (event: Publishe
       return answer(event, attempts.filter((e) => e.id === event.id).length)
     },
   }
-  engine.observe((record) => {
-    if (record.subscriber !== name) return
-    records.push(record)
-    for (const waiter of waiters) waiter()
-  })
-  const until = (condition: () => boolean) => new Promise<void>((resolve) => {
-    const check = () => {
-      if (!condition()) return
-      waiters.delete(check)
-      resolve()
-    }
-    waiters.add(check)
-    check()
-  })
+  const { records, until } = recordDeliveries(engine, name)
   return {
     subscriber, attempts, records, until,
     get acknowledged() {

@@ -12,7 +12,7 @@ import type { AgentEvent } from '@parley/shared'
 import { createAdminApp } from '../../src/admin/app.ts'
 import type { AdminDeps } from '../../src/admin/context.ts'
 import { loadConfig } from '../../src/config/index.ts'
-import { DeliveryEngine, type DeliveryRecord } from '../../src/events/delivery/engine.ts'
+import { DeliveryEngine } from '../../src/events/delivery/engine.ts'
 import type { RetryPolicy } from '../../src/events/delivery/retry.ts'
 import { OutboxStore } from '../../src/events/outbox/store.ts'
 import { EventPublisher } from '../../src/events/publisher.ts'
@@ -20,6 +20,7 @@ import { parseSigningSecret } from '../../src/events/webhooks/signing.ts'
 import { WebhookSubscriber } from '../../src/events/webhooks/subscriber.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { startEventReceiver, type EventReceiver, type EventReceiverOptions } from '../../../test/support/event-receiver.ts'
+import { recordDeliveries } from '../support/delivery-records.ts'
 import { useTempDatabases } from '../support/temp-databases.ts'
 
 const logger = createLogger('silent')
@@ -52,12 +53,7 @@ describe('webhook delivery', () => {
     const outbox = await OutboxStore.open(await databases.open())
     const delivery = new DeliveryEngine(outbox, logger)
     const publisher = new EventPublisher(outbox, delivery, logger)
-    const records: DeliveryRecord[] = []
-    const waiters = new Set<() => void>()
-    delivery.observe((record) => {
-      records.push(record)
-      for (const waiter of [...waiters]) waiter()
-    })
+    const { records, until } = recordDeliveries(delivery)
     await delivery.addSubscriber(new WebhookSubscriber({
       name: 'webhook:test',
       baseUrl,
@@ -66,15 +62,6 @@ describe('webhook delivery', () => {
       signingKey: options.signed ? parseSigningSecret(SECRET) : undefined,
     }))
     cleanup.push(() => delivery.stop())
-    const until = (condition: () => boolean) => new Promise<void>((resolve) => {
-      const check = () => {
-        if (!condition()) return
-        waiters.delete(check)
-        resolve()
-      }
-      waiters.add(check)
-      check()
-    })
     return { outbox, delivery, publisher, records, until }
   }
 

@@ -17,7 +17,7 @@
  */
 import { setMaxListeners } from 'node:events'
 import type { Logger } from '../../logging/index.ts'
-import type { DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
+import type { Cursor, DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
 import { retryDelay } from './retry.ts'
 import type { DeliveryOutcome, Subscriber } from './subscriber.ts'
 
@@ -34,6 +34,10 @@ interface Registered {
 }
 
 interface Lane {
+  /** The lane's cursor while the lane exists (read from the database when it is created). */
+  cursor?: Cursor
+  /** Dead letters of this lane may be waiting for replay: look them up on the next run. */
+  replays: boolean
   running?: Promise<void>
   /** Work arrived while running: run again before going idle. */
   again: boolean
@@ -85,7 +89,7 @@ export class DeliveryEngine {
     const abort = new AbortController()
     setMaxListeners(0, abort.signal) // every lane's attempt in flight listens to it
     this.registered.set(subscriber.name, { subscriber, startPosition, abort })
-    for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId)
+    for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId, true)
   }
 
   /**
@@ -130,7 +134,7 @@ export class DeliveryEngine {
    */
   async replay(id: string): Promise<DeadLetter | undefined> {
     const letter = await this.store.requestReplay(id)
-    if (letter) this.wake(letter.subscriber, letter.connectionId)
+    if (letter) this.wake(letter.subscriber, letter.connectionId, true)
     return letter
   }
 
@@ -184,14 +188,16 @@ export class DeliveryEngine {
     await Promise.all(running)
   }
 
-  private wake(name: string, connectionId: string): void {
+  /** Makes the lane run (again) now, unless it waits for a retry; `replays`: it may have replays owed. */
+  private wake(name: string, connectionId: string, replays = false): void {
     if (this.stopped || !this.registered.has(name)) return
     const key = laneKey(name, connectionId)
     let lane = this.lanes.get(key)
     if (!lane) {
-      lane = { again: false }
+      lane = { again: false, replays: true } // a new lane reads its replays from the database once
       this.lanes.set(key, lane)
     }
+    if (replays) lane.replays = true
     if (lane.running) lane.again = true
     else if (!lane.timer) this.run(key, lane, name, connectionId)
   }
@@ -216,6 +222,8 @@ export class DeliveryEngine {
       } while (lane.again)
     } catch (error) {
       this.logger.error({ err: error, subscriber: name, connectionId }, 'event delivery lane failed; retrying')
+      lane.cursor = undefined // re-read from the database
+      lane.replays = true
       this.schedule(lane, key, name, connectionId, LANE_ERROR_DELAY_MS)
     }
   }
@@ -231,13 +239,23 @@ export class DeliveryEngine {
   /** Delivers the lane's replays, then its events, until none is left or one must wait. */
   private async drain(entry: Registered, connectionId: string, lane: Lane): Promise<Step> {
     const { subscriber, startPosition } = entry
-    const cursor = await this.store.cursor(subscriber.name, connectionId, startPosition)
-    const moved = this.pendingMoves.get(laneKey(subscriber.name, connectionId))
-    if (moved && moved.seq > cursor.deliveredSeq) Object.assign(cursor, { deliveredSeq: moved.seq, attempts: 0, nextAttemptAt: 0, lastError: null })
-    for (const letter of await this.store.replaysOf(subscriber.name, connectionId)) {
-      const event = await this.store.event(letter.eventId)
-      if (!event) continue
-      if ((await this.attempt(entry, lane, cursor, event, letter)) === 'waiting') return 'waiting'
+    let cursor = lane.cursor
+    if (!cursor) {
+      cursor = await this.store.cursor(subscriber.name, connectionId, startPosition)
+      const moved = this.pendingMoves.get(laneKey(subscriber.name, connectionId))
+      if (moved && moved.seq > cursor.deliveredSeq) Object.assign(cursor, { deliveredSeq: moved.seq, attempts: 0, nextAttemptAt: 0, lastError: null })
+      lane.cursor = cursor
+    }
+    if (lane.replays) {
+      lane.replays = false
+      for (const letter of await this.store.replaysOf(subscriber.name, connectionId)) {
+        const event = await this.store.event(letter.eventId)
+        if (!event) continue
+        if ((await this.attempt(entry, lane, cursor, event, letter)) === 'waiting') {
+          lane.replays = true
+          return 'waiting'
+        }
+      }
     }
     for (;;) {
       const batch = await this.store.eventsAfter(connectionId, cursor.deliveredSeq, startPosition, LANE_BATCH)
@@ -257,7 +275,7 @@ export class DeliveryEngine {
    * Attempts `event` (a replay of `letter` if given) until it is acknowledged or dead-lettered,
    * or a retry must wait (a timer wakes the lane).
    */
-  private async attempt(entry: Registered, lane: Lane, cursor: Awaited<ReturnType<OutboxStore['cursor']>>, event: PublishedEvent, letter?: DeadLetter): Promise<Step> {
+  private async attempt(entry: Registered, lane: Lane, cursor: Cursor, event: PublishedEvent, letter?: DeadLetter): Promise<Step> {
     const { subscriber, abort } = entry
     const { connectionId } = event
     const key = laneKey(subscriber.name, connectionId)
