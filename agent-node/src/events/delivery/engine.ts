@@ -11,7 +11,7 @@
  * A dead letter marked for replay (`replay`) is delivered before the lane's next event.
  *
  * Cursor moves after acknowledgements are written in batches (one transaction for every lane's
- * moves of the moment) rather than one transaction per event: the next event does not wait for
+ * moves of a 20 ms window) rather than one transaction per event: the next event does not wait for
  * the write. A crash before the write only means those events are delivered again, in order,
  * with their ids, which receivers drop as duplicates. Retries and dead letters are written at once.
  */
@@ -23,6 +23,14 @@ import type { DeliveryOutcome, Subscriber } from './subscriber.ts'
 
 /** How many events a lane reads from the outbox per query. */
 const LANE_BATCH = 100
+/** Most appended events a lane keeps in memory; beyond, it reads them from the outbox. */
+const MAX_BUFFERED = 1_000
+/**
+ * How long cursor moves gather before they are written together, in milliseconds. SQLite
+ * commits block the event loop (and fsync); one commit per window instead of per event keeps
+ * throughput up. A crash loses at most this window's moves: those events are re-delivered.
+ */
+const MOVES_WINDOW_MS = 20
 /** Wait before a lane runs again after an unexpected error (a database failure), in milliseconds. */
 const LANE_ERROR_DELAY_MS = 1_000
 
@@ -38,6 +46,10 @@ interface Lane {
   cursor?: Cursor
   /** Dead letters of this lane may be waiting for replay: look them up on the next run. */
   replays: boolean
+  /** Events appended since the lane last read the outbox, handed over by `notify`. */
+  buffer: PublishedEvent[]
+  /** The lane has read the outbox to its end once: from then on `buffer` holds everything new. */
+  synced: boolean
   running?: Promise<void>
   /** Work arrived while running: run again before going idle. */
   again: boolean
@@ -121,10 +133,27 @@ export class DeliveryEngine {
     return [...this.registered.keys()]
   }
 
-  /** Tells the engine that `events` were appended; wakes their lanes in every subscriber. */
+  /**
+   * Tells the engine that `events` were appended (in `seq` order per connection); wakes their
+   * lanes in every subscriber and hands the events over, so a lane that has read the outbox to
+   * its end need not read it again.
+   */
   notify(events: readonly PublishedEvent[]): void {
-    const connections = new Set(events.map((e) => e.connectionId))
-    for (const name of this.registered.keys()) for (const connectionId of connections) this.wake(name, connectionId)
+    const byConnection = new Map<string, PublishedEvent[]>()
+    for (const event of events) byConnection.set(event.connectionId, [...(byConnection.get(event.connectionId) ?? []), event])
+    for (const name of this.registered.keys()) {
+      for (const [connectionId, appended] of byConnection) {
+        this.wake(name, connectionId)
+        const lane = this.lanes.get(laneKey(name, connectionId))
+        if (!lane) continue
+        if (lane.buffer.length + appended.length > MAX_BUFFERED) {
+          lane.buffer = []
+          lane.synced = false
+        } else {
+          lane.buffer.push(...appended)
+        }
+      }
+    }
   }
 
   /**
@@ -152,10 +181,10 @@ export class DeliveryEngine {
     this.pendingMoves.set(laneKey(subscriber, connectionId), { subscriber, connectionId, seq })
     if (this.movesScheduled) return
     this.movesScheduled = true
-    setImmediate(() => {
+    setTimeout(() => {
       this.movesScheduled = false
       void this.writeMoves()
-    })
+    }, MOVES_WINDOW_MS)
   }
 
   /**
@@ -194,7 +223,7 @@ export class DeliveryEngine {
     const key = laneKey(name, connectionId)
     let lane = this.lanes.get(key)
     if (!lane) {
-      lane = { again: false, replays: true } // a new lane reads its replays from the database once
+      lane = { again: false, replays: true, buffer: [], synced: false } // a new lane reads the database once
       this.lanes.set(key, lane)
     }
     if (replays) lane.replays = true
@@ -222,8 +251,7 @@ export class DeliveryEngine {
       } while (lane.again)
     } catch (error) {
       this.logger.error({ err: error, subscriber: name, connectionId }, 'event delivery lane failed; retrying')
-      lane.cursor = undefined // re-read from the database
-      lane.replays = true
+      Object.assign(lane, { cursor: undefined, replays: true, buffer: [], synced: false }) // re-read from the database
       this.schedule(lane, key, name, connectionId, LANE_ERROR_DELAY_MS)
     }
   }
@@ -258,17 +286,38 @@ export class DeliveryEngine {
       }
     }
     for (;;) {
-      const batch = await this.store.eventsAfter(connectionId, cursor.deliveredSeq, startPosition, LANE_BATCH)
+      const batch = this.takeBuffered(lane, cursor) ?? (await this.readOutbox(lane, connectionId, cursor, startPosition))
       if (batch.length === 0) return 'done'
       for (const event of batch) {
         if (subscriber.accepts && !subscriber.accepts(event)) {
           this.move(subscriber.name, connectionId, event.seq)
         } else if ((await this.attempt(entry, lane, cursor, event)) === 'waiting') {
+          lane.synced = false // the rest of this batch is not kept: read it again next time
           return 'waiting'
         }
         cursor.deliveredSeq = event.seq
       }
     }
+  }
+
+  /**
+   * The lane's buffered events after its cursor, if they continue it without a gap and the lane
+   * is synced (an empty list: nothing new); undefined when the outbox must be read.
+   */
+  private takeBuffered(lane: Lane, cursor: Cursor): PublishedEvent[] | undefined {
+    const next = lane.buffer.filter((e) => e.seq > cursor.deliveredSeq)
+    lane.buffer = []
+    const continues = next.every((e, i) => e.seq === cursor.deliveredSeq + 1 + i)
+    if (lane.synced && continues) return next
+    lane.synced = false
+    return undefined
+  }
+
+  /** Reads the lane's next events from the outbox; a short read means the lane is synced. */
+  private async readOutbox(lane: Lane, connectionId: string, cursor: Cursor, startPosition: number): Promise<PublishedEvent[]> {
+    const events = await this.store.eventsAfter(connectionId, cursor.deliveredSeq, startPosition, LANE_BATCH)
+    if (events.length < LANE_BATCH) lane.synced = true
+    return events
   }
 
   /**
