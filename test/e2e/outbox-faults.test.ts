@@ -4,7 +4,9 @@
  * wallet peer over WebSocket makes the connection; the controller is a webhook receiver that
  * dedupes by `webhook-id`, as the README asks controllers to. Asserted: every stored event
  * arrives, each connection's events in order, no duplicate effects, and every message the admin
- * API accepted has its `created` event.
+ * API accepted has its `created` event. Then the tunnel: the worker (workerd) is stopped in the
+ * middle of a burst of chat messages and started again on its storage; every message is
+ * answered exactly once.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -13,8 +15,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
+import { freePort, startAgentNodeProcess, startLocalStack, startWorker, type AgentNodeProcess, type LocalStack } from '../../scripts/local-stack.ts'
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../support/event-receiver.ts'
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
 /** What a controller that drops duplicates by `webhook-id` applied, in order: each id once. */
 function applied(receiver: EventReceiver): ReceivedEvent[] {
@@ -114,5 +117,58 @@ describe('the outbox survives agent-node being killed with SIGKILL mid-burst', (
     }
     expect(accepted.length).toBeGreaterThan(0)
     expect(eventsBeforeRestart).toBeGreaterThanOrEqual(40)
+  })
+})
+
+describe('the tunnel on the outbox survives the worker going away mid-burst', () => {
+  let llm: ScriptedLlm
+  let stack: LocalStack
+  let wallet: WalletPeer
+  let dataDir: string
+  const workerVars = () => ({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model' })
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-faults-tunnel-'))
+    stack = await startLocalStack({
+      workerVars: workerVars(),
+      agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn' },
+    })
+    wallet = await WalletPeer.create({ label: 'tunnel fault wallet', logger: createLogger('fatal', 'wallet') })
+  })
+
+  afterAll(async () => {
+    await wallet?.stop()
+    await stack?.stop()
+    await llm?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('answers every message exactly once after the tunnel is dropped and restored', async () => {
+    const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
+    const greeting = wallet.nextText()
+    const connectionId = await wallet.connect(url)
+    await greeting
+    const echoes: string[] = []
+    const off = wallet.onText((message) => {
+      if (message.content.startsWith('echo: burst')) echoes.push(message.content)
+    })
+    const texts = Array.from({ length: 12 }, (_, i) => `burst ${i}`)
+    const firstEcho = wallet.nextText((m) => m.content === 'echo: burst 0', 60_000)
+    for (const text of texts.slice(0, 6)) await wallet.sendText(connectionId, text)
+    await firstEcho
+    // Drop the tunnel: the worker goes away while messages keep coming, then returns on its storage.
+    const { port, persistTo } = stack.worker
+    await stack.worker.stop()
+    for (const text of texts.slice(6)) await wallet.sendText(connectionId, text)
+    stack.worker = await startWorker({ port, persistTo, vars: { TUNNEL_SECRET: stack.tunnelSecret, ...workerVars() } })
+
+    await wallet.nextText((m) => m.content === 'echo: burst 11', 120_000)
+    const marker = wallet.nextText((m) => m.content === 'echo: marker', 60_000)
+    await wallet.sendText(connectionId, 'marker')
+    await marker
+    off()
+    // Each answered exactly once (replies travel as separate DIDComm messages, so the wallet may see them interleave).
+    expect([...echoes].sort()).toEqual(texts.map((t) => `echo: ${t}`).sort())
   })
 })
