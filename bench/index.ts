@@ -5,11 +5,13 @@
 import { runAnoncreds } from './anoncreds.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runStorage } from './storage.ts'
+import { runEvents } from './events.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
   anoncreds: runAnoncreds,
   storage: runStorage,
+  events: runEvents,
 }
 
 const only = process.argv[2]

@@ -1,6 +1,6 @@
 /**
  * agent-node assembled: database and wallet, the Credo agent, the public and admin servers, the
- * event publisher with its sinks (webhooks, tunnel). `startAgentNode` is what `main.ts` runs and
+ * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel). `startAgentNode` is what `main.ts` runs and
  * what in-process tests use.
  */
 import { readFileSync } from 'node:fs'
@@ -16,9 +16,12 @@ import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
 import { ensurePublicDid } from './did/PublicDidService.ts'
 import { bridgeCredoEvents } from './events/credo-bridge.ts'
+import { DeliveryEngine } from './events/delivery/engine.ts'
+import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
-import { WebhookSink } from './events/webhook.ts'
+import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
 import type { Logger } from './logging/index.ts'
+import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
@@ -28,12 +31,17 @@ import { openWallet } from './wallet/index.ts'
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 
+/** Subscriber name of the default subscription, `EVENTS_BASE_URL`. */
+export const DEFAULT_WEBHOOK_SUBSCRIBER = 'webhook:events-base-url'
+
 /** Name and version of this build, as printed at start-up and returned by `GET /v1/agent`. */
 export const BUILD = { name: 'parley-agent-node', version: packageJson.version }
 
 export interface AgentNode {
   agent: DidcommAgent
   events: EventPublisher
+  outbox: OutboxStore
+  delivery: DeliveryEngine
   messages: MessageService
   tunnel?: TunnelClient
   /** The agent's public DID (did:webvh with its SCID, or did:web): the issuer id of its AnonCreds objects. */
@@ -41,7 +49,7 @@ export interface AgentNode {
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
   adminPort: number
-  /** Stops servers, tunnel and agent, waits for in-flight deliveries, closes the database. */
+  /** Stops servers, delivery, tunnel and agent once every event is stored, closes the database. */
   stop(): Promise<void>
 }
 
@@ -65,12 +73,15 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)
   logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 
-  const events = new EventPublisher(logger)
-  const messages = new MessageService(agent, events, logger)
-  const webhooks = config.eventsBaseUrl ? new WebhookSink(config.eventsBaseUrl, logger) : undefined
-  if (webhooks) events.addSink(webhooks)
+  const outbox = await OutboxStore.open(database)
+  const delivery = new DeliveryEngine(outbox, logger.child({ component: 'delivery' }))
+  const events = new EventPublisher(outbox, delivery, logger)
+  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
+  if (config.eventsBaseUrl) {
+    await delivery.addSubscriber(new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }))
+  }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
-  if (tunnel) events.addSink(tunnel)
+  if (tunnel) await delivery.addSubscriber(tunnel)
   bridgeCredoEvents(agent, events)
 
   const publicDid = didRecord.did
@@ -84,28 +95,32 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
   const publicServer = await listenPublic(publicApp, transports, config.publicPort)
-  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
+  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
   tunnel?.start()
 
   return {
     agent,
     events,
+    outbox,
+    delivery,
     messages,
     tunnel,
     publicDid: didRecord.did,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
     async stop() {
-      await tunnel?.stop()
       await new Promise((resolve) => adminServer.close(resolve))
       for (const socket of transports.socketServer.clients) socket.terminate()
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
       await messages.drain()
       await presentationRequests.drain()
+      await events.drain()
+      // Deliveries in flight are abandoned here and made again after the next start.
+      await delivery.stop()
+      await tunnel?.stop()
       await guard.close()
-      await webhooks?.drain()
       await agent.shutdown()
       await database.close()
     },

@@ -99,6 +99,18 @@ describe('conversation', () => {
     )
   })
 
+  it('applies a late event in sequence order: its reply history leaves out events with a higher seq', async () => {
+    const connectionId = crypto.randomUUID()
+    const [early, late] = [`early ${crypto.randomUUID()}`, `late ${crypto.randomUUID()}`]
+    const second = agent.sendEvent(textMessage(connectionId, late), 2)
+    await agent.command(connectionId, `reply:${second.id}`)
+    const first = agent.sendEvent(textMessage(connectionId, early), 1)
+    await agent.command(connectionId, `reply:${first.id}`)
+
+    const [request] = await llmRequestsAnswering(early)
+    expect(request?.messages).toEqual([{ role: 'system', content: systemPrompt() }, { role: 'user', content: early }])
+  })
+
   it('does not ask the model again when a message is delivered again', async () => {
     const connectionId = crypto.randomUUID()
     const text = `just once ${crypto.randomUUID()}`

@@ -1,6 +1,7 @@
 /**
  * A controller's webhook receiver for tests: records every `POST /<topic>` body (spec "Events")
- * and answers 204. Binds 127.0.0.1 on a free port.
+ * and answers 204, or what `options.status` decides (fault tests). `events` holds the requests
+ * answered 2xx, `requests` every request. Binds 127.0.0.1 on a free port.
  */
 import { createServer, type Server } from 'node:http'
 
@@ -8,35 +9,53 @@ export interface ReceivedEvent {
   topic: string
   body: Record<string, unknown>
   headers: Record<string, string | string[] | undefined>
+  /** The body exactly as received (signatures cover these bytes). */
+  raw: string
+  /** The status answered. */
+  status: number
+}
+
+export interface EventReceiverOptions {
+  /** Status to answer a request with (default 204); may wait to simulate a slow controller. */
+  status?: (request: { topic: string; body: Record<string, unknown>; headers: ReceivedEvent['headers'] }) => number | Promise<number>
 }
 
 export interface EventReceiver {
   /** Base URL to use as EVENTS_BASE_URL. */
   url: string
   events: ReceivedEvent[]
+  requests: ReceivedEvent[]
   /** Resolves with the first recorded event (past or future) matching `predicate`. */
   waitFor(predicate: (event: ReceivedEvent) => boolean, timeoutMs?: number): Promise<ReceivedEvent>
   close(): Promise<void>
 }
 
-export async function startEventReceiver(): Promise<EventReceiver> {
+export async function startEventReceiver(options: EventReceiverOptions = {}): Promise<EventReceiver> {
   const events: ReceivedEvent[] = []
+  const requests: ReceivedEvent[] = []
   const waiters = new Set<() => void>()
   const server: Server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
+    req.on('end', async () => {
       if (req.method !== 'POST') {
         res.writeHead(405).end()
         return
       }
+      let parsed: Record<string, unknown>
       try {
-        events.push({ topic: (req.url ?? '/').slice(1), body: JSON.parse(body), headers: req.headers })
-        res.writeHead(204).end()
+        parsed = JSON.parse(body)
       } catch {
         res.writeHead(400).end()
+        return
       }
-      for (const waiter of waiters) waiter()
+      const topic = (req.url ?? '/').slice(1)
+      const status = (await options.status?.({ topic, body: parsed, headers: req.headers })) ?? 204
+      const received = { topic, body: parsed, headers: req.headers, raw: body, status }
+      requests.push(received)
+      if (status >= 200 && status < 300) events.push(received)
+      res.writeHead(status).end()
+      for (const waiter of [...waiters]) waiter()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -44,6 +63,7 @@ export async function startEventReceiver(): Promise<EventReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     events,
+    requests,
     waitFor(predicate, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -61,6 +81,9 @@ export async function startEventReceiver(): Promise<EventReceiver> {
         if (!check()) waiters.add(check)
       })
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections()
+      return new Promise((resolve) => server.close(() => resolve()))
+    },
   }
 }

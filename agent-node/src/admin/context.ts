@@ -2,6 +2,8 @@ import type { AgentNodeConfig } from '../config/index.ts'
 import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
+import type { DeliveryEngine } from '../events/delivery/engine.ts'
+import type { OutboxStore } from '../events/outbox/store.ts'
 import type { Logger } from '../logging/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 import type { PresentationRequests } from '../proofs/PresentationRequests.ts'
@@ -12,6 +14,9 @@ export interface AdminDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
   messages: MessageService
+  /** The event outbox (dead letters are read from it) and the engine that replays them. */
+  outbox: OutboxStore
+  delivery: DeliveryEngine
   logger: Logger
   /** The agent's public DID (resolved, SCID included): issuer id of its AnonCreds objects. */
   publicDid: string

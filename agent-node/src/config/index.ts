@@ -5,13 +5,16 @@
  * Names follow ../shared/spec/agent-interface-and-events.md ("Runtime settings"). Settings the
  * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
- * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, LOG_LEVEL, NODE_ENV.
+ * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
+ * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
+import type { RetryPolicy } from '../events/delivery/retry.ts'
+import { parseSigningSecret } from '../events/webhooks/signing.ts'
 import { parseNetworks } from '../http/outbound-guard.ts'
 
 export interface AgentNodeConfig {
@@ -39,6 +42,15 @@ export interface AgentNodeConfig {
   enableApiExplorer: boolean
   /** Base URL of the controller's webhook receiver (EVENTS_BASE_URL); events are POSTed to `<base>/<topic>`. */
   eventsBaseUrl?: string
+  /** How events are delivered to webhooks (the default subscription and HTTP subscriptions). */
+  eventDelivery: {
+    /** Standard Webhooks signing key, decoded from EVENTS_SIGNING_SECRET (`whsec_<base64>`); unsigned when absent. */
+    signingKey?: Buffer
+    /** EVENTS_MAX_ATTEMPTS (default 12), EVENTS_RETRY_BASE_MS (default 1000), EVENTS_RETRY_MAX_MS (default 300000). */
+    retry: RetryPolicy
+    /** Time allowed for one POST, in milliseconds (EVENTS_TIMEOUT_MS, default 10000). */
+    timeoutMs: number
+  }
   /** Secret the wallet's private keys are encrypted with (AGENT_WALLET_KEY). */
   walletKey: string
   /** Folder for the embedded database and dev files (DATA_DIR, default ./data). */
@@ -86,6 +98,11 @@ const Env = z.object({
   ADMIN_PORT: port.default(3000),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
   EVENTS_BASE_URL: httpUrl.optional(),
+  EVENTS_SIGNING_SECRET: z.string().optional(),
+  EVENTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(12),
+  EVENTS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1_000),
+  EVENTS_RETRY_MAX_MS: z.coerce.number().int().min(0).default(300_000),
+  EVENTS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   AGENT_WALLET_KEY: z.string().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
@@ -162,6 +179,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     problems.push(`OUTBOUND_ALLOWED_NETWORKS: ${(error as Error).message}`)
   }
+  let signingKey: Buffer | undefined
+  if (e.EVENTS_SIGNING_SECRET) {
+    try {
+      signingKey = parseSigningSecret(e.EVENTS_SIGNING_SECRET)
+    } catch (error) {
+      problems.push(`EVENTS_SIGNING_SECRET: ${(error as Error).message}`)
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   return {
@@ -177,6 +202,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminPort: e.ADMIN_PORT,
       enableApiExplorer: e.ENABLE_PUBLIC_API_EXPLORER,
       eventsBaseUrl: e.EVENTS_BASE_URL?.replace(/\/+$/, ''),
+      eventDelivery: {
+        signingKey,
+        retry: { maxAttempts: e.EVENTS_MAX_ATTEMPTS, baseDelayMs: e.EVENTS_RETRY_BASE_MS, maxDelayMs: e.EVENTS_RETRY_MAX_MS },
+        timeoutMs: e.EVENTS_TIMEOUT_MS,
+      },
       walletKey: walletKey!,
       dataDir,
       databaseUrl: e.DATABASE_URL,

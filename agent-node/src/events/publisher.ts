@@ -1,47 +1,77 @@
 /**
- * The one place every agent event leaves agent-node through. It stamps each event with an id
- * (the receivers' dedupe key) and a per-connection sequence number (their ordering key), then
- * hands the stamped event to every sink: the controller's webhooks and the tunnel.
+ * The one place every agent event leaves agent-node through. `publish` writes the event to the
+ * outbox (the agent database) with its id (the receivers' dedupe key) and its per-connection
+ * sequence number (their ordering key), then wakes the delivery engine, which hands it to every
+ * subscriber (webhooks, the tunnel, subscriptions) from the database: nothing is held only in
+ * memory once `publish` has resolved.
  *
- * Sequence numbers and delivery state live in memory for now; the durable outbox replaces that
- * store without changing this interface (issue "Events that are never lost").
+ * Events published in the same moment are written in one batch (group commit), in call order.
  */
 import { randomUUID } from 'node:crypto'
 import { eventConnectionId, type AgentEvent } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
+import type { DeliveryEngine } from './delivery/engine.ts'
+import type { NewEvent, OutboxStore, PublishedEvent } from './outbox/store.ts'
 
-/** An event as it travels: `seq` starts at 1 per connection and grows by one per event. */
-export interface PublishedEvent {
-  id: string
-  connectionId: string
-  seq: number
-  event: AgentEvent
-}
+export type { PublishedEvent } from './outbox/store.ts'
 
-/** A destination for events. `deliver` must not throw; it owns its retries and logging. */
-export interface EventSink {
-  readonly name: string
-  deliver(published: PublishedEvent): void
+/** Most events written in one batch. */
+const MAX_BATCH = 500
+
+interface Queued {
+  event: NewEvent
+  resolve(published: PublishedEvent): void
+  reject(error: unknown): void
 }
 
 export class EventPublisher {
-  private readonly sinks: EventSink[] = []
-  private readonly sequences = new Map<string, number>()
+  private queue: Queued[] = []
+  private flushing?: Promise<void>
 
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly store: OutboxStore, private readonly engine: DeliveryEngine, private readonly logger: Logger) {}
 
-  addSink(sink: EventSink): void {
-    this.sinks.push(sink)
+  /**
+   * Stamps `event` and appends it to the outbox.
+   *
+   * Callers that only report may ignore the promise: a failure is logged and never surfaces as
+   * an unhandled rejection. Callers that must know the event is durable (e.g. `created` before
+   * `POST /v1/message` answers) await it.
+   * @returns the stored event once it is durable.
+   * @throws (the promise rejects) when the database write fails.
+   */
+  publish(event: AgentEvent): Promise<PublishedEvent> {
+    const connectionId = eventConnectionId(event)
+    const stored = new Promise<PublishedEvent>((resolve, reject) => {
+      this.queue.push({ event: { id: randomUUID(), connectionId, event }, resolve, reject })
+    })
+    stored.catch((error: unknown) => this.logger.error({ err: error, topic: event.type, connectionId }, 'event could not be stored'))
+    this.flushing ??= this.flush()
+    return stored
   }
 
-  /** Stamps `event` and delivers it to every sink. @returns the stamped event. */
-  publish(event: AgentEvent): PublishedEvent {
-    const connectionId = eventConnectionId(event)
-    const seq = (this.sequences.get(connectionId) ?? 0) + 1
-    this.sequences.set(connectionId, seq)
-    const published: PublishedEvent = { id: randomUUID(), connectionId, seq, event }
-    this.logger.debug({ eventId: published.id, topic: event.type, connectionId, seq }, 'event published')
-    for (const sink of this.sinks) sink.deliver(published)
-    return published
+  /** Resolves when every event published so far is stored (or failed to be). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing
+  }
+
+  private async flush(): Promise<void> {
+    await Promise.resolve() // let the current tick's publishes join this batch
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH)
+        try {
+          const stored = await this.store.append(batch.map((q) => q.event))
+          stored.forEach((published, i) => {
+            this.logger.debug({ eventId: published.id, topic: published.event.type, connectionId: published.connectionId, seq: published.seq }, 'event published')
+            batch[i]!.resolve(published)
+          })
+          this.engine.notify(stored)
+        } catch (error) {
+          for (const queued of batch) queued.reject(error)
+        }
+      }
+    } finally {
+      this.flushing = undefined
+    }
   }
 }

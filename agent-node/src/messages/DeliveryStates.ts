@@ -43,14 +43,30 @@ export class DeliveryStates {
    * another connection) is ignored. Never rejects: storage failures are logged.
    */
   advance(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+    return this.enqueue(messageId, connectionId, state).catch((error: unknown) => {
+      this.logger.warn({ messageId, connectionId, state, err: error }, 'could not record a delivery state')
+    })
+  }
+
+  /**
+   * Starts the record of a new message with `created`, stored in the event outbox before this
+   * resolves (so `POST /v1/message` answers only once `created` is durable).
+   * @throws the storage error when it could not be stored; nothing was then reported.
+   */
+  create(messageId: string, connectionId: string): Promise<void> {
+    return this.enqueue(messageId, connectionId, 'created')
+  }
+
+  /** Applies moves of one message one after another; `pending` lets `settled` wait for them. */
+  private enqueue(messageId: string, connectionId: string, state: MessageState): Promise<void> {
     const previous = this.pending.get(messageId) ?? Promise.resolve()
     const move = previous.then(() => this.apply(messageId, connectionId, state))
-    const settled = move.catch((error: unknown) => this.logger.warn({ messageId, connectionId, state, err: error }, 'could not record a delivery state'))
+    const settled = move.catch(() => undefined)
     this.pending.set(messageId, settled)
     void settled.then(() => {
       if (this.pending.get(messageId) === settled) this.pending.delete(messageId)
     })
-    return settled
+    return move
   }
 
   /** Resolves when every move started so far has been applied. */
@@ -68,6 +84,6 @@ export class DeliveryStates {
       record.state = state
       await repository.update(this.agent.context, record)
     }
-    this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+    await this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
   }
 }

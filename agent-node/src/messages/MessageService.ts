@@ -1,10 +1,13 @@
 /**
  * Sending controller messages (`POST /v1/message` and tunnel `send-message` commands).
  *
- * `send` checks the connection, assigns the message id, reports `created`, and returns at once;
- * delivery continues in the background and reports `sent` or `errored` through
- * `message-state-updated` (spec: "the 200 response means queued, not delivered"); the peer's
- * receipts later report `delivered` and `viewed` (`DeliveryStates`).
+ * `send` checks the connection, assigns the message id, stores `created` in the event outbox, and
+ * returns; delivery continues in the background and reports `sent` or `errored` through
+ * `message-state-updated` (spec: "the 200 response means queued, not delivered"). With an
+ * idempotency key (the `Idempotency-Key` header, a tunnel command's key) the same key within
+ * 24 h returns the first message id and sends nothing (`idempotency.ts`).
+ * The peer's receipts later report `delivered` and `viewed`; states only move forward
+ * (`DeliveryStates`).
  */
 import { randomUUID } from 'node:crypto'
 import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
@@ -13,6 +16,7 @@ import type { DidcommAgent } from '../didcomm/agent.ts'
 import { isTerminated } from '../didcomm/hangup.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
+import { requestHash, IdempotencyKeyReusedError, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts'
 import type { SendContext } from './contract.ts'
 import { DeliveryStates } from './DeliveryStates.ts'
 import { sendMessage } from './registry.ts'
@@ -34,21 +38,39 @@ export class ConnectionUnavailableError extends Error {
   }
 }
 
+/** An idempotency key and where it came from. */
+export interface IdempotencyKey {
+  scope: IdempotencyScope
+  key: string
+}
+
 export class MessageService {
   /** Deliveries still under way, so shutdown can wait for them. */
   private readonly inFlight = new Set<Promise<void>>()
   private readonly states: DeliveryStates
 
-  constructor(private readonly agent: DidcommAgent, events: EventPublisher, private readonly logger: Logger) {
+  constructor(
+    private readonly agent: DidcommAgent,
+    events: EventPublisher,
+    private readonly idempotency: IdempotencyStore,
+    private readonly logger: Logger,
+  ) {
     this.states = new DeliveryStates(agent, events, logger)
   }
 
   /**
-   * Queues `body` for delivery.
-   * @returns the message id (UUID).
+   * Queues `body` for delivery, once per `idempotencyKey` within 24 h.
+   * @returns the message id (UUID); `replayed` when the key had already sent it.
    * @throws ConnectionUnavailableError when the connection is unknown, not completed or terminated.
+   * @throws IdempotencyKeyReusedError when the key was used for a different body.
    */
-  async send(body: SendMessageBody): Promise<{ id: string }> {
+  async send(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
+    const hash = idempotencyKey && requestHash(body)
+    if (idempotencyKey) {
+      const existing = await this.idempotency.find(idempotencyKey.scope, idempotencyKey.key)
+      if (existing && existing.requestHash !== hash) throw new IdempotencyKeyReusedError(idempotencyKey.key)
+      if (existing) return { id: existing.messageId, replayed: true }
+    }
     const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
     const connection = await connectionService.findById(this.agent.context, body.connectionId)
     if (!connection) throw new ConnectionUnavailableError(body.connectionId, 'not-found')
@@ -56,18 +78,28 @@ export class MessageService {
     if (isTerminated(connection)) throw new ConnectionUnavailableError(body.connectionId, 'terminated')
 
     const id = randomUUID()
-    this.report(id, body.connectionId, 'created')
+    if (idempotencyKey) {
+      const claim = await this.idempotency.claim(idempotencyKey.scope, idempotencyKey.key, hash!, id)
+      if (claim.status === 'replay') return { id: claim.messageId, replayed: true }
+    }
+    try {
+      // Durable before the caller hears the id: `created` always precedes `sent`/`errored`.
+      await this.states.create(id, body.connectionId)
+    } catch (error) {
+      if (idempotencyKey) await this.idempotency.release(idempotencyKey.scope, idempotencyKey.key, id)
+      throw error
+    }
     const delivery = sendMessage(body, this.sendContext(connection, id))
       .then(
-        () => this.report(id, body.connectionId, 'sent'),
+        () => void this.report(id, body.connectionId, 'sent'),
         (error: unknown) => {
           this.logger.warn({ messageId: id, connectionId: body.connectionId, err: error }, 'message delivery failed')
-          this.report(id, body.connectionId, 'errored')
+          void this.report(id, body.connectionId, 'errored')
         },
       )
       .finally(() => this.inFlight.delete(delivery))
     this.inFlight.add(delivery)
-    return { id }
+    return { id, replayed: false }
   }
 
   /** Resolves when every delivery started so far has finished and its states are recorded. */
@@ -91,7 +123,7 @@ export class MessageService {
     }
   }
 
-  private report(messageId: string, connectionId: string, state: MessageState): void {
-    void this.states.advance(messageId, connectionId, state)
+  private report(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+    return this.states.advance(messageId, connectionId, state)
   }
 }

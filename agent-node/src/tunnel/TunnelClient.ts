@@ -3,10 +3,14 @@
  * URL), authenticates with an HMAC handshake over the shared `TUNNEL_SECRET`
  * (`@parley/shared` tunnel/handshake), forwards every event and runs the commands that come back.
  *
- * Guarantees while the process lives: an event stays pending until the worker acknowledges it
- * (after the conversation Durable Object stored it) and is re-sent, in order, after a reconnect;
- * a command's idempotency key makes a repeated command run once. Reconnects use exponential
- * backoff with full jitter. Frames that do not parse are logged and dropped; the socket stays up.
+ * The tunnel is a `Subscriber` of the delivery engine: an event is delivered from the outbox,
+ * one at a time per connection, and counts as delivered only when the worker acknowledges it
+ * (after the conversation Durable Object stored it). While the tunnel is down, or when the
+ * socket drops before the ack, the attempt reports `retry` and the engine sends it again, with
+ * the same id, once the tunnel is back; the tunnel never dead-letters. A command's idempotency
+ * key makes a repeated command run once, also across restarts (it is claimed in the agent
+ * database by `MessageService`, scope `tunnel`). Reconnects use exponential backoff with full jitter.
+ * Frames that do not parse are logged and dropped; the socket stays up.
  */
 import { backOff } from 'exponential-backoff'
 import WebSocket from 'ws'
@@ -17,11 +21,12 @@ import {
   signTunnelHandshake,
   type CommandFrame,
   type CommandResultFrame,
-  type EventFrame,
   type UpstreamFrame,
 } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
-import type { EventSink, PublishedEvent } from '../events/publisher.ts'
+import type { RetryPolicy } from '../events/delivery/retry.ts'
+import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
+import type { PublishedEvent } from '../events/outbox/store.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 
 export interface TunnelClientOptions {
@@ -30,18 +35,20 @@ export interface TunnelClientOptions {
   /** First reconnect delay and its cap, in milliseconds. */
   minDelayMs?: number
   maxDelayMs?: number
-  /** How many command results to remember for idempotency. */
-  idempotencyCacheSize?: number
+  /** How long an event waits for the tunnel to open, then for its ack, before it is retried; milliseconds. */
+  ackTimeoutMs?: number
 }
 
-export class TunnelClient implements EventSink {
+/** The tunnel retries forever: what the edge has not stored is never given up. */
+const TUNNEL_RETRY: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDelayMs: 2_000 }
+
+export class TunnelClient implements Subscriber {
   readonly name = 'tunnel'
+  readonly retry = TUNNEL_RETRY
   private socket?: WebSocket
   private stopped = false
-  /** Events sent or waiting to be sent, oldest first, until acknowledged. */
-  private readonly pending = new Map<string, EventFrame>()
-  /** Results of commands by idempotency key (insertion-ordered: oldest evicted first). */
-  private readonly commandResults = new Map<string, Promise<CommandResultFrame>>()
+  /** Events sent and not yet acknowledged: id -> settles the attempt. */
+  private readonly awaitingAck = new Map<string, (outcome: DeliveryOutcome) => void>()
   private connectLoop?: Promise<void>
   private readonly openListeners = new Set<() => void>()
 
@@ -68,9 +75,9 @@ export class TunnelClient implements EventSink {
     return this.socket?.readyState === WebSocket.OPEN
   }
 
-  /** Number of events not yet acknowledged by the worker. */
+  /** Number of events sent and not yet acknowledged by the worker. */
   get pendingCount(): number {
-    return this.pending.size
+    return this.awaitingAck.size
   }
 
   /** Resolves when the tunnel is open (at once if it is). */
@@ -79,10 +86,30 @@ export class TunnelClient implements EventSink {
     return new Promise((resolve) => this.openListeners.add(resolve))
   }
 
-  deliver({ id, connectionId, seq, event }: PublishedEvent): void {
-    const frame: EventFrame = { kind: 'event', id, connectionId, seq, event }
-    this.pending.set(id, frame)
-    if (this.connected) this.send(frame)
+  /**
+   * One attempt: waits for the tunnel to be open, sends the event and waits for its ack.
+   * `retry` when the tunnel stays down, the socket closes first, or no ack comes in time.
+   */
+  async deliver({ id, connectionId, seq, event }: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
+    const timeoutMs = this.options.ackTimeoutMs ?? 30_000
+    return new Promise<DeliveryOutcome>((resolve) => {
+      const settle = (outcome: DeliveryOutcome) => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', onAbort)
+        this.openListeners.delete(onOpen)
+        if (this.awaitingAck.get(id) === settle) this.awaitingAck.delete(id)
+        resolve(outcome)
+      }
+      const onAbort = () => settle({ result: 'retry', error: 'delivery stopped' })
+      const timer = setTimeout(() => settle({ result: 'retry', error: `no acknowledgement within ${timeoutMs} ms` }), timeoutMs)
+      const onOpen = () => {
+        this.awaitingAck.set(id, settle)
+        this.send({ kind: 'event', id, connectionId, seq, event })
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      if (this.connected) onOpen()
+      else this.openListeners.add(onOpen)
+    })
   }
 
   private reconnect(): void {
@@ -130,13 +157,14 @@ export class TunnelClient implements EventSink {
     socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
     socket.on('close', (code, reason) => {
       if (this.socket === socket) this.socket = undefined
+      for (const settle of [...this.awaitingAck.values()]) settle({ result: 'retry', error: 'tunnel closed before the acknowledgement' })
       this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
       this.reconnect()
     })
-    this.logger.info({ url: this.options.url, pending: this.pending.size }, 'tunnel connected')
-    for (const frame of this.pending.values()) this.send(frame)
-    for (const listener of this.openListeners) listener()
+    this.logger.info({ url: this.options.url }, 'tunnel connected')
+    const listeners = [...this.openListeners]
     this.openListeners.clear()
+    for (const listener of listeners) listener()
   }
 
   private send(frame: UpstreamFrame): void {
@@ -150,36 +178,24 @@ export class TunnelClient implements EventSink {
       return
     }
     const { frame } = parsed
-    if (frame.kind === 'ack') this.pending.delete(frame.id)
+    if (frame.kind === 'ack') this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
     else void this.runCommand(frame)
   }
 
   /**
-   * Runs `frame` unless a command with its idempotency key succeeded or is running; answers
-   * with that outcome. A failure is not remembered, so a retry may succeed (the failure may
-   * have been transient: a connection not completed yet).
+   * Runs `frame` and answers with its outcome. The idempotency key goes with it: a key already
+   * used answers the first message id without sending again. A failure claims no key, so a retry
+   * may succeed (the failure may have been transient: a connection not completed yet).
    */
   private async runCommand(frame: CommandFrame): Promise<void> {
-    const key = frame.idempotencyKey
-    let result = this.commandResults.get(key)
-    if (!result) {
-      result = this.execute(frame)
-      this.commandResults.set(key, result)
-      const limit = this.options.idempotencyCacheSize ?? 10_000
-      if (this.commandResults.size > limit) this.commandResults.delete(this.commandResults.keys().next().value!)
-    }
-    const outcome = await result
-    if (!outcome.ok && this.commandResults.get(key) === result) this.commandResults.delete(key)
-    this.send({ ...outcome, id: frame.id })
-  }
-
-  private async execute(frame: CommandFrame): Promise<CommandResultFrame> {
+    let outcome: CommandResultFrame
     try {
-      const result = await this.messages.send(frame.command.message)
-      return { kind: 'command-result', id: frame.id, ok: true, result }
+      const { id } = await this.messages.send(frame.command.message, { scope: 'tunnel', key: frame.idempotencyKey })
+      outcome = { kind: 'command-result', id: frame.id, ok: true, result: { id } }
     } catch (error) {
       this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
-      return { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }
+      outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }
     }
+    this.send(outcome)
   }
 }

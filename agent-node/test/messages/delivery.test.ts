@@ -3,10 +3,19 @@
  * its admin API to B (which has an HTTP endpoint); `message-state-updated` goes created -> sent
  * while B is up, created -> errored once B is gone.
  */
-import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DidCommBasicMessageEventTypes, DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommBasicMessageStateChangedEvent, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/test-agent-node.ts'
+
+/** Resolves once `condition` holds, checking as B's events arrive (every 20 ms). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20))
+}
 
 describe('message delivery states', () => {
   let receiver: EventReceiver
@@ -48,6 +57,34 @@ describe('message delivery states', () => {
   it('reports created then sent when the peer takes the message', async () => {
     const id = await send('are you there?')
     expect(await statesOf(id, 'sent')).toEqual(['created', 'sent'])
+  })
+
+  it('sends once per Idempotency-Key: a retry answers the same id, another body with the key is 422', async () => {
+    const received: string[] = []
+    b.node.agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
+      received.push(payload.message.content)
+    })
+    const key = crypto.randomUUID()
+    const post = (content: string) => fetch(`http://127.0.0.1:${a.node.adminPort}/v1/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ type: 'text', connectionId, content }),
+    })
+    const [first, second] = await Promise.all([post('only once'), post('only once')])
+    const ids = [(await first.json()) as { id: string }, (await second.json()) as { id: string }].map((r) => r.id)
+    expect(ids[0]).toBe(ids[1])
+    expect([first.headers.get('idempotent-replayed'), second.headers.get('idempotent-replayed')].sort()).toEqual(['true', null].sort())
+    const third = await post('only once')
+    expect(((await third.json()) as { id: string }).id).toBe(ids[0])
+    expect(await statesOf(ids[0]!, 'sent')).toEqual(['created', 'sent'])
+
+    const reused = await post('something else')
+    expect(reused.status).toBe(422)
+    expect(await reused.json()).toMatchObject({ error: 'idempotency_key_reused' })
+    const marker = await send('after the retries')
+    await statesOf(marker, 'sent')
+    await until(() => received.includes('after the retries'))
+    expect(received.filter((c) => c === 'only once')).toHaveLength(1)
   })
 
   it('reports created then errored when the peer cannot be reached', async () => {

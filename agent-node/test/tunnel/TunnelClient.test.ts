@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
-import type { MessageService } from '../../src/messages/MessageService.ts'
+import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
 import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
 
@@ -61,21 +61,26 @@ async function startFakeWorker(secret = SECRET): Promise<FakeWorker> {
 
 function recordingMessages() {
   const sent: SendMessageBody[] = []
+  const keys: IdempotencyKey[] = []
   const service = {
-    async send(body: SendMessageBody) {
+    async send(body: SendMessageBody, key: IdempotencyKey) {
       sent.push(body)
-      return { id: `00000000-0000-4000-8000-${String(sent.length).padStart(12, '0')}` }
+      keys.push(key)
+      return { id: `00000000-0000-4000-8000-${String(sent.length).padStart(12, '0')}`, replayed: false }
     },
   } as unknown as MessageService
-  return { sent, service }
+  return { sent, keys, service }
 }
 
 const event = (seq: number): PublishedEvent => ({
   id: crypto.randomUUID(),
   connectionId: CONNECTION,
   seq,
+  position: seq,
+  createdAt: Date.now(),
   event: { type: 'connection-state-updated', connectionId: CONNECTION, state: 'completed' },
 })
+const never = new AbortController().signal
 
 const until = async (condition: () => boolean, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs
@@ -107,8 +112,8 @@ describe('TunnelClient', () => {
     const socket = worker.nextSocket()
     client.start()
     await socket
-    client.deliver(event(1))
-    client.deliver(event(2))
+    void client.deliver(event(1), never)
+    void client.deliver(event(2), never)
     await until(() => worker.frames.length === 2)
     expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2])
     expect(worker.refusals).toEqual([])
@@ -122,43 +127,65 @@ describe('TunnelClient', () => {
     expect(client.connected).toBe(false)
   })
 
-  it('reconnects after the socket drops and re-sends every unacknowledged event in order', async () => {
+  it('settles an attempt when the ack comes, and as a retry when the socket drops first; reconnects', async () => {
     const { worker, client } = await setup()
     const first = worker.nextSocket()
     client.start()
     const socket = await first
-    const events = [event(1), event(2), event(3)]
-    for (const e of events) client.deliver(e)
-    await until(() => worker.frames.length === 3)
+    const events = [event(1), event(2)]
+    const attempts = events.map((e) => client.deliver(e, never))
+    await until(() => worker.frames.length === 2)
     socket.send(JSON.stringify({ kind: 'ack', id: events[0]!.id }))
-    await until(() => client.pendingCount === 2)
+    expect(await attempts[0]).toEqual({ result: 'acknowledged' })
+    expect(client.pendingCount).toBe(1)
 
     const second = worker.nextSocket()
     socket.terminate()
+    expect(await attempts[1]).toMatchObject({ result: 'retry' })
     await second
-    await until(() => worker.frames.length === 5)
-    expect(worker.frames.slice(3).map((f) => (f as { seq: number }).seq)).toEqual([2, 3])
-    expect(worker.sockets).toHaveLength(2)
+    const again = client.deliver(events[1]!, never)
+    await until(() => worker.frames.length === 3)
+    worker.sockets[1]!.send(JSON.stringify({ kind: 'ack', id: events[1]!.id }))
+    expect(await again).toEqual({ result: 'acknowledged' })
+    expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 2])
   })
 
-  it('runs a command once per idempotency key and answers each delivery of it', async () => {
+  it('holds an attempt until the tunnel opens, and gives it up when the engine aborts', async () => {
+    const { worker, client } = await setup()
+    const aborted = new AbortController()
+    const abandoned = client.deliver(event(1), aborted.signal)
+    aborted.abort()
+    expect(await abandoned).toMatchObject({ result: 'retry' })
+    const waiting = client.deliver(event(2), never)
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    await until(() => worker.frames.length === 1)
+    socket.send(JSON.stringify({ kind: 'ack', id: (worker.frames[0] as { id: string }).id }))
+    expect(await waiting).toEqual({ result: 'acknowledged' })
+    expect((worker.frames[0] as { seq: number }).seq).toBe(2)
+  })
+
+  it("runs each command with its idempotency key (scope tunnel) and answers with the command's id", async () => {
     const { worker, client, messages } = await setup()
     const opened = worker.nextSocket()
     client.start()
     const socket = await opened
-    const command = (id: string): CommandFrame => ({
-      kind: 'command',
-      id,
-      idempotencyKey: 'reply:event-1',
-      command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'hi' } },
-    })
-    socket.send(JSON.stringify(command(crypto.randomUUID())))
-    socket.send(JSON.stringify(command(crypto.randomUUID())))
+    const ids = [crypto.randomUUID(), crypto.randomUUID()]
+    for (const id of ids) {
+      const frame: CommandFrame = {
+        kind: 'command',
+        id,
+        idempotencyKey: 'reply:event-1',
+        command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'hi' } },
+      }
+      socket.send(JSON.stringify(frame))
+    }
     await until(() => worker.frames.length === 2)
-    expect(messages.sent).toHaveLength(1)
-    const results = worker.frames as { kind: string; ok: boolean; result: { id: string } }[]
+    expect(messages.keys).toEqual([{ scope: 'tunnel', key: 'reply:event-1' }, { scope: 'tunnel', key: 'reply:event-1' }])
+    const results = worker.frames as { kind: string; id: string; ok: boolean }[]
     expect(results.map((r) => [r.kind, r.ok])).toEqual([['command-result', true], ['command-result', true]])
-    expect(results[0]!.result.id).toBe(results[1]!.result.id)
+    expect(new Set(results.map((r) => r.id))).toEqual(new Set(ids))
   })
 
   it('does not remember a failed command: a retry with the same key runs again', async () => {

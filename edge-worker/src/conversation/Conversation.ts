@@ -6,8 +6,8 @@
  *
  * Storing an event and answering it are separate steps: `receiveEvent` returns as soon as the
  * event is stored (the gateway then acknowledges it), and the answer is produced by the object's
- * alarm, which works through unanswered events in order and is retried by the runtime if it
- * fails. A reply is stored before it is sent and sent with an idempotency key derived from the
+ * alarm, which works through unanswered events in the connection's sequence order (`seq`) and
+ * is retried by the runtime if it fails. A reply is stored before it is sent and sent with an idempotency key derived from the
  * event, so a retry or a re-delivered event never makes the user see it twice.
  */
 import { DurableObject } from 'cloudflare:workers'
@@ -59,8 +59,11 @@ export class Conversation extends DurableObject<Env> {
    * seen before is not applied again (`duplicate: true`); the caller acknowledges either way.
    * A text message becomes the user's turn in the same transaction. Only the first `completed`
    * connection state of a conversation asks for a greeting (the spec keys connection events by
-   * connection and state). Events are applied in arrival order, which the gateway keeps; one
-   * whose `seq` is below an already stored one is logged.
+   * connection and state). Events are applied in sequence order: the alarm answers them by `seq`
+   * and a reply's history holds only the turns of events with a lower `seq`, so an event that
+   * arrives after a later one (logged) takes its place in the conversation. There is no waiting
+   * for a gap: agent-node's outbox sends a connection's next event only after this one was
+   * stored, and the first event a fresh (or reset) object sees may have any `seq`.
    * @throws when `frame` belongs to another connection than this conversation's.
    */
   async receiveEvent(frame: EventFrame): Promise<{ duplicate: boolean }> {
@@ -85,18 +88,18 @@ export class Conversation extends DurableObject<Env> {
       return row && { row, outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
     })
     if (stored?.outOfSequence !== undefined) {
-      this.log.warn('event arrived after a later one; applied in arrival order', { eventId: frame.id, seq: frame.seq, latestSeq: stored.outOfSequence })
+      this.log.warn('event arrived after a later one; applied in sequence order', { eventId: frame.id, seq: frame.seq, latestSeq: stored.outOfSequence })
     }
     if (stored?.row.action) await this.ctx.storage.setAlarm(now)
     return { duplicate: stored === undefined }
   }
 
-  /** Answers every stored event still owed an answer, oldest first. */
+  /** Answers every stored event still owed an answer, lowest `seq` first. */
   override async alarm(): Promise<void> {
     for (;;) {
       const next = this.db.select().from(events)
         .where(and(isNotNull(events.action), isNull(events.handledAt)))
-        .orderBy(asc(events.position)).limit(1).get()
+        .orderBy(asc(events.seq), asc(events.position)).limit(1).get()
       if (!next) return
       await this.answer(next)
       this.db.update(events).set({ handledAt: Date.now() }).where(eq(events.position, next.position)).run()
@@ -122,8 +125,9 @@ export class Conversation extends DurableObject<Env> {
     const { llm, memory } = this.config
     if (!isLlmConfigured(llm)) return localizedText(this.config, language, 'LLM_NOT_CONFIGURED')
     const history: Turn[] = this.db.select({ role: turns.role, content: turns.content }).from(turns)
-      .where(lte(turns.eventPosition, event.position))
-      .orderBy(desc(turns.eventPosition), desc(turns.id)).limit(memory.window).all().reverse()
+      .innerJoin(events, eq(events.position, turns.eventPosition))
+      .where(lte(events.seq, event.seq))
+      .orderBy(desc(events.seq), desc(turns.id)).limit(memory.window).all().reverse()
     const messages = buildChatMessages(systemPromptFor(this.config, language), history, memory.window)
     try {
       const reply = await completeChat(llm, messages)

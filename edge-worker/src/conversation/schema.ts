@@ -1,6 +1,6 @@
 /**
  * Storage of one conversation (one DIDComm connection): its connection id, every event seen
- * (dedupe by id, arrival order, the action still owed), and the turns of the chat.
+ * (dedupe by id, sequence number, the action still owed), and the turns of the chat.
  */
 import type { AgentEvent } from '@parley/shared/events'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
@@ -14,7 +14,8 @@ export const conversation = sqliteTable('conversation', {
 })
 
 /**
- * Every event applied, in arrival order (`position`), which is the connection's `seq` order.
+ * Every event stored, in arrival order (`position`); they are applied in the connection's `seq`
+ * order (the alarm and a reply's history order by it).
  * `action` is set when the event needs a reply; `handledAt` (ms) once that is done.
  */
 export const events = sqliteTable('events', {

@@ -1,0 +1,42 @@
+/**
+ * What a destination of events implements to be fed from the outbox by the `DeliveryEngine`.
+ *
+ * How a new kind of subscriber plugs in (an HTTP subscription, a WebSocket stream, …):
+ * 1. Implement `Subscriber`: a stable `name` (it keys the subscriber's cursors and dead letters
+ *    in the database, so keep it the same across restarts, e.g. `subscription:<id>`), its
+ *    `retry` policy, optionally `accepts` (a filter: events it refuses are skipped, not
+ *    delivered), and `deliver`, which makes ONE attempt and reports its outcome. `deliver` must
+ *    not throw (a throw counts as `retry`) and should give up when `signal` aborts (shutdown).
+ * 2. Call `engine.addSubscriber(subscriber)`. From then on it receives every event appended
+ *    after it was first added, one connection's events strictly in `seq` order, the next only
+ *    after the previous one was acknowledged or dead-lettered; connections in parallel.
+ * 3. Call `engine.removeSubscriber(name)` to stop it (`forget: true` also drops its cursors and
+ *    dead letters, for a deleted subscription).
+ *
+ * Delivery is at least once: after a crash, the event in flight is delivered again with the
+ * same `id`, so receivers dedupe by it.
+ */
+import type { PublishedEvent } from '../outbox/store.ts'
+import type { RetryPolicy } from './retry.ts'
+
+/**
+ * The result of one attempt:
+ * - `acknowledged`: done (HTTP 2xx, tunnel ack).
+ * - `retry`: a transient failure (5xx, timeout, network error, tunnel down); tried again after
+ *   a backoff, dead-lettered when the policy's attempts are used up.
+ * - `rejected`: the receiver refused the event for good (HTTP 4xx); dead-lettered at once.
+ */
+export type DeliveryOutcome =
+  | { result: 'acknowledged' }
+  | { result: 'retry'; error: string }
+  | { result: 'rejected'; error: string }
+
+export interface Subscriber {
+  /** Stable identifier, unique among subscribers; keys database rows. */
+  readonly name: string
+  readonly retry: RetryPolicy
+  /** Whether `event` is for this subscriber (default: every event). Must be pure and fast. */
+  accepts?(event: PublishedEvent): boolean
+  /** One delivery attempt of `event`. Never throws; stops early when `signal` aborts. */
+  deliver(event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome>
+}

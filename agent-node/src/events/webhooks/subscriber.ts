@@ -1,0 +1,73 @@
+/**
+ * A `Subscriber` that POSTs each event to `<baseUrl>/<topic>` with the event body as JSON (spec
+ * "Events"): the default subscription `EVENTS_BASE_URL`, and the shape HTTP subscriptions reuse.
+ *
+ * Outcomes (spec "Delivery rules"): 2xx acknowledges; 4xx rejects (dead-lettered, not retried);
+ * 5xx, other statuses, timeouts and network errors are retried. Each POST carries
+ * `webhook-id` (the event id, also sent as `x-parley-event-id`), `x-parley-event-seq` (its
+ * per-connection sequence number) and, with a signing key, the Standard Webhooks
+ * `webhook-timestamp` and `webhook-signature` (`signing.ts`).
+ */
+import type { PublishedEvent } from '../outbox/store.ts'
+import type { RetryPolicy } from '../delivery/retry.ts'
+import type { DeliveryOutcome, Subscriber } from '../delivery/subscriber.ts'
+import { signatureHeaders } from './signing.ts'
+
+export interface WebhookSubscriberOptions {
+  /** Stable subscriber name (database key), e.g. `webhook:default`. */
+  name: string
+  /** Base URL without trailing slash; the topic is appended as a path segment. */
+  baseUrl: string
+  retry: RetryPolicy
+  /** Time allowed for one POST, in milliseconds. */
+  timeoutMs: number
+  /** Standard Webhooks key (decoded `whsec_` secret); unsigned when absent. */
+  signingKey?: Buffer
+  /** Only events this accepts are posted (subscription filters). */
+  accepts?: (event: PublishedEvent) => boolean
+  /** The fetch to use (an outbound-guarded one for user-supplied URLs); global fetch by default. */
+  fetch?: typeof fetch
+}
+
+export class WebhookSubscriber implements Subscriber {
+  readonly name: string
+  readonly retry: RetryPolicy
+  readonly accepts?: (event: PublishedEvent) => boolean
+
+  constructor(private readonly options: WebhookSubscriberOptions) {
+    this.name = options.name
+    this.retry = options.retry
+    this.accepts = options.accepts
+  }
+
+  async deliver({ id, seq, event }: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
+    const url = `${this.options.baseUrl}/${event.type}`
+    const body = JSON.stringify(event)
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-parley-event-id': id, 'x-parley-event-seq': String(seq) }
+    Object.assign(headers, this.options.signingKey
+      ? signatureHeaders(this.options.signingKey, id, Math.floor(Date.now() / 1000), body)
+      : { 'webhook-id': id })
+    try {
+      const response = await (this.options.fetch ?? fetch)(url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]),
+      })
+      await response.body?.cancel()
+      if (response.ok) return { result: 'acknowledged' }
+      const error = `${url} answered HTTP ${response.status}`
+      return response.status >= 400 && response.status < 500 ? { result: 'rejected', error } : { result: 'retry', error }
+    } catch (error) {
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : describe(error)
+      return { result: 'retry', error: `${url}: ${reason}` }
+    }
+  }
+}
+
+/** A network error's most specific message (undici puts the system error in `cause`). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  return `${error.message}${cause}`
+}

@@ -1,0 +1,198 @@
+/**
+ * The outbox and its delivery engine on a real SQLite database, with scripted subscribers
+ * (unit scope): per-connection order, parallel connections, retry classes, dead letters,
+ * replay, recovery after a restart, filters, and the backoff schedule.
+ */
+import { describe, expect, it } from 'vitest'
+import type { AgentEvent } from '@parley/shared'
+import { DeliveryEngine } from '../../src/events/delivery/engine.ts'
+import { retryDelay, type RetryPolicy } from '../../src/events/delivery/retry.ts'
+import type { DeliveryOutcome, Subscriber } from '../../src/events/delivery/subscriber.ts'
+import { OutboxStore, type PublishedEvent } from '../../src/events/outbox/store.ts'
+import { EventPublisher } from '../../src/events/publisher.ts'
+import { createLogger } from '../../src/logging/index.ts'
+import { recordDeliveries } from '../support/delivery-records.ts'
+import { useTempDatabases } from '../support/temp-databases.ts'
+
+const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
+const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
+const FAST: RetryPolicy = { maxAttempts: 4, baseDelayMs: 2, maxDelayMs: 5 }
+const logger = createLogger('silent')
+
+const stateEvent = (connectionId: string, n: number): AgentEvent => ({
+  type: 'message-state-updated', messageId: crypto.randomUUID(), connectionId, state: 'sent', timestamp: n,
+})
+
+/**
+ * A subscriber whose answers a test decides (`answer` picks the outcome of each attempt), and
+ * what the engine recorded for it: `until` waits for a condition re-checked after each record.
+ */
+function scripted(engine: DeliveryEngine, name: string, answer: (event: PublishedEvent, attempt: number) => DeliveryOutcome | Promise<DeliveryOutcome>, retry = FAST) {
+  const attempts: PublishedEvent[] = []
+  const subscriber: Subscriber = {
+    name,
+    retry,
+    async deliver(event) {
+      attempts.push(event)
+      return answer(event, attempts.filter((e) => e.id === event.id).length)
+    },
+  }
+  const { records, until } = recordDeliveries(engine, name)
+  return {
+    subscriber, attempts, records, until,
+    get acknowledged() {
+      return records.filter((r) => r.status === 'acknowledged' || r.status === 'replayed').map((r) => r.event)
+    },
+  }
+}
+
+const ack = (): DeliveryOutcome => ({ result: 'acknowledged' })
+const seqsOf = (events: PublishedEvent[], connectionId: string) => events.filter((e) => e.connectionId === connectionId).map((e) => e.seq)
+
+describe('event outbox and delivery engine', () => {
+  const databases = useTempDatabases('parley-outbox-')
+
+  async function open() {
+    const store = await OutboxStore.open(await databases.open())
+    const engine = new DeliveryEngine(store, logger)
+    return { store, engine, publisher: new EventPublisher(store, engine, logger) }
+  }
+
+  it('numbers each connection from 1 and keeps the numbering across a reopen', async () => {
+    const first = await open()
+    const stored = await Promise.all([stateEvent(A, 1), stateEvent(B, 1), stateEvent(A, 2)].map((e) => first.publisher.publish(e)))
+    expect(stored.map((e) => [e.connectionId, e.seq])).toEqual([[A, 1], [B, 1], [A, 2]])
+    const again = await OutboxStore.open(await databases.open())
+    const [next] = await again.append([{ id: crypto.randomUUID(), connectionId: A, event: stateEvent(A, 3) }])
+    expect(next!.seq).toBe(3)
+    expect((await again.event(stored[0]!.id))?.event).toEqual(stored[0]!.event)
+  })
+
+  it('delivers one connection in order, the next event only after the previous is acknowledged, while others proceed', async () => {
+    const { engine, publisher } = await open()
+    let releaseA!: () => void
+    const heldA = new Promise<void>((resolve) => (releaseA = resolve))
+    const sub = scripted(engine, 's', async (event) => {
+      if (event.connectionId === A && event.seq === 1) await heldA
+      return ack()
+    })
+    await engine.addSubscriber(sub.subscriber)
+    for (let i = 1; i <= 5; i++) {
+      void publisher.publish(stateEvent(A, i))
+      void publisher.publish(stateEvent(B, i))
+    }
+    await sub.until(() => seqsOf(sub.acknowledged, B).length === 5)
+    // B is done while A's first event is still unanswered: nothing after it was attempted.
+    expect(seqsOf(sub.attempts, A)).toEqual([1])
+    releaseA()
+    await sub.until(() => seqsOf(sub.acknowledged, A).length === 5)
+    expect(seqsOf(sub.attempts, A)).toEqual([1, 2, 3, 4, 5])
+    expect(seqsOf(sub.acknowledged, B)).toEqual([1, 2, 3, 4, 5])
+    await engine.stop()
+  })
+
+  it('retries transient failures, dead-letters a rejection at once and gives up after the attempt limit', async () => {
+    const { store, engine, publisher } = await open()
+    const sub = scripted(engine, 's', (event, attempt) => {
+      const n = (event.event as { timestamp: number }).timestamp
+      if (n === 1) return attempt < 3 ? { result: 'retry', error: 'HTTP 503' } : ack()
+      if (n === 2) return { result: 'rejected', error: 'HTTP 422' }
+      if (n === 3) return { result: 'retry', error: 'connection refused' }
+      return ack()
+    })
+    await engine.addSubscriber(sub.subscriber)
+    for (let n = 1; n <= 4; n++) void publisher.publish(stateEvent(A, n))
+    await sub.until(() => sub.acknowledged.some((e) => e.seq === 4))
+
+    expect(sub.attempts.map((e) => e.seq)).toEqual([1, 1, 1, 2, 3, 3, 3, 3, 4])
+    const letters = await store.listDeadLetters({ limit: 10 })
+    expect(letters.map((l) => [l.seq, l.reason, l.attempts, l.lastError, l.status]).sort()).toEqual([
+      [2, 'rejected', 1, 'HTTP 422', 'dead'],
+      [3, 'exhausted', 4, 'connection refused', 'dead'],
+    ])
+    await engine.stop()
+  })
+
+  it('replays a dead letter before the connection goes on, and records the outcome', async () => {
+    const { store, engine, publisher } = await open()
+    let accept = false
+    const sub = scripted(engine, 's', () => (accept ? ack() : { result: 'rejected', error: 'HTTP 400' }))
+    await engine.addSubscriber(sub.subscriber)
+    const first = await publisher.publish(stateEvent(A, 1))
+    await sub.until(() => sub.records.length === 1)
+    const [letter] = await store.listDeadLetters({ limit: 10, status: 'dead' })
+    expect(letter?.eventId).toBe(first.id)
+
+    accept = true
+    const replaying = await engine.replay(letter!.id)
+    expect(replaying?.status).toBe('replaying')
+    await sub.until(() => sub.acknowledged.length === 1)
+    expect(sub.acknowledged[0]!.id).toBe(first.id)
+    expect((await store.deadLetterById(letter!.id))?.status).toBe('replayed')
+    expect(await engine.replay(crypto.randomUUID())).toBeUndefined()
+    await engine.stop()
+  })
+
+  it('resumes after a restart: undelivered events go out, acknowledged ones do not, the retry state is kept', async () => {
+    const path = databases.path
+    const store = await OutboxStore.open(await databases.open(path))
+    const engine = new DeliveryEngine(store, logger)
+    const publisher = new EventPublisher(store, engine, logger)
+    const down = scripted(engine, 'webhook', (event) => (event.seq === 1 ? ack() : { result: 'retry', error: 'HTTP 500' }), { maxAttempts: 100, baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 })
+    await engine.addSubscriber(down.subscriber)
+    for (let n = 1; n <= 3; n++) await publisher.publish(stateEvent(A, n))
+    await down.until(() => down.records.some((r) => r.status === 'retry-scheduled'))
+    await engine.stop()
+    const cursor = await store.cursor('webhook', A, 0)
+    expect(cursor).toMatchObject({ deliveredSeq: 1, attempts: 1, lastError: 'HTTP 500' })
+    expect(cursor.nextAttemptAt).toBeGreaterThan(Date.now())
+
+    // "Restart": a new engine on the same database; the stored retry time has not come yet,
+    // so rewind it as time passing would, and the lane resumes from the stored cursor.
+    const reopened = await OutboxStore.open(await databases.open(path))
+    await reopened.scheduleRetry('webhook', A, 1, 0, 'HTTP 500')
+    const restarted = new DeliveryEngine(reopened, logger)
+    const up = scripted(restarted, 'webhook', ack)
+    await restarted.addSubscriber(up.subscriber)
+    await up.until(() => up.acknowledged.length === 2)
+    expect(up.attempts.map((e) => e.seq)).toEqual([2, 3])
+    await restarted.stop()
+  })
+
+  it('gives a new subscriber only the events appended after it was added, filtered by its `accepts`', async () => {
+    const { engine, publisher } = await open()
+    await publisher.publish(stateEvent(A, 1))
+    const onlyB = scripted(engine, 'late', ack)
+    onlyB.subscriber.accepts = (event) => event.connectionId === B
+    await engine.addSubscriber(onlyB.subscriber)
+    for (const c of [A, B, A, B]) await publisher.publish(stateEvent(c, 2))
+    await onlyB.until(() => onlyB.acknowledged.length === 2)
+    expect(onlyB.attempts.map((e) => [e.connectionId, e.seq])).toEqual([[B, 1], [B, 2]])
+    await engine.removeSubscriber('late', { forget: true })
+    expect(engine.subscriberNames).toEqual([])
+    await engine.stop()
+  })
+
+  it('a publish that cannot be stored rejects for the caller who awaits it and is logged otherwise', async () => {
+    const database = await databases.open()
+    const store = await OutboxStore.open(database)
+    const publisher = new EventPublisher(store, new DeliveryEngine(store, logger), logger)
+    await database.close()
+    await expect(publisher.publish(stateEvent(A, 1))).rejects.toThrow()
+    void publisher.publish(stateEvent(A, 2)) // must not become an unhandled rejection
+    await publisher.drain()
+  })
+})
+
+describe('retryDelay (exponential backoff, full jitter)', () => {
+  const policy: RetryPolicy = { maxAttempts: 10, baseDelayMs: 1_000, maxDelayMs: 30_000 }
+  it('doubles the ceiling per failed attempt up to the maximum', () => {
+    const top = () => 0.999_999
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(policy, n, top))).toEqual([999, 1_999, 3_999, 7_999, 15_999, 29_999, 29_999])
+  })
+  it('draws uniformly below the ceiling', () => {
+    expect(retryDelay(policy, 3, () => 0)).toBe(0)
+    expect(retryDelay(policy, 3, () => 0.5)).toBe(2_000)
+    for (let i = 0; i < 100; i++) expect(retryDelay(policy, 40)).toBeLessThan(30_000)
+  })
+})

@@ -1,0 +1,155 @@
+/**
+ * Benchmark: event delivery with 100 connections, durable (outbox in SQLite, delivery engine,
+ * one event in flight per connection until acknowledged) against the reference's pattern (one
+ * unacknowledged send per event, no outbox, no ordering), measured in the same run:
+ * (a) webhooks to a local HTTP receiver, (b) the tunnel into conversation Durable Objects in
+ * workerd (`wrangler dev`), where the acknowledgement comes after the object stored the event.
+ *
+ * Each run publishes a burst of BENCH_EVENTS events (default 2000) spread over 100 connections;
+ * throughput is events / (last acknowledgement - first publish); latency is publish ->
+ * acknowledgement (HTTP answer, tunnel ack) per event.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AgentEvent } from '@parley/shared'
+import { openDatabase } from '../agent-node/src/database/index.ts'
+import { DeliveryEngine } from '../agent-node/src/events/delivery/engine.ts'
+import type { Subscriber } from '../agent-node/src/events/delivery/subscriber.ts'
+import { OutboxStore, type PublishedEvent } from '../agent-node/src/events/outbox/store.ts'
+import { EventPublisher } from '../agent-node/src/events/publisher.ts'
+import { WebhookSubscriber } from '../agent-node/src/events/webhooks/subscriber.ts'
+import { createLogger } from '../agent-node/src/logging/index.ts'
+import type { MessageService } from '../agent-node/src/messages/MessageService.ts'
+import { TunnelClient } from '../agent-node/src/tunnel/TunnelClient.ts'
+import { startWorker } from '../scripts/local-stack.ts'
+import { ms, summarize, type LatencySummary } from './stats.ts'
+
+const CONNECTIONS = 100
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000)
+const WARMUP = 200
+const logger = createLogger('error', 'bench')
+/** A signal that never aborts, shared by every reference send. */
+const never = new AbortController().signal
+setMaxListeners(0, never)
+/** Each run gets its own connections (so its own conversation objects and sequence numbers). */
+const freshConnections = () => Array.from({ length: CONNECTIONS }, () => randomUUID())
+
+interface Result {
+  eventsPerSecond: number
+  latency: LatencySummary
+}
+
+const eventFor = (connections: string[], i: number): AgentEvent => ({
+  type: 'message-state-updated', messageId: randomUUID(), connectionId: connections[i % CONNECTIONS]!, state: 'sent', timestamp: i,
+})
+
+/** Publishes `count` events through a fresh outbox to `subscriber`; resolves when all are acknowledged. */
+async function durable(subscriber: Subscriber, count: number): Promise<Result> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-events-'))
+  const database = await openDatabase(join(dir, 'agent.sqlite'))
+  const store = await OutboxStore.open(database)
+  const engine = new DeliveryEngine(store, logger)
+  const publisher = new EventPublisher(store, engine, logger)
+  await engine.addSubscriber(subscriber)
+  const started = new Map<string, number>()
+  const samples: number[] = []
+  const done = new Promise<void>((resolve) => engine.observe((record) => {
+    if (record.status !== 'acknowledged') return
+    samples.push(performance.now() - started.get(record.event.id)!)
+    if (samples.length === count) resolve()
+  }))
+  const connections = freshConnections()
+  const t0 = performance.now()
+  // The id is stamped inside publish; the start time is taken at the call and keyed when it is known.
+  for (let i = 0; i < count; i++) {
+    const at = performance.now()
+    void publisher.publish(eventFor(connections, i)).then((published) => started.set(published.id, at))
+  }
+  await done
+  const elapsed = performance.now() - t0
+  await engine.stop()
+  await database.close()
+  rmSync(dir, { recursive: true, force: true })
+  return { eventsPerSecond: count / (elapsed / 1000), latency: summarize(samples) }
+}
+
+/** The reference's pattern: every event handed to `send` at once, no outbox, no ordering. */
+async function fireAndForget(send: (event: PublishedEvent) => Promise<unknown>, count: number): Promise<Result> {
+  const samples: number[] = []
+  const seqs = new Map<string, number>()
+  const connections = freshConnections()
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: count }, (_, i) => {
+    const event = eventFor(connections, i)
+    const connectionId = connections[i % CONNECTIONS]!
+    const seq = (seqs.get(connectionId) ?? 0) + 1
+    seqs.set(connectionId, seq)
+    const at = performance.now()
+    return send({ id: randomUUID(), connectionId, seq, position: i + 1, createdAt: Date.now(), event }).then(() => samples.push(performance.now() - at))
+  }))
+  const elapsed = performance.now() - t0
+  return { eventsPerSecond: count / (elapsed / 1000), latency: summarize(samples) }
+}
+
+function report(label: string, durableResult: Result, reference: Result): void {
+  const line = (name: string, r: Result) =>
+    `  ${name.padEnd(16)} ${r.eventsPerSecond.toFixed(0).padStart(7)} events/s   p50 ${ms(r.latency.p50)}   p99 ${ms(r.latency.p99)}`
+  console.log(`${label} (${CONNECTIONS} connections, ${EVENTS} events)`)
+  console.log(line('durable', durableResult))
+  console.log(line('fire-and-forget', reference))
+  console.log(`  ratio durable/fire-and-forget: throughput ${(durableResult.eventsPerSecond / reference.eventsPerSecond).toFixed(2)}x, ` +
+    `p50 ${(durableResult.latency.p50 / reference.latency.p50).toFixed(2)}x, p99 ${(durableResult.latency.p99 / reference.latency.p99).toFixed(2)}x`)
+}
+
+async function httpBench(): Promise<void> {
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => res.writeHead(204).end())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  const webhook = (name: string) => new WebhookSubscriber({ name, baseUrl: url, retry: { maxAttempts: 5, baseDelayMs: 10, maxDelayMs: 100 }, timeoutMs: 10_000 })
+  const post = webhook('reference')
+  try {
+    await durable(webhook('warm-up'), WARMUP)
+    await fireAndForget((e) => post.deliver(e, never), WARMUP)
+    report('(a) webhooks to a local HTTP receiver', await durable(webhook('durable'), EVENTS), await fireAndForget((e) => post.deliver(e, never), EVENTS))
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+async function tunnelBench(): Promise<void> {
+  const secret = randomBytes(32).toString('base64url')
+  const worker = await startWorker({ vars: { TUNNEL_SECRET: secret } })
+  const noCommands = {} as MessageService
+  const dial = async () => {
+    const client = new TunnelClient({ url: `${worker.url.replace(/^http/, 'ws')}/tunnel`, secret }, noCommands, logger)
+    client.start()
+    await client.waitUntilOpen()
+    return client
+  }
+  try {
+    const reference = await dial()
+    const sendReference = (e: PublishedEvent) => reference.deliver(e, never)
+    await fireAndForget(sendReference, WARMUP)
+    const durableClient = await dial()
+    const durableResult = await durable(durableClient, EVENTS)
+    await durableClient.stop()
+    report('(b) tunnel into conversation Durable Objects (workerd)', durableResult, await fireAndForget(sendReference, EVENTS))
+    await reference.stop()
+  } finally {
+    await worker.stop()
+    rmSync(worker.persistTo, { recursive: true, force: true })
+  }
+}
+
+export async function runEvents(): Promise<void> {
+  await httpBench()
+  await tunnelBench()
+}
