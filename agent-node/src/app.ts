@@ -1,6 +1,6 @@
 /**
  * agent-node assembled: database and wallet, the Credo agent, the public and admin servers, the
- * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel). `startAgentNode` is what `main.ts` runs and
+ * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel, event subscriptions), the admin event stream. `startAgentNode` is what `main.ts` runs and
  * what in-process tests use.
  */
 import { readFileSync } from 'node:fs'
@@ -8,12 +8,16 @@ import { join } from 'node:path'
 import type { AgentNodeConfig } from './config/index.ts'
 import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
+import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
 import { bridgeCredoEvents } from './events/credo-bridge.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
+import { EventStreamServer } from './events/stream/server.ts'
+import { SubscriptionService } from './events/subscriptions/service.ts'
+import { SubscriptionStore } from './events/subscriptions/store.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
 import type { Logger } from './logging/index.ts'
 import { MessageService } from './messages/MessageService.ts'
@@ -35,6 +39,7 @@ export interface AgentNode {
   outbox: OutboxStore
   delivery: DeliveryEngine
   messages: MessageService
+  subscriptions: SubscriptionService
   tunnel?: TunnelClient
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
@@ -67,11 +72,18 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
+  const guard = new OutboundGuard(config.outboundAllowedNetworks)
+  const subscriptions = new SubscriptionService({
+    store: await SubscriptionStore.open(database), engine: delivery, guard, delivery: config.eventDelivery, logger: logger.child({ component: 'subscriptions' }),
+  })
+  await subscriptions.start()
   bridgeCredoEvents(agent, events)
 
   const publicServer = await listenPublic(createPublicApp(() => agent, transports, config), transports, config.publicPort)
-  const adminApp = createAdminApp({ agent, config, messages, outbox, delivery, logger, build: BUILD })
+  const adminApp = createAdminApp({ agent, config, messages, outbox, delivery, subscriptions, logger, build: BUILD })
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
+  const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
+  eventStream.attach(adminServer)
   tunnel?.start()
 
   return {
@@ -80,10 +92,12 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     outbox,
     delivery,
     messages,
+    subscriptions,
     tunnel,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
     async stop() {
+      await eventStream.close()
       await new Promise((resolve) => adminServer.close(resolve))
       for (const socket of transports.socketServer.clients) socket.terminate()
       await new Promise((resolve) => publicServer.close(resolve))
@@ -92,6 +106,8 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await events.drain()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()
+      subscriptions.stop()
+      await guard.close()
       await tunnel?.stop()
       await agent.shutdown()
       await database.close()

@@ -9,13 +9,15 @@ import type { AdminDeps } from './context.ts'
 import { errorHandler, errorResponse, validationHook } from './errors.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { connectionRoutes } from './routes/connections.ts'
+import { eventStreamRoutes } from './routes/event-stream.ts'
+import { eventSubscriptionRoutes } from './routes/event-subscriptions.ts'
 import { invitationRoutes } from './routes/invitation.ts'
 import { messageRoutes } from './routes/messages.ts'
 
 /** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  for (const routes of [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes]) routes(deps, app)
+  for (const routes of [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, eventSubscriptionRoutes, eventStreamRoutes]) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {
     app.doc31('/api/openapi.json', {

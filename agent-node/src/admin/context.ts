@@ -2,6 +2,7 @@ import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { DeliveryEngine } from '../events/delivery/engine.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
+import type { SubscriptionService } from '../events/subscriptions/service.ts'
 import type { Logger } from '../logging/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 
@@ -13,6 +14,8 @@ export interface AdminDeps {
   /** The event outbox (dead letters are read from it) and the engine that replays them. */
   outbox: OutboxStore
   delivery: DeliveryEngine
+  /** Event subscriptions (`/v1/event-subscriptions`). */
+  subscriptions: SubscriptionService
   logger: Logger
   /** Name and version printed at start-up and returned by `GET /v1/agent`. */
   build: { name: string; version: string }
