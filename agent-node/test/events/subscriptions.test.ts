@@ -5,22 +5,16 @@
  * at its creation, survives a restart, stops on delete), and bad input refused with a clear 4xx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AgentEvent } from '@parley/shared'
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../../test/support/event-receiver.ts'
-import { Subscription } from '../../src/events/subscriptions/model.ts'
+import type { Subscription } from '../../src/events/subscriptions/model.ts'
 import { subscriberName } from '../../src/events/subscriptions/service.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
+import { connectionCompleted as connectionOf, messageState as stateOf, nextRecord } from '../support/events.ts'
 
 const C1 = '11111111-1111-4111-8111-111111111111'
 const C2 = '22222222-2222-4222-8222-222222222222'
 
-const stateOf = (connectionId: string, n: number): AgentEvent => ({
-  type: 'message-state-updated', messageId: crypto.randomUUID(), connectionId, state: 'sent', timestamp: n,
-})
-const connectionOf = (connectionId: string): AgentEvent => ({
-  type: 'connection-state-updated', connectionId, invitationId: crypto.randomUUID(), state: 'completed',
-})
 /** What a receiver got, as `[connectionId, topic, timestamp?]` in arrival order. */
 const summary = (events: ReceivedEvent[]) => events.map((e) => [e.body.connectionId, e.topic, e.body.timestamp ?? null])
 
@@ -28,11 +22,7 @@ describe('event subscriptions over HTTP', () => {
   let agent: TestAgentNode
   const receivers: EventReceiver[] = []
 
-  async function subscribe(body: Record<string, unknown>): Promise<Subscription> {
-    const response = await agent.admin('/v1/event-subscriptions', { body })
-    expect(response.status, await response.clone().text()).toBe(201)
-    return Subscription.parse(await response.json())
-  }
+  const subscribe = (body: Record<string, unknown>) => agent.subscribe(body)
   async function receiver(): Promise<EventReceiver> {
     const started = await startEventReceiver()
     receivers.push(started)
@@ -40,7 +30,7 @@ describe('event subscriptions over HTTP', () => {
   }
 
   beforeAll(async () => {
-    agent = await startTestAgentNode()
+    agent = await startTestAgentNode({ ENABLE_PUBLIC_API_EXPLORER: 'true' })
   }, 120_000)
 
   afterAll(async () => {
@@ -89,16 +79,9 @@ describe('event subscriptions over HTTP', () => {
     const before = await agent.node.events.publish(stateOf(C3, 0))
     const r = await receiver()
     const sub = await subscribe({ url: r.url, connectionId: C3 })
-    const second = new Promise<void>((resolve) => {
-      // Acknowledged in the database, not only received: otherwise the restart would abort the
-      // attempt and deliver it again (at least once), which the receiver would dedupe by id.
-      const off = agent.node.delivery.observe((record) => {
-        if (record.subscriber === subscriberName(sub.id) && record.status === 'acknowledged' && record.event.seq === 3) {
-          off()
-          resolve()
-        }
-      })
-    })
+    // Acknowledged in the database, not only received: otherwise the restart would abort the
+    // attempt and deliver it again (at least once), which the receiver would dedupe by id.
+    const second = nextRecord(agent.node, (r) => r.subscriber === subscriberName(sub.id) && r.status === 'acknowledged' && r.event.seq === 3)
     await agent.node.events.publish(stateOf(C3, 1))
     await agent.node.events.publish(stateOf(C3, 2))
     await second
@@ -131,14 +114,7 @@ describe('event subscriptions over HTTP', () => {
   it('accepts a URL nothing listens on (it is not called at creation) and dead-letters once retries are used up', async () => {
     const C4 = '44444444-4444-4444-8444-444444444444'
     const sub = await subscribe({ url: `http://127.0.0.1:${await freePort()}/hooks`, connectionId: C4 })
-    const dead = new Promise<void>((resolve) => {
-      const off = agent.node.delivery.observe((record) => {
-        if (record.subscriber === subscriberName(sub.id) && record.status === 'dead-lettered') {
-          off()
-          resolve()
-        }
-      })
-    })
+    const dead = nextRecord(agent.node, (r) => r.subscriber === subscriberName(sub.id) && r.status === 'dead-lettered')
     await agent.node.events.publish(stateOf(C4, 1))
     await dead
     const [letter] = await agent.node.outbox.listDeadLetters({ subscriber: subscriberName(sub.id), limit: 10 })
@@ -176,6 +152,14 @@ describe('event subscriptions over HTTP', () => {
     expect((await agent.admin('/v1/event-subscriptions/not-a-uuid')).status).toBe(400)
     expect((await agent.admin(`/v1/event-subscriptions/${crypto.randomUUID()}`)).status).toBe(404)
     const listed = (await (await agent.admin('/v1/event-subscriptions')).json()) as Subscription[]
+    expect(listed.length).toBeGreaterThan(0)
     expect(listed.some((s) => /10\.1\.2\.3|169\.254|192\.168|fd00|invalid/.test(s.url))).toBe(false)
+  })
+
+  it('documents the subscription routes and the event stream in the OpenAPI document', async () => {
+    const document = (await (await agent.admin('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> }
+    expect(Object.keys(document.paths['/v1/event-subscriptions']!).sort()).toEqual(['get', 'post'])
+    expect(Object.keys(document.paths['/v1/event-subscriptions/{subscription_id}']!).sort()).toEqual(['delete', 'get'])
+    expect(JSON.stringify(document.paths['/v1/events'])).toContain('connectionId')
   })
 })

@@ -7,8 +7,10 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { expect } from 'vitest'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
+import { Subscription } from '../../src/events/subscriptions/model.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
 
@@ -18,6 +20,8 @@ export interface TestAgentNode {
   readonly adminUrl: string
   /** Calls the admin API with a JSON body when `body` is given. */
   admin(path: string, init?: { method?: string; body?: unknown; rawBody?: string }): Promise<Response>
+  /** `POST /v1/event-subscriptions` with `body`, expecting 201. */
+  subscribe(body: Record<string, unknown>): Promise<Subscription>
   restart(): Promise<void>
   /** Stops agent-node and removes its data folder. */
   close(): Promise<void>
@@ -40,7 +44,7 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
   })
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent')
   let node = await startAgentNode(config, logger)
-  return {
+  const testNode: TestAgentNode = {
     get node() {
       return node
     },
@@ -55,6 +59,11 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
         body,
       })
     },
+    async subscribe(body) {
+      const response = await testNode.admin('/v1/event-subscriptions', { body })
+      expect(response.status, await response.clone().text()).toBe(201)
+      return Subscription.parse(await response.json())
+    },
     async restart() {
       await node.stop()
       node = await startAgentNode(config, logger)
@@ -64,4 +73,5 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+  return testNode
 }

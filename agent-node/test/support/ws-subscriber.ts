@@ -8,6 +8,7 @@
  */
 import { WebSocketServer, type WebSocket } from 'ws'
 import { StreamEventFrame } from '../../src/events/websocket/frames.ts'
+import { conditions } from './conditions.ts'
 
 export type Answer = 'ack' | 'reject' | 'drop'
 
@@ -32,13 +33,10 @@ export async function startWsSubscriber(answer: (frame: StreamEventFrame, delive
   const received: StreamEventFrame[] = []
   const applied: StreamEventFrame[] = []
   const seen = new Set<string>()
-  const waiters = new Set<() => void>()
+  const { changed, until } = conditions(() => `received ${JSON.stringify(received.map((f) => [f.connectionId.slice(0, 8), f.seq, f.event.type]))}`)
   let connections = 0
   let port = 0
   let server: WebSocketServer | undefined
-  const changed = () => {
-    for (const waiter of [...waiters]) waiter()
-  }
 
   const onConnection = (socket: WebSocket) => {
     connections++
@@ -79,22 +77,7 @@ export async function startWsSubscriber(answer: (frame: StreamEventFrame, delive
     get connections() {
       return connections
     },
-    until(condition, timeoutMs = 60_000) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(check)
-          reject(new Error(`condition not met within ${timeoutMs} ms; received ${JSON.stringify(received.map((f) => [f.connectionId.slice(0, 8), f.seq, f.event.type]))}`))
-        }, timeoutMs)
-        const check = () => {
-          if (!condition()) return
-          clearTimeout(timer)
-          waiters.delete(check)
-          resolve()
-        }
-        waiters.add(check)
-        check()
-      })
-    },
+    until,
     async stop() {
       const current = server
       server = undefined

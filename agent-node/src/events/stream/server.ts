@@ -62,14 +62,21 @@ export class EventStreamServer {
       return
     }
     const { from, ...filter } = parsed.data
-    this.sockets.handleUpgrade(request, socket, head, (ws) => {
-      const stream = this.stream(ws, filter, from).finally(() => this.streams.delete(stream))
-      this.streams.add(stream)
-    })
+    // "From now on" is fixed before the client sees the stream open, so nothing it causes next is missed.
+    Promise.resolve(from ?? this.outbox.newestPosition()).then(
+      (start) => this.sockets.handleUpgrade(request, socket, head, (ws) => {
+        const stream = this.stream(ws, filter, start).finally(() => this.streams.delete(stream))
+        this.streams.add(stream)
+      }),
+      (error: unknown) => {
+        this.logger.error({ err: error }, 'event stream could not start')
+        refuse(socket, 500, { error: 'internal_error', message: 'internal error' })
+      },
+    )
   }
 
-  /** Sends `filter`'s events after `from` (or after the newest one), then live ones, until the socket closes. */
-  private async stream(ws: WebSocket, filter: EventFilter, from: number | undefined): Promise<void> {
+  /** Sends `filter`'s events after position `from`, then live ones, until the socket closes. */
+  private async stream(ws: WebSocket, filter: EventFilter, from: number): Promise<void> {
     let open = true
     let more = true
     let wake: (() => void) | undefined
@@ -88,7 +95,7 @@ export class EventStreamServer {
       signal()
     })
     try {
-      let cursor = from ?? (await this.outbox.newestPosition())
+      let cursor = from
       this.logger.info({ filter, from: cursor }, 'event stream opened')
       while (open) {
         more = false
