@@ -4,10 +4,12 @@
  */
 import { runAnoncreds } from './anoncreds.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
+import { runEventSubscriptions } from './event-subscriptions.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
   anoncreds: runAnoncreds,
+  'event-subscriptions': runEventSubscriptions,
 }
 
 const only = process.argv[2]

@@ -2,12 +2,12 @@
  * An in-process agent-node for tests: free loopback ports, a temporary data folder, a fresh
  * wallet key, user-supplied URLs allowed into loopback only (OUTBOUND_ALLOWED_NETWORKS), fast
  * event retries. `restart` stops it and starts it again on the same data (same wallet key).
+ * Used by tests and by `bench/event-subscriptions.ts`.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect } from 'vitest'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { Subscription } from '../../src/events/subscriptions/model.ts'
@@ -20,7 +20,7 @@ export interface TestAgentNode {
   readonly adminUrl: string
   /** Calls the admin API with a JSON body when `body` is given. */
   admin(path: string, init?: { method?: string; body?: unknown; rawBody?: string }): Promise<Response>
-  /** `POST /v1/event-subscriptions` with `body`, expecting 201. */
+  /** `POST /v1/event-subscriptions` with `body`. @throws unless the answer is 201. */
   subscribe(body: Record<string, unknown>): Promise<Subscription>
   restart(): Promise<void>
   /** Stops agent-node and removes its data folder. */
@@ -61,7 +61,7 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
     },
     async subscribe(body) {
       const response = await testNode.admin('/v1/event-subscriptions', { body })
-      expect(response.status, await response.clone().text()).toBe(201)
+      if (response.status !== 201) throw new Error(`subscription refused: HTTP ${response.status} ${await response.text()}`)
       return Subscription.parse(await response.json())
     },
     async restart() {

@@ -57,6 +57,9 @@ export class WebSocketSubscriber implements Subscriber {
   private readonly unanswered = new Map<string, (outcome: DeliveryOutcome) => void>()
   /** Attempts waiting for the socket to open. */
   private readonly waitingForOpen = new Set<(socket: WebSocket) => void>()
+  /** Every attempt not settled yet, and the abort signals already watched (one listener each, not one per attempt). */
+  private readonly inFlight = new Set<(outcome: DeliveryOutcome) => void>()
+  private readonly watched = new WeakSet<AbortSignal>()
 
   constructor(private readonly options: WebSocketSubscriberOptions) {
     this.name = options.name
@@ -86,22 +89,32 @@ export class WebSocketSubscriber implements Subscriber {
     return new Promise<DeliveryOutcome>((resolve) => {
       const settle = (outcome: DeliveryOutcome) => {
         clearTimeout(timer)
-        signal.removeEventListener('abort', onAbort)
+        this.inFlight.delete(settle)
         this.waitingForOpen.delete(send)
         if (this.unanswered.get(published.id) === settle) this.unanswered.delete(published.id)
         resolve(outcome)
       }
-      const onAbort = () => settle({ result: 'retry', error: 'delivery stopped' })
       const timer = setTimeout(() => settle({ result: 'retry', error: `no answer within ${answerTimeoutMs} ms` }), answerTimeoutMs)
       const send = (socket: WebSocket) => {
         this.unanswered.set(published.id, settle)
         socket.send(eventFrame(published), (error) => error && settle({ result: 'retry', error: `send failed: ${error.message}` }))
       }
-      signal.addEventListener('abort', onAbort, { once: true })
+      if (signal.aborted) return settle({ result: 'retry', error: 'delivery stopped' })
+      this.inFlight.add(settle)
+      this.watch(signal)
       if (this.connected) send(this.socket!)
       else if (this.stopped) settle({ result: 'retry', error: 'subscription stopped' })
       else this.waitingForOpen.add(send)
     })
+  }
+
+  /** Ends every attempt in flight when `signal` aborts (subscriber removed, shutdown). */
+  private watch(signal: AbortSignal): void {
+    if (this.watched.has(signal)) return
+    this.watched.add(signal)
+    signal.addEventListener('abort', () => {
+      for (const settle of [...this.inFlight]) settle({ result: 'retry', error: 'delivery stopped' })
+    }, { once: true })
   }
 
   /** Dials until a socket opens (or the subscriber stops); `again` delays the first try. */
@@ -115,7 +128,8 @@ export class WebSocketSubscriber implements Subscriber {
       jitter: 'full',
       delayFirstAttempt: again,
       retry: (error: Error, attempt: number) => {
-        if (!this.stopped) this.options.logger.warn({ subscriber: this.name, attempt, reason: error.message }, 'event subscriber unreachable; redialling')
+        // Warn once per outage; the redials after it are debug noise.
+        if (!this.stopped) this.options.logger[attempt === 1 ? 'warn' : 'debug']({ subscriber: this.name, attempt, reason: error.message }, 'event subscriber unreachable; redialling')
         return !this.stopped
       },
     })
