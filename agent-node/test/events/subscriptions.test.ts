@@ -132,6 +132,7 @@ describe('event subscriptions over HTTP', () => {
     expect(await fieldsOf(await post({ topics: ['message-received'] }))).toContainEqual(expect.objectContaining({ field: 'url' }))
     expect(await fieldsOf(await post({ url: 'ftp://127.0.0.1/x' }))).toContainEqual(expect.objectContaining({ field: 'url' }))
     expect(await fieldsOf(await post({ url: 'not a url' }))).toContainEqual(expect.objectContaining({ field: 'url' }))
+    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9/hooks?token=x' }))).toContainEqual(expect.objectContaining({ field: 'url', message: expect.stringContaining('no query') }))
     expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', topics: ['nope'] }))).toContainEqual(expect.objectContaining({ field: 'topics.0' }))
     expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', topics: [] }))).toContainEqual(expect.objectContaining({ field: 'topics' }))
     expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', connectionId: 'abc' }))).toContainEqual(expect.objectContaining({ field: 'connectionId' }))

@@ -30,6 +30,8 @@ import { EventStreamQuery } from './query.ts'
 export const EVENT_STREAM_PATH = '/v1/events'
 /** Events read from the outbox per query. */
 const BATCH = 100
+/** How long a closing stream waits for the client's close frame, in milliseconds. */
+const CLOSE_GRACE_MS = 1_000
 
 export class EventStreamServer {
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 })
@@ -42,9 +44,12 @@ export class EventStreamServer {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head))
   }
 
-  /** Closes every stream (code 1001) and waits for them to end. */
+  /** Closes every stream (code 1001; cut after a second without the client's close frame) and waits for them to end. */
   async close(): Promise<void> {
-    for (const client of this.sockets.clients) client.close(1001, 'agent shutting down')
+    for (const client of this.sockets.clients) {
+      client.close(1001, 'agent shutting down')
+      setTimeout(() => client.terminate(), CLOSE_GRACE_MS).unref()
+    }
     await Promise.all(this.streams)
     this.sockets.close()
   }

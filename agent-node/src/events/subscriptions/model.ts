@@ -25,10 +25,14 @@ export const EventFilter = z.object({
 })
 export type EventFilter = z.infer<typeof EventFilter>
 
-/** `POST /v1/event-subscriptions` body. Unknown fields are refused. */
+/**
+ * `POST /v1/event-subscriptions` body. Unknown fields are refused. An http(s) URL takes no query
+ * or fragment, since the topic is appended to its path.
+ */
 export const CreateSubscriptionBody = EventFilter.extend({
   url: z.url({ protocol: /^(https?|wss?)$/, error: 'must be an absolute http(s):// or ws(s):// URL' })
     .max(2_048)
+    .refine((url) => deliveryKindOf(url) === 'websocket' || !/[?#]/.test(url), 'an http(s) URL takes no query or fragment: events are POSTed to <url>/<topic>')
     .describe('http(s)://: events are POSTed to <url>/<topic>. ws(s)://: the agent dials it and sends event frames'),
 }).strict()
 export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBody>
