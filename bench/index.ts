@@ -6,12 +6,14 @@ import { runAnoncreds } from './anoncreds.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
+import { runEventSubscriptions } from './event-subscriptions.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
   anoncreds: runAnoncreds,
   storage: runStorage,
   events: runEvents,
+  'event-subscriptions': runEventSubscriptions,
 }
 
 const only = process.argv[2]

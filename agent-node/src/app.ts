@@ -1,6 +1,6 @@
 /**
  * agent-node assembled: database and wallet, the Credo agent, the public and admin servers, the
- * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel). `startAgentNode` is what `main.ts` runs and
+ * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel, event subscriptions), the admin event stream. `startAgentNode` is what `main.ts` runs and
  * what in-process tests use.
  */
 import { readFileSync } from 'node:fs'
@@ -19,6 +19,9 @@ import { bridgeCredoEvents } from './events/credo-bridge.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
+import { EventStreamServer } from './events/stream/server.ts'
+import { SubscriptionService } from './events/subscriptions/service.ts'
+import { SubscriptionStore } from './events/subscriptions/store.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
 import type { Logger } from './logging/index.ts'
 import { IdempotencyStore } from './messages/idempotency.ts'
@@ -43,6 +46,7 @@ export interface AgentNode {
   outbox: OutboxStore
   delivery: DeliveryEngine
   messages: MessageService
+  subscriptions: SubscriptionService
   tunnel?: TunnelClient
   /** The agent's public DID (did:webvh with its SCID, or did:web): the issuer id of its AnonCreds objects. */
   publicDid: string
@@ -82,10 +86,14 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
+  const guard = new OutboundGuard(config.outboundAllowedNetworks)
+  const subscriptions = new SubscriptionService({
+    store: await SubscriptionStore.open(database), engine: delivery, guard, delivery: config.eventDelivery, logger: logger.child({ component: 'subscriptions' }),
+  })
+  await subscriptions.start()
   bridgeCredoEvents(agent, events)
 
   const publicDid = didRecord.did
-  const guard = new OutboundGuard(config.outboundAllowedNetworks)
   const credentialTypes = new CredentialTypes(agent, publicDid)
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, credentialTypes, shortUrls, guard, logger })
@@ -95,8 +103,10 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
   const publicServer = await listenPublic(publicApp, transports, config.publicPort)
-  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
+  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
+  const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
+  eventStream.attach(adminServer)
   tunnel?.start()
 
   return {
@@ -105,11 +115,13 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     outbox,
     delivery,
     messages,
+    subscriptions,
     tunnel,
     publicDid: didRecord.did,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
     async stop() {
+      await eventStream.close()
       await new Promise((resolve) => adminServer.close(resolve))
       for (const socket of transports.socketServer.clients) socket.terminate()
       await new Promise((resolve) => publicServer.close(resolve))
@@ -119,6 +131,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await events.drain()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()
+      subscriptions.stop()
       await tunnel?.stop()
       await guard.close()
       await agent.shutdown()

@@ -12,6 +12,8 @@ import { connectionRoutes } from './routes/connections.ts'
 import { credentialOfferRoutes } from './routes/credential-offer.ts'
 import { credentialTypeRoutes } from './routes/credential-types.ts'
 import { deadLetterRoutes } from './routes/dead-letters.ts'
+import { eventStreamRoutes } from './routes/event-stream.ts'
+import { eventSubscriptionRoutes } from './routes/event-subscriptions.ts'
 import { invitationRoutes } from './routes/invitation.ts'
 import { messageRoutes } from './routes/messages.ts'
 import { presentationRequestRoutes } from './routes/presentation-request.ts'
@@ -20,7 +22,7 @@ import { vtRoutes } from './routes/vt.ts'
 /** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes, deadLetterRoutes]
+  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
   for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {

@@ -4,6 +4,7 @@ import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { DeliveryEngine } from '../events/delivery/engine.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
+import type { SubscriptionService } from '../events/subscriptions/service.ts'
 import type { Logger } from '../logging/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 import type { PresentationRequests } from '../proofs/PresentationRequests.ts'
@@ -17,6 +18,8 @@ export interface AdminDeps {
   /** The event outbox (dead letters are read from it) and the engine that replays them. */
   outbox: OutboxStore
   delivery: DeliveryEngine
+  /** Event subscriptions (`/v1/event-subscriptions`). */
+  subscriptions: SubscriptionService
   logger: Logger
   /** The agent's public DID (resolved, SCID included): issuer id of its AnonCreds objects. */
   publicDid: string

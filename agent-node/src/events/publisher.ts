@@ -27,6 +27,7 @@ interface Queued {
 export class EventPublisher {
   private queue: Queued[] = []
   private flushing?: Promise<void>
+  private readonly listeners = new Set<(events: readonly PublishedEvent[]) => void>()
 
   constructor(private readonly store: OutboxStore, private readonly engine: DeliveryEngine, private readonly logger: Logger) {}
 
@@ -49,6 +50,16 @@ export class EventPublisher {
     return stored
   }
 
+  /**
+   * Calls `listener` with each batch of events once it is stored (live event streams). It must
+   * not throw.
+   * @returns a function that removes it.
+   */
+  onStored(listener: (events: readonly PublishedEvent[]) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
   /** Resolves when every event published so far is stored (or failed to be). */
   async drain(): Promise<void> {
     while (this.flushing) await this.flushing
@@ -66,6 +77,7 @@ export class EventPublisher {
             batch[i]!.resolve(published)
           })
           this.engine.notify(stored)
+          for (const listener of this.listeners) listener(stored)
         } catch (error) {
           for (const queued of batch) queued.reject(error)
         }

@@ -6,7 +6,7 @@
  * `runAtomically`.
  */
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, gt, lt, max, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, lt, max, sql, type SQL } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
 import type { Database } from '../../database/index.ts'
 import { runAtomically, type Statements } from '../../wallet/storage/dialect.ts'
@@ -242,6 +242,24 @@ export class OutboxStore {
   async requestReplay(id: string): Promise<DeadLetter | undefined> {
     await this.db.update(eventDeadLetters).set({ status: 'replaying', updatedAt: Date.now() }).where(eq(eventDeadLetters.id, id))
     return this.deadLetterById(id)
+  }
+
+  /** The position of the newest event, 0 when the outbox is empty. */
+  async newestPosition(): Promise<number> {
+    const [newest] = await this.db.select({ position: max(eventOutbox.position) }).from(eventOutbox)
+    return newest?.position ?? 0
+  }
+
+  /**
+   * Events after `afterPosition` in outbox order (all connections), only those of `topics` and
+   * `connectionId` when given: the read of event streams that resume from a position.
+   */
+  async eventsAfterPosition(afterPosition: number, filter: { topics?: readonly string[]; connectionId?: string }, limit: number): Promise<PublishedEvent[]> {
+    const conditions: SQL[] = [gt(eventOutbox.position, afterPosition)]
+    if (filter.topics) conditions.push(inArray(eventOutbox.topic, [...filter.topics]))
+    if (filter.connectionId) conditions.push(eq(eventOutbox.connectionId, filter.connectionId))
+    const rows = await this.db.select().from(eventOutbox).where(and(...conditions)).orderBy(asc(eventOutbox.position)).limit(limit)
+    return rows.map(toPublished)
   }
 
   private advanceStatement(subscriber: string, connectionId: string, seq: number) {
