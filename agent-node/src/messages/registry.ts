@@ -16,7 +16,7 @@ import { sendInvitation } from './types/invitation.ts'
 import { receiveMedia, sendMedia } from './types/media.ts'
 import { receiveMrtd, sendEMrtdDataRequest, sendMrzDataRequest } from './types/mrtd.ts'
 import { receiveProfile, sendProfile } from './types/profile.ts'
-import { receiveIdentityProofSubmit, sendIdentityProofRequest } from './types/proofs.ts'
+import { receiveIdentityProofSubmit, sendIdentityProofRequest, sendIdentityProofResult } from './types/proofs.ts'
 import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
 import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
 import { receiveText, sendText } from './types/text.ts'
@@ -33,6 +33,7 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   'credential-issuance': sendCredentialIssuance,
   'credential-request': sendCredentialRequest,
   'identity-proof-request': sendIdentityProofRequest,
+  'identity-proof-result': sendIdentityProofResult,
   invitation: sendInvitation,
   'call-offer': sendCallOffer,
   'call-accept': sendCallAccept,

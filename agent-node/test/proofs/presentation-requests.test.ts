@@ -3,9 +3,11 @@
  * loopback (test/support/credential-stack.ts), the callback receiver on loopback (allowed by
  * OUTBOUND_ALLOWED_NETWORKS). The wallet first receives two credentials of two types.
  */
+import { DidCommProofEventTypes, DidCommProofState, type DidCommProofExchangeRecord, type DidCommProofStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueThroughShortUrl, nextProofRequestReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
 import { presentForged } from '../support/forged-presentation.ts'
+import { nextEvent } from '../support/next-event.ts'
 
 type Callback = { ref?: string; proofExchangeId: string; status: string; claims?: { name: string; value: string }[]; reason?: string }
 
@@ -120,8 +122,8 @@ describe('presentation requests', () => {
     expect(both.body.issues![0]!.field).toBe('requestedCredentials')
   })
 
-  it('identity-proof-request to a connected user; the controller receives identity-proof-submit with verified claims', async () => {
-    const connectionId = await stack.connectWallet()
+  /** Sends an identity-proof-request for the person's name, lets the wallet present; returns the submit and the wallet's exchange id. */
+  const identityProof = async (connectionId: string) => {
     const request = nextProofRequestReceived(stack.wallet)
     const sent = await stack.admin<{ id: string }>('/v1/message', {
       type: 'identity-proof-request',
@@ -132,16 +134,72 @@ describe('presentation requests', () => {
     const received = await request
     const answer = await stack.wallet.answerProofRequest(received.id)
     expect(answer.presented).toBe(true)
-
     const submit = await stack.receiver.waitFor(
-      (e) => e.topic === 'message-received' && (e.body.message as { type: string }).type === 'identity-proof-submit',
+      (e) => e.topic === 'message-received' && (e.body.message as { type: string; threadId: string }).type === 'identity-proof-submit' && (e.body.message as { threadId: string }).threadId === received.threadId,
       90_000,
     )
-    expect(submit.body.message).toMatchObject({
+    return { submit: submit.body.message as Record<string, unknown>, walletExchange: received }
+  }
+
+  /** The wallet's proof exchange `id` once it reaches `state`. */
+  const walletExchangeIn = (id: string, state: DidCommProofState) =>
+    nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(stack.wallet.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
+      p.proofRecord.id === id && p.proofRecord.state === state ? p.proofRecord : undefined,
+    90_000)
+
+  it('identity-proof-request to a connected user; identity-proof-submit with verified claims; identity-proof-result ok acknowledges it', async () => {
+    const connectionId = await stack.connectWallet()
+    const { submit, walletExchange } = await identityProof(connectionId)
+    expect(submit).toMatchObject({
       type: 'identity-proof-submit',
       connectionId,
-      threadId: received.threadId,
+      threadId: walletExchange.threadId,
       submittedProofItems: [{ id: 'who', type: 'verifiable-credential', verified: true, claims: [{ name: 'name', value: 'Alice Example' }] }],
     })
+    // The wallet waits for the verdict: nothing acknowledges the presentation until the controller does.
+    expect((await stack.wallet.agent.modules.didcomm.proofs.getById(walletExchange.id)).state).toBe(DidCommProofState.PresentationSent)
+
+    const done = walletExchangeIn(walletExchange.id, DidCommProofState.Done)
+    const result = await stack.admin('/v1/message', {
+      type: 'identity-proof-result',
+      connectionId,
+      threadId: walletExchange.threadId,
+      proofItemResults: [{ id: 'who', type: 'verifiable-credential', code: 'ok' }],
+    })
+    expect(result.status, JSON.stringify(result.body)).toBe(200)
+    expect((await done).state).toBe(DidCommProofState.Done)
+  }, 180_000)
+
+  it('identity-proof-result error sends the user a problem report with the description', async () => {
+    const connectionId = await stack.connectWallet()
+    const { walletExchange } = await identityProof(connectionId)
+    const abandoned = walletExchangeIn(walletExchange.id, DidCommProofState.Abandoned)
+    const result = await stack.admin('/v1/message', {
+      type: 'identity-proof-result',
+      connectionId,
+      threadId: walletExchange.threadId,
+      proofItemResults: [{ id: 'who', type: 'verifiable-credential', code: 'error', description: 'name not on the guest list' }],
+    })
+    expect(result.status, JSON.stringify(result.body)).toBe(200)
+    expect((await abandoned).errorMessage).toContain('name not on the guest list')
+  }, 180_000)
+
+  it('identity-proof-result without a threadId, or with a bad code, is a 400 naming the field', async () => {
+    const connectionId = await stack.connectWallet()
+    const missing = await stack.admin<{ issues: { field: string }[] }>('/v1/message', {
+      type: 'identity-proof-result',
+      connectionId,
+      proofItemResults: [{ id: 'who', type: 'verifiable-credential', code: 'ok' }],
+    })
+    expect(missing.status).toBe(400)
+    expect(missing.body.issues.map((i) => i.field)).toContain('threadId')
+    const badCode = await stack.admin<{ issues: { field: string }[] }>('/v1/message', {
+      type: 'identity-proof-result',
+      connectionId,
+      threadId: 'thread-0001',
+      proofItemResults: [{ id: 'who', type: 'verifiable-credential', code: 'maybe' }],
+    })
+    expect(badCode.status).toBe(400)
+    expect(badCode.body.issues.map((i) => i.field)).toContain('proofItemResults.0.code')
   }, 180_000)
 })

@@ -23,7 +23,7 @@ import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
 import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
 import { EMrtdDataRequestMessageBody, EMrtdDataSubmitMessageEnvelope, MrzDataRequestMessageBody, MrzDataSubmitMessageEnvelope } from './mrtd.ts'
 import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
-import { IdentityProofRequestMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
+import { IdentityProofRequestMessageBody, IdentityProofResultMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
 import { TerminateConnectionMessageBody, TerminateConnectionMessageEnvelope } from './terminate-connection.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
 
@@ -50,6 +50,7 @@ const sendMessageBodies = [
   CredentialIssuanceMessageBody,
   CredentialRequestMessageBody,
   IdentityProofRequestMessageBody,
+  IdentityProofResultMessageBody,
   InvitationMessageBody,
   CallOfferMessageBody,
   CallAcceptMessageBody,

@@ -5,10 +5,14 @@
  *   exchange;
  * - when that exchange ends -> `identity-proof-submit` with one submitted item per requested
  *   item: `verified: true` and its revealed `claims`, or `verified: false` with `errorCode`
- *   (`refused`, `verification-error`) and `reason`.
+ *   (`refused`, `verification-error`) and `reason`;
+ * - `identity-proof-result` -> the verdict on that exchange: `ack` when every item is `ok`, else a
+ *   `problem-report` with the items' descriptions (the exchange then ends `declined`). The agent
+ *   does not acknowledge a presentation of an `identity-proof-request` by itself: the user's
+ *   wallet waits for the controller's verdict.
  */
 import { randomUUID } from 'node:crypto'
-import { DidCommProofEventTypes, type DidCommProofStateChangedEvent } from '@credo-ts/didcomm'
+import { DidCommAutoAcceptProof, DidCommProofEventTypes, DidCommProofExchangeRepository, DidCommProofState, type DidCommProofStateChangedEvent } from '@credo-ts/didcomm'
 import type { SubmittedProofItem } from '@parley/shared'
 import { anonCredsProofRequest, presentationOutcome } from '../../proofs/outcome.ts'
 import { PresentationFlowRecord } from '../../proofs/PresentationFlowRecord.ts'
@@ -26,12 +30,38 @@ export const sendIdentityProofRequest: MessageSender<'identity-proof-request'> =
   const { message, proofRecord } = await proofV2(agent).createRequest(agent.context, {
     connectionRecord: context.connection,
     proofFormats: { anoncreds: anonCredsProofRequest(requestedCredentials) },
+    autoAcceptProof: DidCommAutoAcceptProof.Never,
   })
   await recordRepository(agent.context, PresentationFlowRecord).save(
     agent.context,
     new PresentationFlowRecord({ id: proofRecord.id, origin: 'message', requestedCredentials }),
   )
   await sendExchangeMessage(context, message, proofRecord.threadId, body.threadId)
+}
+
+/** Thrown (state `errored`) when `identity-proof-result` names no exchange awaiting a verdict on the connection. */
+export class NoProofAwaitingResultError extends Error {
+  constructor(threadId: string) {
+    super(`no identity proof on thread '${threadId}' is waiting for a result on this connection`)
+    this.name = 'NoProofAwaitingResultError'
+  }
+}
+
+export const sendIdentityProofResult: MessageSender<'identity-proof-result'> = async (body, { agent, connection }) => {
+  const record = await agent.dependencyManager
+    .resolve(DidCommProofExchangeRepository)
+    .findSingleByQuery(agent.context, { threadId: body.threadId, connectionId: connection.id })
+  const flow = record && (await recordRepository(agent.context, PresentationFlowRecord).findById(agent.context, record.id))
+  if (!record || flow?.origin !== 'message' || record.state !== DidCommProofState.PresentationReceived) throw new NoProofAwaitingResultError(body.threadId)
+  const proofs = agent.modules.didcomm.proofs
+  const rejected = body.proofItemResults.filter((item) => item.code === 'error')
+  if (rejected.length === 0) {
+    await proofs.acceptPresentation({ proofExchangeRecordId: record.id })
+    return
+  }
+  const description = rejected.map((item) => `${item.id}: ${item.description ?? 'rejected'}`).join('; ')
+  await proofs.sendProblemReport({ proofExchangeRecordId: record.id, description })
+  await proofV2(agent).updateState(agent.context, record, DidCommProofState.Declined)
 }
 
 export const receiveIdentityProofSubmit: MessageReceiver = (agent, receive) => {
