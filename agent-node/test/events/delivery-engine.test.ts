@@ -1,5 +1,5 @@
 /**
- * The outbox and its delivery engine on a real SQLite database, with scripted subscribers
+ * The outbox and its delivery engine on a real database (SQLite and PostgreSQL), with scripted subscribers
  * (unit scope): per-connection order, parallel connections, retry classes, dead letters,
  * replay, recovery after a restart, filters, and the backoff schedule.
  */
@@ -12,7 +12,7 @@ import { OutboxStore, type PublishedEvent } from '../../src/events/outbox/store.
 import { EventPublisher } from '../../src/events/publisher.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { recordDeliveries } from '../support/delivery-records.ts'
-import { useTempDatabases } from '../support/temp-databases.ts'
+import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
 const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
@@ -49,8 +49,8 @@ function scripted(engine: DeliveryEngine, name: string, answer: (event: Publishe
 const ack = (): DeliveryOutcome => ({ result: 'acknowledged' })
 const seqsOf = (events: PublishedEvent[], connectionId: string) => events.filter((e) => e.connectionId === connectionId).map((e) => e.seq)
 
-describe('event outbox and delivery engine', () => {
-  const databases = useTempDatabases('parley-outbox-')
+describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
+  const databases = useTempDatabases('parley-outbox-', dialect)
 
   async function open() {
     const store = await OutboxStore.open(await databases.open())
