@@ -68,6 +68,35 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     expect((await again.event(stored[0]!.id))?.event).toEqual(stored[0]!.event)
   })
 
+  it('hands out positions without gaps that become visible in increasing order, across concurrent writers', async () => {
+    const writers = [await OutboxStore.open(await databases.open()), await OutboxStore.open(await databases.open())]
+    const reader = await OutboxStore.open(await databases.open())
+    const BATCHES = 10
+    const PER_BATCH = 5
+    // A reader following the outbox by position, as `/v1/events` does: had a later position been
+    // visible before an earlier one, it would have stepped over the earlier one for good.
+    let writing = true
+    const seen: number[] = []
+    const following = (async () => {
+      let batch: PublishedEvent[]
+      do {
+        batch = await reader.eventsAfterPosition(seen.at(-1) ?? 0, {}, 1_000)
+        seen.push(...batch.map((e) => e.position))
+      } while (writing || batch.length > 0)
+    })()
+    const appended = await Promise.all(writers.flatMap((writer) => Array.from({ length: BATCHES }, () =>
+      writer.append(Array.from({ length: PER_BATCH }, (_, i) => ({ id: crypto.randomUUID(), connectionId: i % 2 ? A : B, event: stateEvent(i % 2 ? A : B, i) }))))))
+    writing = false
+    await following
+
+    const total = 2 * BATCHES * PER_BATCH
+    expect(seen).toEqual(Array.from({ length: total }, (_, i) => i + 1))
+    for (const batch of appended) expect(batch.map((e) => e.position)).toEqual(batch.map((_, i) => batch[0]!.position + i))
+    const byPosition = appended.flat().sort((x, y) => x.position - y.position)
+    expect(seqsOf(byPosition, A)).toEqual(Array.from({ length: seqsOf(byPosition, A).length }, (_, i) => i + 1))
+    expect(seqsOf(byPosition, B)).toEqual(Array.from({ length: seqsOf(byPosition, B).length }, (_, i) => i + 1))
+  })
+
   it('delivers one connection in order, the next event only after the previous is acknowledged, while others proceed', async () => {
     const { engine, publisher } = await open()
     let releaseA!: () => void
