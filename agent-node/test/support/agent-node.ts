@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { Subscription } from '../../src/events/subscriptions/model.ts'
 import type { Dialect } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
+import { useSuiteResource } from './suite-resource.ts'
 import { usePostgresTestDatabase } from './temp-databases.ts'
 
 export interface TestAgentNode {
@@ -84,7 +84,7 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
  * agent-node on `dialect` (PostgreSQL: `DATABASE_URL` a fresh database of its own, see
  * `usePostgresTestDatabase`), started with `env` before its first test, then `setup` run on it,
  * and closed after its last test. If either fails (e.g. PostgreSQL is unreachable), every test
- * fails with the reason: a failing `beforeAll` would only skip them.
+ * fails with the reason (`useSuiteResource`).
  *
  * @returns an object whose `agent` is valid inside tests.
  */
@@ -94,26 +94,19 @@ export function useTestAgentNode(
   setup?: (agent: TestAgentNode) => Promise<void>,
 ): { readonly agent: TestAgentNode } {
   const server = dialect === 'postgres' ? usePostgresTestDatabase() : undefined
-  let agent: TestAgentNode | undefined
-  let failure: unknown
-  beforeAll(async () => {
+  const agent = useSuiteResource(async () => {
+    const started = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
     try {
-      agent = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
-      await setup?.(agent)
+      await setup?.(started)
     } catch (error) {
-      failure = error
+      await started.close()
+      throw error
     }
-  }, 120_000)
-  beforeEach(() => {
-    if (failure) throw failure
-  })
-  afterAll(async () => {
-    await agent?.close()
-  })
+    return started
+  }, (started) => started.close(), 120_000)
   return {
     get agent() {
-      if (!agent) throw new Error('the agent-node is started in beforeAll; use it inside tests')
-      return agent
+      return agent()
     },
   }
 }
