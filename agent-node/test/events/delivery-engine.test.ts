@@ -78,11 +78,12 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     let writing = true
     const seen: number[] = []
     const following = (async () => {
-      let batch: PublishedEvent[]
-      do {
-        batch = await reader.eventsAfterPosition(seen.at(-1) ?? 0, {}, 1_000)
+      for (;;) {
+        const writersDone = !writing // this read starts after the last commit: it catches up
+        const batch = await reader.eventsAfterPosition(seen.at(-1) ?? 0, {}, 1_000)
         seen.push(...batch.map((e) => e.position))
-      } while (writing || batch.length > 0)
+        if (writersDone && batch.length === 0) return
+      }
     })()
     const appended = await Promise.all(writers.flatMap((writer) => Array.from({ length: BATCHES }, () =>
       writer.append(Array.from({ length: PER_BATCH }, (_, i) => ({ id: crypto.randomUUID(), connectionId: i % 2 ? A : B, event: stateEvent(i % 2 ? A : B, i) }))))))
