@@ -8,6 +8,9 @@
  * Each run publishes a burst of BENCH_EVENTS events (default 2000) spread over 100 connections;
  * throughput is events / (last acknowledgement - first publish); latency is publish ->
  * acknowledgement (HTTP answer, tunnel ack) per event.
+ *
+ * With `DATABASE_URL` set (a `postgres://` URL of an empty database), the outbox is there
+ * instead; every run uses new connections and subscriber names, so runs do not see each other.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
@@ -50,7 +53,7 @@ const eventFor = (connections: string[], i: number): AgentEvent => ({
 /** Publishes `count` events through a fresh outbox to `subscriber`; resolves when all are acknowledged. */
 async function durable(subscriber: Subscriber, count: number): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-events-'))
-  const database = await openDatabase(join(dir, 'agent.sqlite'))
+  const database = await openDatabase(process.env.DATABASE_URL ?? join(dir, 'agent.sqlite'))
   const store = await OutboxStore.open(database)
   const engine = new DeliveryEngine(store, logger)
   const publisher = new EventPublisher(store, engine, logger)

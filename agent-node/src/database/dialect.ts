@@ -26,30 +26,58 @@ export async function execute(database: Database, statement: SQL): Promise<numbe
   return (await database.db.execute(statement)).rowCount ?? 0
 }
 
+/** What one statement of an atomic batch did: how many rows it changed, and the rows it returned. */
+interface StatementResult {
+  changed: number
+  rows: Record<string, unknown>[]
+}
+
 /**
- * Runs the statements as one transaction and returns how many rows each one changed.
+ * Runs the statements as one transaction.
  *
  * SQLite: a libsql batch, which runs on one connection without yielding to the event loop. An
  * interactive transaction would hold the connection across `await`s, and another write in that
  * window fails (`SQLITE_BUSY`, or `TRANSACTION_ACTIVE` on `:memory:`, which has a single
  * connection). PostgreSQL: `db.transaction` on a client of its own from the pool (READ
  * COMMITTED), so concurrent writers queue on row locks, not on each other's connections.
- *
- * @throws the driver's error if a statement fails; nothing is then written.
  */
-export async function runAtomically(database: Database, statements: readonly SQL[]): Promise<number[]> {
+async function runBatch(database: Database, statements: readonly SQL[]): Promise<StatementResult[]> {
   if (statements.length === 0) return []
   if (database.dialect === 'sqlite') {
     const { db } = database
     const [first, ...rest] = statements.map((statement) => db.run(statement))
     const results = (await db.batch([first!, ...rest])) as readonly ResultSet[]
-    return results.map((result) => result.rowsAffected)
+    return results.map((result) => ({ changed: result.rowsAffected, rows: result.rows as unknown as Record<string, unknown>[] }))
   }
   return database.db.transaction(async (tx) => {
-    const changed: number[] = []
-    for (const statement of statements) changed.push((await tx.execute(statement)).rowCount ?? 0)
-    return changed
+    const results: StatementResult[] = []
+    for (const statement of statements) {
+      const result = await tx.execute(statement)
+      results.push({ changed: result.rowCount ?? 0, rows: result.rows })
+    }
+    return results
   })
+}
+
+/**
+ * Runs the statements as one transaction (see `runBatch` above for how, per dialect) and returns
+ * how many rows each one changed.
+ *
+ * @throws the driver's error if a statement fails; nothing is then written.
+ */
+export async function runAtomically(database: Database, statements: readonly SQL[]): Promise<number[]> {
+  return (await runBatch(database, statements)).map((result) => result.changed)
+}
+
+/**
+ * Runs the statements as one transaction, as `runAtomically`, and returns the rows each one
+ * returned (`RETURNING …`; none for a statement without it), typed and converted as in
+ * `selectRows`.
+ *
+ * @throws the driver's error if a statement fails; nothing is then written.
+ */
+export async function returnAtomically<Row extends Record<string, unknown>>(database: Database, statements: readonly SQL[]): Promise<Row[][]> {
+  return (await runBatch(database, statements)).map((result) => result.rows as Row[])
 }
 
 /**

@@ -6,11 +6,12 @@
  * and nothing is sent again, across restarts. Semantics follow the IETF draft
  * "The Idempotency-Key HTTP Header Field": a key reused with a different request is refused.
  *
- * The DDL is SQL that SQLite and PostgreSQL both accept.
+ * The table and every statement are written once and run on SQLite or PostgreSQL through
+ * `agent-node/src/database/dialect.ts`.
  */
 import { createHash } from 'node:crypto'
-import { and, eq, lt, sql } from 'drizzle-orm'
-import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
+import { applySchema, execute, selectRows } from '../database/dialect.ts'
 import type { Database } from '../database/index.ts'
 
 /** How long a key is remembered, in milliseconds (24 h). */
@@ -19,21 +20,11 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 /** Where a key comes from: keys of different scopes never meet. */
 export type IdempotencyScope = 'admin' | 'tunnel'
 
-export const messageIdempotencyKeys = sqliteTable(
-  'message_idempotency_keys',
-  {
-    scope: text('scope').$type<IdempotencyScope>().notNull(),
-    key: text('key').notNull(),
-    messageId: text('message_id').notNull(),
-    /** base64url SHA-256 of the canonical request body. */
-    requestHash: text('request_hash').notNull(),
-    /** Milliseconds since the epoch. */
-    createdAt: integer('created_at').notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.scope, table.key] })],
-)
-
-const SCHEMA_SQL = [
+/**
+ * The table, one row per claimed key: `message_id` the message it produced, `request_hash` the
+ * base64url SHA-256 of the canonical request body, `created_at` milliseconds since the epoch.
+ */
+const SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS message_idempotency_keys (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -62,19 +53,20 @@ export function requestHash(request: unknown): string {
 }
 
 export class IdempotencyStore {
-  private constructor(private readonly db: Database['db']) {}
+  private constructor(private readonly database: Database) {}
 
   /** Creates the table if missing. */
   static async open(database: Database): Promise<IdempotencyStore> {
-    for (const statement of SCHEMA_SQL) await database.db.run(sql.raw(statement))
-    return new IdempotencyStore(database.db)
+    await applySchema(database, SCHEMA_SQL)
+    return new IdempotencyStore(database)
   }
 
   /** The live (under 24 h old) claim of `key`, if any. */
   async find(scope: IdempotencyScope, key: string): Promise<{ messageId: string; requestHash: string } | undefined> {
-    const [row] = await this.db.select().from(messageIdempotencyKeys)
-      .where(and(eq(messageIdempotencyKeys.scope, scope), eq(messageIdempotencyKeys.key, key)))
-    return row && row.createdAt > Date.now() - IDEMPOTENCY_TTL_MS ? row : undefined
+    const [row] = await selectRows<{ message_id: string; request_hash: string }>(this.database, sql`
+      SELECT message_id, request_hash FROM message_idempotency_keys
+      WHERE scope = ${scope} AND key = ${key} AND created_at > ${Date.now() - IDEMPOTENCY_TTL_MS}`)
+    return row && { messageId: row.message_id, requestHash: row.request_hash }
   }
 
   /**
@@ -85,16 +77,15 @@ export class IdempotencyStore {
   async claim(scope: IdempotencyScope, key: string, hash: string, messageId: string): Promise<Claim> {
     const now = Date.now()
     const cutoff = now - IDEMPOTENCY_TTL_MS
-    const inserted = await this.db.insert(messageIdempotencyKeys)
-      .values({ scope, key, messageId, requestHash: hash, createdAt: now })
-      .onConflictDoUpdate({
-        target: [messageIdempotencyKeys.scope, messageIdempotencyKeys.key],
-        set: { messageId, requestHash: hash, createdAt: now },
-        setWhere: lt(messageIdempotencyKeys.createdAt, cutoff),
-      })
-      .returning({ messageId: messageIdempotencyKeys.messageId })
+    const inserted = await selectRows(this.database, sql`
+      INSERT INTO message_idempotency_keys (scope, key, message_id, request_hash, created_at)
+      VALUES (${scope}, ${key}, ${messageId}, ${hash}, ${now})
+      ON CONFLICT (scope, key) DO UPDATE
+        SET message_id = excluded.message_id, request_hash = excluded.request_hash, created_at = excluded.created_at
+        WHERE message_idempotency_keys.created_at < ${cutoff}
+      RETURNING message_id`)
     if (inserted.length > 0) {
-      await this.db.delete(messageIdempotencyKeys).where(lt(messageIdempotencyKeys.createdAt, cutoff))
+      await execute(this.database, sql`DELETE FROM message_idempotency_keys WHERE created_at < ${cutoff}`)
       return { status: 'claimed', messageId }
     }
     const existing = await this.find(scope, key)
@@ -105,7 +96,7 @@ export class IdempotencyStore {
 
   /** Releases a claim whose message could not be queued, so a retry may succeed. */
   async release(scope: IdempotencyScope, key: string, messageId: string): Promise<void> {
-    await this.db.delete(messageIdempotencyKeys)
-      .where(and(eq(messageIdempotencyKeys.scope, scope), eq(messageIdempotencyKeys.key, key), eq(messageIdempotencyKeys.messageId, messageId)))
+    await execute(this.database, sql`DELETE FROM message_idempotency_keys
+      WHERE scope = ${scope} AND key = ${key} AND message_id = ${messageId}`)
   }
 }

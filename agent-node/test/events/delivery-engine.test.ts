@@ -1,5 +1,5 @@
 /**
- * The outbox and its delivery engine on a real SQLite database, with scripted subscribers
+ * The outbox and its delivery engine on a real database (SQLite and PostgreSQL), with scripted subscribers
  * (unit scope): per-connection order, parallel connections, retry classes, dead letters,
  * replay, recovery after a restart, filters, and the backoff schedule.
  */
@@ -12,7 +12,7 @@ import { OutboxStore, type PublishedEvent } from '../../src/events/outbox/store.
 import { EventPublisher } from '../../src/events/publisher.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { recordDeliveries } from '../support/delivery-records.ts'
-import { useTempDatabases } from '../support/temp-databases.ts'
+import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
 const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
@@ -49,8 +49,8 @@ function scripted(engine: DeliveryEngine, name: string, answer: (event: Publishe
 const ack = (): DeliveryOutcome => ({ result: 'acknowledged' })
 const seqsOf = (events: PublishedEvent[], connectionId: string) => events.filter((e) => e.connectionId === connectionId).map((e) => e.seq)
 
-describe('event outbox and delivery engine', () => {
-  const databases = useTempDatabases('parley-outbox-')
+describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
+  const databases = useTempDatabases('parley-outbox-', dialect)
 
   async function open() {
     const store = await OutboxStore.open(await databases.open())
@@ -66,6 +66,36 @@ describe('event outbox and delivery engine', () => {
     const [next] = await again.append([{ id: crypto.randomUUID(), connectionId: A, event: stateEvent(A, 3) }])
     expect(next!.seq).toBe(3)
     expect((await again.event(stored[0]!.id))?.event).toEqual(stored[0]!.event)
+  })
+
+  it('hands out positions without gaps that become visible in increasing order, across concurrent writers', async () => {
+    const writers = [await OutboxStore.open(await databases.open()), await OutboxStore.open(await databases.open())]
+    const reader = await OutboxStore.open(await databases.open())
+    const BATCHES = 10
+    const PER_BATCH = 5
+    // A reader following the outbox by position, as `/v1/events` does: had a later position been
+    // visible before an earlier one, it would have stepped over the earlier one for good.
+    let writing = true
+    const seen: number[] = []
+    const following = (async () => {
+      for (;;) {
+        const writersDone = !writing // this read starts after the last commit: it catches up
+        const batch = await reader.eventsAfterPosition(seen.at(-1) ?? 0, {}, 1_000)
+        seen.push(...batch.map((e) => e.position))
+        if (writersDone && batch.length === 0) return
+      }
+    })()
+    const appended = await Promise.all(writers.flatMap((writer) => Array.from({ length: BATCHES }, () =>
+      writer.append(Array.from({ length: PER_BATCH }, (_, i) => ({ id: crypto.randomUUID(), connectionId: i % 2 ? A : B, event: stateEvent(i % 2 ? A : B, i) }))))))
+    writing = false
+    await following
+
+    const total = 2 * BATCHES * PER_BATCH
+    expect(seen).toEqual(Array.from({ length: total }, (_, i) => i + 1))
+    for (const batch of appended) expect(batch.map((e) => e.position)).toEqual(batch.map((_, i) => batch[0]!.position + i))
+    const byPosition = appended.flat().sort((x, y) => x.position - y.position)
+    expect(seqsOf(byPosition, A)).toEqual(Array.from({ length: seqsOf(byPosition, A).length }, (_, i) => i + 1))
+    expect(seqsOf(byPosition, B)).toEqual(Array.from({ length: seqsOf(byPosition, B).length }, (_, i) => i + 1))
   })
 
   it('delivers one connection in order, the next event only after the previous is acknowledged, while others proceed', async () => {

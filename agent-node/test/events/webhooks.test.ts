@@ -1,6 +1,6 @@
 /**
- * Webhook delivery from the outbox to a real HTTP receiver on loopback, over a real SQLite
- * outbox: retry classes (5xx, 4xx, network errors, timeouts), Standard Webhooks signatures
+ * Webhook delivery from the outbox to a real HTTP receiver on loopback, over a real outbox
+ * (SQLite and PostgreSQL): retry classes (5xx, 4xx, network errors, timeouts), Standard Webhooks signatures
  * checked with the independent `standardwebhooks` package, dead letters listed and replayed
  * through the admin API (and its answers to bad input), and a receiver failing 30% of requests.
  */
@@ -21,7 +21,7 @@ import { WebhookSubscriber } from '../../src/events/webhooks/subscriber.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { startEventReceiver, type EventReceiver, type EventReceiverOptions } from '../../../test/support/event-receiver.ts'
 import { recordDeliveries } from '../support/delivery-records.ts'
-import { useTempDatabases } from '../support/temp-databases.ts'
+import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 const logger = createLogger('silent')
 const FAST: RetryPolicy = { maxAttempts: 3, baseDelayMs: 2, maxDelayMs: 10 }
@@ -41,8 +41,8 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-describe('webhook delivery', () => {
-  const databases = useTempDatabases('parley-webhooks-')
+describe.each(dialects)('webhook delivery on %s', (dialect) => {
+  const databases = useTempDatabases('parley-webhooks-', dialect)
   const cleanup: (() => Promise<void>)[] = []
   afterEach(async () => {
     for (const fn of cleanup.splice(0).reverse()) await fn()

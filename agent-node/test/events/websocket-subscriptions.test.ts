@@ -6,28 +6,25 @@
  * order per connection, and a receiver that dedupes by id applies each exactly once.
  */
 import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
 import { subscriberName } from '../../src/events/subscriptions/service.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
+import { useTestAgentNode } from '../support/agent-node.ts'
 import { messageState } from '../support/events.ts'
+import { dialects } from '../support/temp-databases.ts'
 import { startWsSubscriber, type Answer, type WsSubscriber } from '../support/ws-subscriber.ts'
 
 const textOf = (event: AgentEvent) => (event.type === 'message-received' && event.message.type === 'text' ? event.message.content : undefined)
 
-describe('event subscriptions over WebSocket', () => {
-  let agent: TestAgentNode
+describe.each(dialects)('event subscriptions over WebSocket on %s', (dialect) => {
   let wallet: WalletPeer
   let walletConnectionId: string
   let connectionId: string
   const subscribers: WsSubscriber[] = []
 
-  const subscribe = (body: Record<string, unknown>) => agent.subscribe(body)
-
-  beforeAll(async () => {
-    agent = await startTestAgentNode()
+  const running = useTestAgentNode(dialect, {}, async (agent) => {
     wallet = await WalletPeer.create({ label: 'subscriber test wallet', logger: createLogger('silent', 'wallet') })
     const completed = new Promise<string>((resolve) => {
       agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
@@ -37,11 +34,11 @@ describe('event subscriptions over WebSocket', () => {
     const { url } = (await (await agent.admin('/v1/invitation')).json()) as { url: string }
     walletConnectionId = await wallet.connect(url)
     connectionId = await completed
-  }, 120_000)
+  })
+  const subscribe = (body: Record<string, unknown>) => running.agent.subscribe(body)
 
   afterAll(async () => {
     await wallet?.stop()
-    await agent?.close()
     for (const s of subscribers) await s.stop()
   })
 
@@ -60,8 +57,8 @@ describe('event subscriptions over WebSocket', () => {
     // The subscriber goes away entirely; the wallet keeps talking; the events wait in the outbox.
     await subscriber.stop()
     const stored = new Promise<void>((resolve) => {
-      const off = agent.node.events.onStored(() => {
-        void agent.node.outbox.eventsAfterPosition(0, { topics: ['message-received'], connectionId }, 100).then((events) => {
+      const off = running.agent.node.events.onStored(() => {
+        void running.agent.node.outbox.eventsAfterPosition(0, { topics: ['message-received'], connectionId }, 100).then((events) => {
           if (events.length < texts.length) return
           off()
           resolve()
@@ -85,7 +82,7 @@ describe('event subscriptions over WebSocket', () => {
     // Each frame carries the outbox position as its cursor, growing with seq.
     for (const frame of subscriber.applied) expect(frame.cursor).toBeGreaterThan(0)
 
-    expect((await agent.admin(`/v1/event-subscriptions/${sub.id}`, { method: 'DELETE' })).status).toBe(204)
+    expect((await running.agent.admin(`/v1/event-subscriptions/${sub.id}`, { method: 'DELETE' })).status).toBe(204)
   }, 120_000)
 
   it('dead-letters an event the subscriber rejects and goes on with the next', async () => {
@@ -94,11 +91,11 @@ describe('event subscriptions over WebSocket', () => {
     const C = '55555555-5555-4555-8555-555555555555'
     const sub = await subscribe({ url: subscriber.url, connectionId: C })
     for (let n = 1; n <= 3; n++) {
-      await agent.node.events.publish(messageState(C, n))
+      await running.agent.node.events.publish(messageState(C, n))
     }
     await subscriber.until(() => subscriber.applied.length === 2)
     expect(subscriber.applied.map((f) => f.seq)).toEqual([1, 3])
-    const [letter] = await agent.node.outbox.listDeadLetters({ subscriber: subscriberName(sub.id), limit: 10 })
+    const [letter] = await running.agent.node.outbox.listDeadLetters({ subscriber: subscriberName(sub.id), limit: 10 })
     expect(letter).toMatchObject({ connectionId: C, seq: 2, reason: 'rejected', attempts: 1 })
     expect(letter!.lastError).toContain('not for me')
   })

@@ -1,15 +1,16 @@
 /**
- * The idempotency-key store on a real SQLite file: one claim wins among concurrent ones, a claim
+ * The idempotency-key store on a real database (a SQLite file, and PostgreSQL): one claim wins among concurrent ones, a claim
  * survives a reopen (restart), a different request under a live key is refused, and a key older
  * than 24 h is free again.
  */
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { execute } from '../../src/database/dialect.ts'
 import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError, IdempotencyStore, requestHash } from '../../src/messages/idempotency.ts'
-import { useTempDatabases } from '../support/temp-databases.ts'
+import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
-describe('IdempotencyStore', () => {
-  const databases = useTempDatabases('parley-idempotency-')
+describe.each(dialects)('IdempotencyStore on %s', (dialect) => {
+  const databases = useTempDatabases('parley-idempotency-', dialect)
   const body = { type: 'text', connectionId: 'c', content: 'hi' }
 
   it('lets exactly one of concurrent claims send, and keeps the claim across a reopen', async () => {
@@ -29,7 +30,7 @@ describe('IdempotencyStore', () => {
     const database = await databases.open()
     const store = await IdempotencyStore.open(database)
     await store.claim('admin', 'old', requestHash(body), 'm1')
-    await database.db.run(sql`UPDATE message_idempotency_keys SET created_at = ${Date.now() - IDEMPOTENCY_TTL_MS - 1}`)
+    await execute(database, sql`UPDATE message_idempotency_keys SET created_at = ${Date.now() - IDEMPOTENCY_TTL_MS - 1}`)
     expect(await store.find('admin', 'old')).toBeUndefined()
     expect(await store.claim('admin', 'old', requestHash({ other: true }), 'm2')).toEqual({ status: 'claimed', messageId: 'm2' })
     await store.release('admin', 'old', 'm2')

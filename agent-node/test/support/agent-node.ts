@@ -11,8 +11,11 @@ import { join } from 'node:path'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { Subscription } from '../../src/events/subscriptions/model.ts'
+import type { Dialect } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
+import { useSuiteResource } from './suite-resource.ts'
+import { usePostgresTestDatabase } from './temp-databases.ts'
 
 export interface TestAgentNode {
   readonly node: AgentNode
@@ -74,4 +77,36 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
     },
   }
   return testNode
+}
+
+/**
+ * Registers hooks giving the enclosing `describe` (e.g. of `describe.each(dialects)`) one
+ * agent-node on `dialect` (PostgreSQL: `DATABASE_URL` a fresh database of its own, see
+ * `usePostgresTestDatabase`), started with `env` before its first test, then `setup` run on it,
+ * and closed after its last test. If either fails (e.g. PostgreSQL is unreachable), every test
+ * fails with the reason (`useSuiteResource`).
+ *
+ * @returns an object whose `agent` is valid inside tests.
+ */
+export function useTestAgentNode(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  setup?: (agent: TestAgentNode) => Promise<void>,
+): { readonly agent: TestAgentNode } {
+  const server = dialect === 'postgres' ? usePostgresTestDatabase() : undefined
+  const agent = useSuiteResource(async () => {
+    const started = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
+    try {
+      await setup?.(started)
+    } catch (error) {
+      await started.close()
+      throw error
+    }
+    return started
+  }, (started) => started.close(), 120_000)
+  return {
+    get agent() {
+      return agent()
+    },
+  }
 }

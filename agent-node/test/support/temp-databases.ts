@@ -14,9 +14,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { afterEach, beforeEach } from 'vitest'
 import { execute } from '../../src/database/dialect.ts'
 import { openDatabase, redactedUrl, type Database, type Dialect } from '../../src/database/index.ts'
+import { useSuiteResource } from './suite-resource.ts'
 
 /** Both dialects, for `describe.each(dialects)`. */
 export const dialects: readonly Dialect[] = ['sqlite', 'postgres']
@@ -72,25 +73,10 @@ export async function createPostgresTestDatabase(): Promise<PostgresTestDatabase
  * @returns an object whose `url` is valid inside tests and `beforeEach` hooks.
  */
 export function usePostgresTestDatabase(): { readonly url: string } {
-  let database: PostgresTestDatabase | undefined
-  let unreachable: unknown
-  beforeAll(async () => {
-    try {
-      database = await createPostgresTestDatabase()
-    } catch (error) {
-      unreachable = error
-    }
-  })
-  beforeEach(() => {
-    if (unreachable) throw unreachable
-  })
-  afterAll(async () => {
-    await database?.drop()
-  })
+  const database = useSuiteResource(createPostgresTestDatabase, (created) => created.drop())
   return {
     get url() {
-      if (!database) throw new Error('the PostgreSQL test database is made in beforeAll; use its url inside tests')
-      return database.url
+      return database().url
     },
   }
 }

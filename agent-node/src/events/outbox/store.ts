@@ -1,25 +1,15 @@
 /**
- * Every query of the event outbox, in one module (tables: `schema.ts`). Writes that must agree
- * (an event and its sequence number; a dead letter and the cursor moving past it) run as one
- * atomic batch. The SQL is what SQLite and PostgreSQL both speak (`ON CONFLICT`, `RETURNING`,
- * scalar subqueries); porting to PostgreSQL means swapping the drizzle table builders and
- * `runAtomically`.
+ * Every query of the event outbox, in one module (tables: `schema.ts`), written once with
+ * drizzle's `sql` template and run on SQLite or PostgreSQL through `agent-node/src/database/dialect.ts`.
+ * Writes that must agree (an event, its position and its sequence number; a dead letter and the
+ * cursor moving past it) run as one atomic batch.
  */
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, gt, inArray, lt, max, sql, type SQL } from 'drizzle-orm'
+import { and, sql, type SQL } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
+import { applySchema, execute, returnAtomically, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { runAtomically, type Statements } from '../../wallet/storage/dialect.ts'
-import {
-  eventCursors,
-  eventDeadLetters,
-  eventOutbox,
-  eventSequences,
-  eventSubscribers,
-  OUTBOX_SCHEMA_SQL,
-  type DeadLetterReason,
-  type DeadLetterStatus,
-} from './schema.ts'
+import { OUTBOX_SCHEMA_SQL } from './schema.ts'
 
 /**
  * An event as stored and delivered: `id` (UUID) is the receivers' dedupe key, `seq` starts at 1
@@ -42,7 +32,7 @@ export interface NewEvent {
   event: AgentEvent
 }
 
-/** A subscriber's place in one connection (see `eventCursors`). */
+/** A subscriber's place in one connection (table `event_cursors`, see `schema.ts`). */
 export interface Cursor {
   deliveredSeq: number
   attempts: number
@@ -51,7 +41,30 @@ export interface Cursor {
   lastError: string | null
 }
 
-export type DeadLetter = typeof eventDeadLetters.$inferSelect
+/** Why an event was dead-lettered: the subscriber refused it (4xx), or every attempt failed. */
+export type DeadLetterReason = 'rejected' | 'exhausted'
+/** `dead` until replayed; `replaying` while a replay is owed; `replayed` once acknowledged. */
+export type DeadLetterStatus = 'dead' | 'replaying' | 'replayed'
+
+/**
+ * An event a subscriber gave up on (table `event_dead_letters`): which event (`eventId`, its
+ * `connectionId`, `seq` and `topic`), why, after how many attempts, and the last error. Times
+ * are milliseconds since the epoch.
+ */
+export interface DeadLetter {
+  id: string
+  subscriber: string
+  eventId: string
+  connectionId: string
+  seq: number
+  topic: string
+  reason: DeadLetterReason
+  status: DeadLetterStatus
+  attempts: number
+  lastError: string
+  createdAt: number
+  updatedAt: number
+}
 
 /** Filters of `listDeadLetters`; `before` pages by `createdAt` (milliseconds), newest first. */
 export interface DeadLetterQuery {
@@ -62,62 +75,132 @@ export interface DeadLetterQuery {
   limit: number
 }
 
-type OutboxRow = typeof eventOutbox.$inferSelect
+/** BIGINT and INTEGER columns as the drivers return them (PostgreSQL: BIGINT as a string). */
+type Integer = number | string
+
+interface OutboxRow extends Record<string, unknown> {
+  position: Integer
+  id: string
+  connection_id: string
+  seq: Integer
+  body: string
+  created_at: Integer
+}
+
+const EVENT_COLUMNS = sql.raw('position, id, connection_id, seq, body, created_at')
 
 function toPublished(row: OutboxRow): PublishedEvent {
   return {
     id: row.id,
-    connectionId: row.connectionId,
-    seq: row.seq,
-    position: row.position,
-    createdAt: row.createdAt,
+    connectionId: row.connection_id,
+    seq: Number(row.seq),
+    position: Number(row.position),
+    createdAt: Number(row.created_at),
     event: JSON.parse(row.body) as AgentEvent,
   }
 }
 
+interface DeadLetterRow extends Record<string, unknown> {
+  id: string
+  subscriber: string
+  event_id: string
+  connection_id: string
+  seq: Integer
+  topic: string
+  reason: DeadLetterReason
+  status: DeadLetterStatus
+  attempts: Integer
+  last_error: string
+  created_at: Integer
+  updated_at: Integer
+}
+
+const DEAD_LETTER_COLUMNS = sql.raw('id, subscriber, event_id, connection_id, seq, topic, reason, status, attempts, last_error, created_at, updated_at')
+
+function toDeadLetter(row: DeadLetterRow): DeadLetter {
+  return {
+    id: row.id,
+    subscriber: row.subscriber,
+    eventId: row.event_id,
+    connectionId: row.connection_id,
+    seq: Number(row.seq),
+    topic: row.topic,
+    reason: row.reason,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  }
+}
+
+interface CursorRow extends Record<string, unknown> {
+  delivered_seq: Integer
+  attempts: Integer
+  next_attempt_at: Integer
+  last_error: string | null
+}
+
+/** `WHERE` and the conditions joined by `AND`, or nothing when there are none. */
+function whereAll(conditions: readonly SQL[]): SQL {
+  const all = and(...conditions)
+  return all ? sql`WHERE ${all}` : sql``
+}
+
 export class OutboxStore {
-  private constructor(private readonly db: Database['db']) {}
+  private constructor(private readonly database: Database) {}
 
   /** Creates the tables if missing and returns the store. */
   static async open(database: Database): Promise<OutboxStore> {
-    for (const statement of OUTBOX_SCHEMA_SQL) await database.db.run(sql.raw(statement))
-    return new OutboxStore(database.db)
+    await applySchema(database, OUTBOX_SCHEMA_SQL)
+    return new OutboxStore(database)
   }
 
   /**
-   * Appends `events` in order, atomically: each gets the next sequence number of its connection.
+   * Appends `events` in order, atomically: each gets the next position of the outbox and the
+   * next sequence number of its connection.
+   *
+   * Positions come from the `event_positions` row, moved up by the whole batch by the batch's
+   * first statement. On PostgreSQL that UPDATE holds the row's lock until the transaction
+   * commits (and a lock is released only once its transaction is visible), so a concurrent
+   * append waits, then continues from the committed value: positions become visible in
+   * increasing order, without gaps, which the `/v1/events` cursor (`eventsAfterPosition`)
+   * relies on. On SQLite the batch runs alone on the single writer.
    * @returns the stored events, in the order given.
    */
   async append(events: readonly NewEvent[]): Promise<PublishedEvent[]> {
     if (events.length === 0) return []
     const now = Date.now()
-    const statements = events.flatMap(({ id, connectionId, event }) => [
-      this.db.insert(eventSequences).values({ connectionId, lastSeq: 1 })
-        .onConflictDoUpdate({ target: eventSequences.connectionId, set: { lastSeq: sql`${eventSequences.lastSeq} + 1` } }),
-      this.db.insert(eventOutbox).values({
-        id,
-        connectionId,
-        seq: sql`(SELECT ${eventSequences.lastSeq} FROM ${eventSequences} WHERE ${eventSequences.connectionId} = ${connectionId})`,
-        topic: event.type,
-        body: JSON.stringify(event),
-        createdAt: now,
-      }).returning(),
-    ])
-    const results = (await this.db.batch(statements as unknown as Statements)) as unknown as unknown[]
-    return events.map((_, i) => toPublished((results[2 * i + 1] as OutboxRow[])[0]!))
+    const count = events.length
+    const statements = [
+      sql`UPDATE event_positions SET last_position = last_position + ${count} WHERE id = 'outbox'`,
+      ...events.flatMap(({ id, connectionId, event }, i) => [
+        sql`INSERT INTO event_sequences (connection_id, last_seq) VALUES (${connectionId}, 1)
+          ON CONFLICT (connection_id) DO UPDATE SET last_seq = event_sequences.last_seq + 1`,
+        sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at)
+          VALUES ((SELECT last_position FROM event_positions WHERE id = 'outbox') - ${count - 1 - i}, ${id}, ${connectionId},
+            (SELECT last_seq FROM event_sequences WHERE connection_id = ${connectionId}), ${event.type}, ${JSON.stringify(event)}, ${now})
+          RETURNING position, seq`,
+      ]),
+    ]
+    const results = await returnAtomically<{ position: Integer; seq: Integer }>(this.database, statements)
+    return events.map(({ id, connectionId, event }, i) => {
+      const row = results[2 * i + 2]![0]!
+      return { id, connectionId, seq: Number(row.seq), position: Number(row.position), createdAt: now, event }
+    })
   }
 
   /** The stored event with `id`, if any. */
   async event(id: string): Promise<PublishedEvent | undefined> {
-    const [row] = await this.db.select().from(eventOutbox).where(eq(eventOutbox.id, id)).limit(1)
+    const [row] = await selectRows<OutboxRow>(this.database, sql`SELECT ${EVENT_COLUMNS} FROM event_outbox WHERE id = ${id}`)
     return row && toPublished(row)
   }
 
   /** Events of `connectionId` after `afterSeq` and after `afterPosition`, in sequence order. */
   async eventsAfter(connectionId: string, afterSeq: number, afterPosition: number, limit: number): Promise<PublishedEvent[]> {
-    const rows = await this.db.select().from(eventOutbox)
-      .where(and(eq(eventOutbox.connectionId, connectionId), gt(eventOutbox.seq, afterSeq), gt(eventOutbox.position, afterPosition)))
-      .orderBy(asc(eventOutbox.seq)).limit(limit)
+    const rows = await selectRows<OutboxRow>(this.database, sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
+      WHERE connection_id = ${connectionId} AND seq > ${afterSeq} AND position > ${afterPosition}
+      ORDER BY seq LIMIT ${limit}`)
     return rows.map(toPublished)
   }
 
@@ -126,18 +209,19 @@ export class OutboxStore {
    * @returns its start position (events at or below it are not for it).
    */
   async addSubscriber(name: string): Promise<number> {
-    const [newest] = await this.db.select({ position: max(eventOutbox.position) }).from(eventOutbox)
-    await this.db.insert(eventSubscribers).values({ name, startPosition: newest?.position ?? 0, createdAt: Date.now() }).onConflictDoNothing()
-    const [row] = await this.db.select().from(eventSubscribers).where(eq(eventSubscribers.name, name))
-    return row!.startPosition
+    await execute(this.database, sql`INSERT INTO event_subscribers (name, start_position, created_at)
+      VALUES (${name}, (SELECT COALESCE(MAX(position), 0) FROM event_outbox), ${Date.now()})
+      ON CONFLICT (name) DO NOTHING`)
+    const [row] = await selectRows<{ start_position: Integer }>(this.database, sql`SELECT start_position FROM event_subscribers WHERE name = ${name}`)
+    return Number(row!.start_position)
   }
 
   /** Forgets `name`, its cursors and its dead letters. */
   async removeSubscriber(name: string): Promise<void> {
-    await runAtomically(this.db, [
-      this.db.delete(eventCursors).where(eq(eventCursors.subscriber, name)),
-      this.db.delete(eventDeadLetters).where(eq(eventDeadLetters.subscriber, name)),
-      this.db.delete(eventSubscribers).where(eq(eventSubscribers.name, name)),
+    await runAtomically(this.database, [
+      sql`DELETE FROM event_cursors WHERE subscriber = ${name}`,
+      sql`DELETE FROM event_dead_letters WHERE subscriber = ${name}`,
+      sql`DELETE FROM event_subscribers WHERE name = ${name}`,
     ])
   }
 
@@ -147,12 +231,13 @@ export class OutboxStore {
    * being replayed. Used at start-up to resume every lane.
    */
   async connectionsWithWork(subscriber: string): Promise<string[]> {
-    const behind = await this.db.select({ connectionId: eventSequences.connectionId }).from(eventSequences)
-      .leftJoin(eventCursors, and(eq(eventCursors.subscriber, subscriber), eq(eventCursors.connectionId, eventSequences.connectionId)))
-      .where(sql`(${eventCursors.deliveredSeq} IS NULL OR ${eventCursors.deliveredSeq} < ${eventSequences.lastSeq})`)
-    const replays = await this.db.selectDistinct({ connectionId: eventDeadLetters.connectionId }).from(eventDeadLetters)
-      .where(and(eq(eventDeadLetters.subscriber, subscriber), eq(eventDeadLetters.status, 'replaying')))
-    return [...new Set([...behind, ...replays].map((r) => r.connectionId))]
+    const rows = await selectRows<{ connection_id: string }>(this.database, sql`
+      SELECT s.connection_id FROM event_sequences s
+        LEFT JOIN event_cursors c ON c.subscriber = ${subscriber} AND c.connection_id = s.connection_id
+        WHERE c.delivered_seq IS NULL OR c.delivered_seq < s.last_seq
+      UNION
+      SELECT connection_id FROM event_dead_letters WHERE subscriber = ${subscriber} AND status = 'replaying'`)
+    return rows.map((row) => row.connection_id)
   }
 
   /**
@@ -160,14 +245,22 @@ export class OutboxStore {
    * that predate the subscriber.
    */
   async cursor(subscriber: string, connectionId: string, startPosition: number): Promise<Cursor> {
-    const where = and(eq(eventCursors.subscriber, subscriber), eq(eventCursors.connectionId, connectionId))
-    const [row] = await this.db.select().from(eventCursors).where(where)
-    if (row) return row
-    const [before] = await this.db.select({ seq: max(eventOutbox.seq) }).from(eventOutbox)
-      .where(and(eq(eventOutbox.connectionId, connectionId), sql`${eventOutbox.position} <= ${startPosition}`))
-    const cursor: Cursor = { deliveredSeq: before?.seq ?? 0, attempts: 0, nextAttemptAt: 0, lastError: null }
-    await this.db.insert(eventCursors).values({ subscriber, connectionId, ...cursor }).onConflictDoNothing()
-    return cursor
+    const select = sql`SELECT delivered_seq, attempts, next_attempt_at, last_error FROM event_cursors
+      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId}`
+    let [row] = await selectRows<CursorRow>(this.database, select)
+    if (!row) {
+      await execute(this.database, sql`INSERT INTO event_cursors (subscriber, connection_id, delivered_seq)
+        VALUES (${subscriber}, ${connectionId},
+          (SELECT COALESCE(MAX(seq), 0) FROM event_outbox WHERE connection_id = ${connectionId} AND position <= ${startPosition}))
+        ON CONFLICT (subscriber, connection_id) DO NOTHING`)
+      ;[row] = await selectRows<CursorRow>(this.database, select)
+    }
+    return {
+      deliveredSeq: Number(row!.delivered_seq),
+      attempts: Number(row!.attempts),
+      nextAttemptAt: Number(row!.next_attempt_at),
+      lastError: row!.last_error,
+    }
   }
 
   /**
@@ -175,34 +268,30 @@ export class OutboxStore {
    * their retry state, all in one transaction. A cursor never moves back.
    */
   async advance(moves: readonly { subscriber: string; connectionId: string; seq: number }[]): Promise<void> {
-    if (moves.length === 0) return
-    const [first, ...rest] = moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq))
-    await runAtomically(this.db, [first!, ...rest])
+    await runAtomically(this.database, moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq)))
   }
 
   /** Records a failed attempt at the head: `attempts` so far and when to try next (ms since the epoch). */
   async scheduleRetry(subscriber: string, connectionId: string, attempts: number, nextAttemptAt: number, lastError: string): Promise<void> {
-    await this.db.update(eventCursors).set({ attempts, nextAttemptAt, lastError })
-      .where(and(eq(eventCursors.subscriber, subscriber), eq(eventCursors.connectionId, connectionId)))
+    await execute(this.database, sql`UPDATE event_cursors SET attempts = ${attempts}, next_attempt_at = ${nextAttemptAt}, last_error = ${lastError}
+      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId}`)
   }
 
   /** Dead-letters the head event `published` and moves the cursor past it, atomically. */
   async deadLetter(subscriber: string, published: PublishedEvent, reason: DeadLetterReason, attempts: number, lastError: string): Promise<void> {
     const now = Date.now()
-    await runAtomically(this.db, [
-      this.db.insert(eventDeadLetters).values({
-        id: randomUUID(), subscriber, eventId: published.id, connectionId: published.connectionId, seq: published.seq,
-        topic: published.event.type, reason, status: 'dead', attempts, lastError, createdAt: now, updatedAt: now,
-      }),
+    await runAtomically(this.database, [
+      sql`INSERT INTO event_dead_letters (${DEAD_LETTER_COLUMNS}) VALUES (${randomUUID()}, ${subscriber}, ${published.id},
+        ${published.connectionId}, ${published.seq}, ${published.event.type}, ${reason}, 'dead', ${attempts}, ${lastError}, ${now}, ${now})`,
       this.advanceStatement(subscriber, published.connectionId, published.seq),
     ])
   }
 
   /** Dead letters of `subscriber` in `connectionId` waiting to be replayed, oldest event first. */
   async replaysOf(subscriber: string, connectionId: string): Promise<DeadLetter[]> {
-    return this.db.select().from(eventDeadLetters)
-      .where(and(eq(eventDeadLetters.subscriber, subscriber), eq(eventDeadLetters.connectionId, connectionId), eq(eventDeadLetters.status, 'replaying')))
-      .orderBy(asc(eventDeadLetters.seq))
+    const rows = await selectRows<DeadLetterRow>(this.database, sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters
+      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId} AND status = 'replaying' ORDER BY seq`)
+    return rows.map(toDeadLetter)
   }
 
   /**
@@ -210,44 +299,48 @@ export class OutboxStore {
    * error) when it failed again; the cursor's retry state is cleared either way.
    */
   async finishReplay(letter: DeadLetter, outcome: { status: 'replayed' } | { status: 'dead'; reason: DeadLetterReason; attempts: number; lastError: string }): Promise<void> {
-    const { status, ...rest } = outcome
-    await runAtomically(this.db, [
-      this.db.update(eventDeadLetters).set({ status, ...rest, updatedAt: Date.now() }).where(eq(eventDeadLetters.id, letter.id)),
-      this.db.update(eventCursors).set({ attempts: 0, nextAttemptAt: 0, lastError: null })
-        .where(and(eq(eventCursors.subscriber, letter.subscriber), eq(eventCursors.connectionId, letter.connectionId))),
+    const set = outcome.status === 'replayed'
+      ? sql`status = 'replayed'`
+      : sql`status = 'dead', reason = ${outcome.reason}, attempts = ${outcome.attempts}, last_error = ${outcome.lastError}`
+    await runAtomically(this.database, [
+      sql`UPDATE event_dead_letters SET ${set}, updated_at = ${Date.now()} WHERE id = ${letter.id}`,
+      sql`UPDATE event_cursors SET attempts = 0, next_attempt_at = 0, last_error = NULL
+        WHERE subscriber = ${letter.subscriber} AND connection_id = ${letter.connectionId}`,
     ])
   }
 
   /** Dead letters matching `query`, newest first. */
   async listDeadLetters(query: DeadLetterQuery): Promise<DeadLetter[]> {
     const conditions: SQL[] = []
-    if (query.subscriber) conditions.push(eq(eventDeadLetters.subscriber, query.subscriber))
-    if (query.connectionId) conditions.push(eq(eventDeadLetters.connectionId, query.connectionId))
-    if (query.status) conditions.push(eq(eventDeadLetters.status, query.status))
-    if (query.before !== undefined) conditions.push(lt(eventDeadLetters.createdAt, query.before))
-    return this.db.select().from(eventDeadLetters).where(and(...conditions))
-      .orderBy(desc(eventDeadLetters.createdAt), desc(eventDeadLetters.id)).limit(query.limit)
+    if (query.subscriber) conditions.push(sql`subscriber = ${query.subscriber}`)
+    if (query.connectionId) conditions.push(sql`connection_id = ${query.connectionId}`)
+    if (query.status) conditions.push(sql`status = ${query.status}`)
+    if (query.before !== undefined) conditions.push(sql`created_at < ${query.before}`)
+    const rows = await selectRows<DeadLetterRow>(this.database, sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters
+      ${whereAll(conditions)} ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`)
+    return rows.map(toDeadLetter)
   }
 
   /** The dead letter `id`, if any. */
   async deadLetterById(id: string): Promise<DeadLetter | undefined> {
-    const [row] = await this.db.select().from(eventDeadLetters).where(eq(eventDeadLetters.id, id))
-    return row
+    const [row] = await selectRows<DeadLetterRow>(this.database, sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters WHERE id = ${id}`)
+    return row && toDeadLetter(row)
   }
 
   /**
-   * Marks the dead letter `id` for replay unless it is already being replayed.
+   * Marks the dead letter `id` for replay (again, if a replay is already owed).
    * @returns the updated dead letter, or undefined when there is no such dead letter.
    */
   async requestReplay(id: string): Promise<DeadLetter | undefined> {
-    await this.db.update(eventDeadLetters).set({ status: 'replaying', updatedAt: Date.now() }).where(eq(eventDeadLetters.id, id))
-    return this.deadLetterById(id)
+    const [row] = await selectRows<DeadLetterRow>(this.database, sql`UPDATE event_dead_letters SET status = 'replaying', updated_at = ${Date.now()}
+      WHERE id = ${id} RETURNING ${DEAD_LETTER_COLUMNS}`)
+    return row && toDeadLetter(row)
   }
 
   /** The position of the newest event, 0 when the outbox is empty. */
   async newestPosition(): Promise<number> {
-    const [newest] = await this.db.select({ position: max(eventOutbox.position) }).from(eventOutbox)
-    return newest?.position ?? 0
+    const [row] = await selectRows<{ position: Integer | null }>(this.database, sql`SELECT MAX(position) AS position FROM event_outbox`)
+    return Number(row?.position ?? 0)
   }
 
   /**
@@ -255,15 +348,17 @@ export class OutboxStore {
    * `connectionId` when given: the read of event streams that resume from a position.
    */
   async eventsAfterPosition(afterPosition: number, filter: { topics?: readonly string[]; connectionId?: string }, limit: number): Promise<PublishedEvent[]> {
-    const conditions: SQL[] = [gt(eventOutbox.position, afterPosition)]
-    if (filter.topics) conditions.push(inArray(eventOutbox.topic, [...filter.topics]))
-    if (filter.connectionId) conditions.push(eq(eventOutbox.connectionId, filter.connectionId))
-    const rows = await this.db.select().from(eventOutbox).where(and(...conditions)).orderBy(asc(eventOutbox.position)).limit(limit)
+    if (filter.topics?.length === 0) return []
+    const conditions: SQL[] = [sql`position > ${afterPosition}`]
+    if (filter.topics) conditions.push(sql`topic IN ${[...filter.topics]}`)
+    if (filter.connectionId) conditions.push(sql`connection_id = ${filter.connectionId}`)
+    const rows = await selectRows<OutboxRow>(this.database, sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
+      ${whereAll(conditions)} ORDER BY position LIMIT ${limit}`)
     return rows.map(toPublished)
   }
 
-  private advanceStatement(subscriber: string, connectionId: string, seq: number) {
-    return this.db.update(eventCursors).set({ deliveredSeq: seq, attempts: 0, nextAttemptAt: 0, lastError: null })
-      .where(and(eq(eventCursors.subscriber, subscriber), eq(eventCursors.connectionId, connectionId), lt(eventCursors.deliveredSeq, seq)))
+  private advanceStatement(subscriber: string, connectionId: string, seq: number): SQL {
+    return sql`UPDATE event_cursors SET delivered_seq = ${seq}, attempts = 0, next_attempt_at = 0, last_error = NULL
+      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId} AND delivered_seq < ${seq}`
   }
 }

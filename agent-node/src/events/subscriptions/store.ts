@@ -1,14 +1,25 @@
 /**
  * Queries of the `event_subscriptions` table (`schema.ts`), in the outbox store's style: one
- * module, portable SQL.
+ * module, statements written once with drizzle's `sql` template and run on SQLite or PostgreSQL
+ * through `agent-node/src/database/dialect.ts`.
  */
-import { asc, eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
+import { applySchema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { Subscription } from './model.ts'
 import { deliveryKindOf } from './model.ts'
-import { eventSubscriptions, SUBSCRIPTIONS_SCHEMA_SQL } from './schema.ts'
+import { SUBSCRIPTIONS_SCHEMA_SQL } from './schema.ts'
 
-type Row = typeof eventSubscriptions.$inferSelect
+interface Row extends Record<string, unknown> {
+  id: string
+  url: string
+  topics: string | null
+  connection_id: string | null
+  /** BIGINT: a string on PostgreSQL. */
+  created_at: number | string
+}
+
+const COLUMNS = sql.raw('id, url, topics, connection_id, created_at')
 
 function toSubscription(row: Row): Subscription {
   return {
@@ -16,46 +27,41 @@ function toSubscription(row: Row): Subscription {
     url: row.url,
     delivery: deliveryKindOf(row.url),
     topics: row.topics === null ? null : (JSON.parse(row.topics) as Subscription['topics']),
-    connectionId: row.connectionId,
-    createdAt: new Date(row.createdAt).toISOString(),
+    connectionId: row.connection_id,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
   }
 }
 
 export class SubscriptionStore {
-  private constructor(private readonly db: Database['db']) {}
+  private constructor(private readonly database: Database) {}
 
   /** Creates the table if missing and returns the store. */
   static async open(database: Database): Promise<SubscriptionStore> {
-    for (const statement of SUBSCRIPTIONS_SCHEMA_SQL) await database.db.run(sql.raw(statement))
-    return new SubscriptionStore(database.db)
+    await applySchema(database, SUBSCRIPTIONS_SCHEMA_SQL)
+    return new SubscriptionStore(database)
   }
 
-  /** Stores a new subscription. */
+  /** Stores a new subscription. @throws the driver's error if `id` is taken. */
   async insert(subscription: Omit<Subscription, 'delivery'>): Promise<void> {
-    await this.db.insert(eventSubscriptions).values({
-      id: subscription.id,
-      url: subscription.url,
-      topics: subscription.topics ? JSON.stringify(subscription.topics) : null,
-      connectionId: subscription.connectionId,
-      createdAt: Date.parse(subscription.createdAt),
-    })
+    const topics = subscription.topics ? JSON.stringify(subscription.topics) : null
+    await execute(this.database, sql`INSERT INTO event_subscriptions (${COLUMNS})
+      VALUES (${subscription.id}, ${subscription.url}, ${topics}, ${subscription.connectionId}, ${Date.parse(subscription.createdAt)})`)
   }
 
   /** Every subscription, oldest first. */
   async list(): Promise<Subscription[]> {
-    const rows = await this.db.select().from(eventSubscriptions).orderBy(asc(eventSubscriptions.createdAt), asc(eventSubscriptions.id))
+    const rows = await selectRows<Row>(this.database, sql`SELECT ${COLUMNS} FROM event_subscriptions ORDER BY created_at, id`)
     return rows.map(toSubscription)
   }
 
   /** The subscription `id`, if any. */
   async get(id: string): Promise<Subscription | undefined> {
-    const [row] = await this.db.select().from(eventSubscriptions).where(eq(eventSubscriptions.id, id))
+    const [row] = await selectRows<Row>(this.database, sql`SELECT ${COLUMNS} FROM event_subscriptions WHERE id = ${id}`)
     return row && toSubscription(row)
   }
 
   /** Deletes the subscription `id`. @returns whether it existed. */
   async delete(id: string): Promise<boolean> {
-    const deleted = await this.db.delete(eventSubscriptions).where(eq(eventSubscriptions.id, id)).returning({ id: eventSubscriptions.id })
-    return deleted.length > 0
+    return (await execute(this.database, sql`DELETE FROM event_subscriptions WHERE id = ${id}`)) > 0
   }
 }
