@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { DidCommBasicMessageEventTypes, DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommBasicMessageStateChangedEvent, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
-import { startTestAgentNode, type TestAgentNode } from '../support/test-agent-node.ts'
+import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 /** Resolves once `condition` holds, checking as B's events arrive (every 20 ms). */
 async function until(condition: () => boolean): Promise<void> {
@@ -25,22 +25,22 @@ describe('message delivery states', () => {
 
   beforeAll(async () => {
     receiver = await startEventReceiver()
-    a = await startTestAgentNode('agent-a', { EVENTS_BASE_URL: receiver.url }, 'http')
+    a = await startTestAgentNode({ EVENTS_BASE_URL: receiver.url }, { label: 'agent-a', endpoint: 'http' })
     // B announces only HTTP, so A reaches it by POSTing and fails once it is gone.
-    b = await startTestAgentNode('agent-b', {}, 'http')
+    b = await startTestAgentNode({}, { label: 'agent-b', endpoint: 'http' })
     const completed = new Promise<string>((resolve) => {
       a.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
         if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
       })
     })
-    const { url } = (await (await fetch(`${a.admin}/v1/invitation`)).json()) as { url: string }
+    const { url } = (await (await fetch(`${a.adminUrl}/v1/invitation`)).json()) as { url: string }
     await b.node.agent.modules.didcomm.oob.receiveInvitationFromUrl(url, { label: 'agent-b' })
     connectionId = await completed
   })
 
   afterAll(async () => {
-    await a?.stop()
-    await b?.stop()
+    await a?.close()
+    await b?.close()
     await receiver?.close()
   })
 
@@ -88,7 +88,7 @@ describe('message delivery states', () => {
   })
 
   it('reports created then errored when the peer cannot be reached', async () => {
-    await b.stop()
+    await b.close()
     const id = await send('anyone?')
     expect(await statesOf(id, 'errored')).toEqual(['created', 'errored'])
   })

@@ -5,18 +5,18 @@
 import { randomUUID } from 'node:crypto'
 import { SEND_MESSAGE_TYPES } from '@parley/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestAgentNode, type TestAgentNode } from '../support/test-agent-node.ts'
+import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { expectRejected } from '../support/bad-bodies.ts'
 
 describe('POST /v1/message body validation', () => {
   let agent: TestAgentNode
 
   beforeAll(async () => {
-    agent = await startTestAgentNode('message-body')
+    agent = await startTestAgentNode({}, { label: 'message-body' })
   }, 120_000)
 
   afterAll(async () => {
-    await agent?.stop()
+    await agent?.close()
   })
 
   it.each([

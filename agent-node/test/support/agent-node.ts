@@ -2,7 +2,7 @@
  * An in-process agent-node for tests: free loopback ports, a temporary data folder, a fresh
  * wallet key, user-supplied URLs allowed into loopback only (OUTBOUND_ALLOWED_NETWORKS), fast
  * event retries. `restart` stops it and starts it again on the same data (same wallet key).
- * Used by tests and by `bench/event-subscriptions.ts`.
+ * The one way tests (and `bench/event-subscriptions.ts`) start agent-node in process.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -23,22 +23,33 @@ export interface TestAgentNode {
   readonly adminUrl: string
   /** Calls the admin API with a JSON body when `body` is given. */
   admin(path: string, init?: { method?: string; body?: unknown; rawBody?: string }): Promise<Response>
+  /** `POST /v1/message` with `body` as JSON. */
+  postMessage(body: unknown): Promise<Response>
   /** `POST /v1/event-subscriptions` with `body`. @throws unless the answer is 201. */
   subscribe(body: Record<string, unknown>): Promise<Subscription>
   restart(): Promise<void>
-  /** Stops agent-node and removes its data folder. */
+  /** Stops agent-node and removes its data folder; later calls wait for the first. */
   close(): Promise<void>
 }
 
-export async function startTestAgentNode(env: Record<string, string> = {}): Promise<TestAgentNode> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-events-'))
+/** Options of `startTestAgentNode`: its label, and its endpoint (`http` only: peers POST to it and fail once it is gone). */
+export interface TestAgentNodeOptions {
+  label?: string
+  endpoint?: 'ws' | 'http'
+}
+
+/** Starts agent-node with `env` added to (and overriding) the test configuration. */
+export async function startTestAgentNode(env: Record<string, string> = {}, options: TestAgentNodeOptions = {}): Promise<TestAgentNode> {
+  const label = options.label ?? 'parley-test'
+  const dataDir = mkdtempSync(join(tmpdir(), `parley-${label}-`))
   const publicPort = await freePort()
   const { config } = loadConfig({
+    AGENT_LABEL: label,
     DATA_DIR: dataDir,
     AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
     PUBLIC_PORT: String(publicPort),
     ADMIN_PORT: String(await freePort()),
-    AGENT_ENDPOINTS: `ws://127.0.0.1:${publicPort}`,
+    AGENT_ENDPOINTS: `${options.endpoint ?? 'ws'}://127.0.0.1:${publicPort}`,
     OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     EVENTS_RETRY_BASE_MS: '20',
     EVENTS_RETRY_MAX_MS: '100',
@@ -47,6 +58,7 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
   })
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent')
   let node = await startAgentNode(config, logger)
+  let closing: Promise<void> | undefined
   const testNode: TestAgentNode = {
     get node() {
       return node
@@ -62,6 +74,9 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
         body,
       })
     },
+    postMessage(body) {
+      return testNode.admin('/v1/message', { body })
+    },
     async subscribe(body) {
       const response = await testNode.admin('/v1/event-subscriptions', { body })
       if (response.status !== 201) throw new Error(`subscription refused: HTTP ${response.status} ${await response.text()}`)
@@ -71,9 +86,9 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
       await node.stop()
       node = await startAgentNode(config, logger)
     },
-    async close() {
-      await node.stop()
-      rmSync(dataDir, { recursive: true, force: true })
+    close() {
+      closing ??= node.stop().finally(() => rmSync(dataDir, { recursive: true, force: true }))
+      return closing
     },
   }
   return testNode

@@ -6,10 +6,6 @@
  * small helpers for the admin API and the wallet.
  */
 import './anoncreds-engine.ts'
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   DidCommConnectionEventTypes,
   DidCommCredentialEventTypes,
@@ -23,12 +19,11 @@ import {
   type DidCommProofExchangeRecord,
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
-import { startAgentNode, type AgentNode } from '../../src/app.ts'
-import { loadConfig } from '../../src/config/index.ts'
+import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { startTestAgentNode } from './agent-node.ts'
 import { nextEvent } from './next-event.ts'
 
 export interface AdminResponse<T = Record<string, unknown>> {
@@ -52,32 +47,16 @@ export interface CredentialStack {
 }
 
 export async function startCredentialStack(label: string): Promise<CredentialStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), `parley-${label}-`))
   const receiver = await startEventReceiver()
-  const publicPort = await freePort()
-  const { config } = loadConfig({
-    AGENT_LABEL: label,
-    DATA_DIR: dataDir,
-    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-    PUBLIC_PORT: String(publicPort),
-    PUBLIC_API_BASE_URL: `http://127.0.0.1:${publicPort}`,
-    ADMIN_PORT: String(await freePort()),
-    AGENT_ENDPOINTS: `ws://127.0.0.1:${publicPort}`,
-    EVENTS_BASE_URL: receiver.url,
-    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
-  })
-  const node = await startAgentNode(config, createLogger('silent'))
+  const agentNode = await startTestAgentNode({ EVENTS_BASE_URL: receiver.url }, { label })
+  const node = agentNode.node
   const wallet = await WalletPeer.create({
     label: 'holder',
     logger: createLogger('silent', 'wallet'),
   })
 
   const admin = async <T>(path: string, body?: unknown): Promise<AdminResponse<T>> => {
-    const response = await fetch(`http://127.0.0.1:${node.adminPort}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
+    const response = await agentNode.admin(path, { body })
     return { status: response.status, body: (await response.json()) as T }
   }
 
@@ -107,9 +86,8 @@ export async function startCredentialStack(label: string): Promise<CredentialSta
     },
     async stop() {
       await wallet.stop()
-      await node.stop()
+      await agentNode.close()
       await receiver.close()
-      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -8,7 +8,7 @@ import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../../test/support/event-receiver.ts'
-import { startTestAgentNode } from './test-agent-node.ts'
+import { startTestAgentNode } from './agent-node.ts'
 
 export interface WalletSession {
   node: AgentNode
@@ -36,10 +36,10 @@ export interface WalletSession {
 /** Starts agent-node, the event receiver and a wallet, and connects the wallet (DID Exchange completed). */
 export async function startWalletSession(label: string): Promise<WalletSession> {
   const receiver = await startEventReceiver()
-  const agent = await startTestAgentNode(label, { EVENTS_BASE_URL: receiver.url })
+  const agent = await startTestAgentNode({ EVENTS_BASE_URL: receiver.url }, { label })
   const wallet = await WalletPeer.create({ label: `${label}-wallet`, logger: createLogger('silent', 'wallet') })
   const connect = async () => {
-    const { url, outOfBandId } = (await (await fetch(`${agent.admin}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
+    const { url, outOfBandId } = (await (await fetch(`${agent.adminUrl}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
     const completed = new Promise<string>((resolve) => {
       agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
         const record = payload.connectionRecord
@@ -79,7 +79,7 @@ export async function startWalletSession(label: string): Promise<WalletSession> 
     },
     async stop() {
       await wallet.stop()
-      await agent.stop()
+      await agent.close()
       await receiver.close()
     },
   }
