@@ -109,7 +109,7 @@ describe('credential types, offers and short URLs', () => {
       claims: claimsOf(PERSON),
     })
     expect(offer.status, JSON.stringify(offer.body)).toBe(200)
-    expect(offer.body.shortUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\?id=[0-9a-f-]{36}$/)
+    expect(offer.body.shortUrl).toMatch(new RegExp(`^http://localhost:${stack.node.publicPort}/s\\?id=[0-9a-f-]{36}$`))
     expect(offer.body.url).toContain('oob=')
 
     const received = nextOfferReceived(stack.wallet)
