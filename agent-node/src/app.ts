@@ -130,7 +130,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
       await messages.drain()
-      await presentationRequests.drain()
+      await presentationRequests.stop()
       await events.drain()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()
