@@ -11,10 +11,7 @@ import {
   DidCommBasicMessageRecord,
   DidCommBasicMessageRepository,
   DidCommBasicMessageRole,
-  DidCommConnectionEventTypes,
   DidCommConnectionRepository,
-  DidCommDidExchangeState,
-  type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import type { AgentEvent } from '@parley/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -23,7 +20,7 @@ import type { PublishedEvent } from '../../src/events/outbox/store.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { sentMessageRepository } from '../../src/messages/SentMessageRecord.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
+import { connectWallet, startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 /** Every event in the outbox, oldest first. */
 async function outboxEvents(node: AgentNode): Promise<PublishedEvent[]> {
@@ -53,14 +50,9 @@ describe('start-up recovery of events lost between a state change and the outbox
   beforeAll(async () => {
     agent = await startTestAgentNode()
     wallet = await WalletPeer.create({ label: 'recovery-wallet', logger: createLogger('silent', 'wallet') })
-    const completed = new Promise<string>((resolve) => {
-      agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
-        if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
-      })
-    })
-    const { url } = (await (await agent.admin('/v1/invitation')).json()) as { url: string }
-    walletConnectionId = await wallet.connect(url)
-    connectionId = await completed
+    const connected = await connectWallet(agent, wallet)
+    connectionId = connected.connectionId
+    walletConnectionId = connected.walletConnectionId
   }, 120_000)
 
   afterAll(async () => {
