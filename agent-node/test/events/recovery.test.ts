@@ -50,7 +50,7 @@ describe('start-up recovery of events lost between a state change and the outbox
   beforeAll(async () => {
     agent = await startTestAgentNode()
     wallet = await WalletPeer.create({ label: 'recovery-wallet', logger: createLogger('silent', 'wallet') })
-    const connected = await connectWallet(agent, wallet)
+    const connected = await connectWallet(agent.node, agent.adminUrl, wallet)
     connectionId = connected.connectionId
     walletConnectionId = connected.walletConnectionId
   }, 120_000)

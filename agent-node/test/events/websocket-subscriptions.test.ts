@@ -28,7 +28,7 @@ describe('event subscriptions over WebSocket', () => {
   beforeAll(async () => {
     agent = await startTestAgentNode()
     wallet = await WalletPeer.create({ label: 'subscriber test wallet', logger: createLogger('silent', 'wallet') })
-    const connected = await connectWallet(agent, wallet)
+    const connected = await connectWallet(agent.node, agent.adminUrl, wallet)
     connectionId = connected.connectionId
     walletConnectionId = connected.walletConnectionId
   }, 120_000)

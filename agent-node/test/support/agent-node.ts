@@ -79,14 +79,14 @@ export async function startTestAgentNode(env: Record<string, string> = {}): Prom
 }
 
 /**
- * Connects `wallet` to `agent` through a fresh `GET /v1/invitation` and waits for DID Exchange to
- * complete on the agent's side.
+ * Connects `wallet` to the in-process agent-node `node` (admin API at `adminUrl`) through a fresh
+ * `GET /v1/invitation` and waits for DID Exchange to complete on the agent's side.
  * @returns the connection's id on each side.
  */
-export async function connectWallet(agent: TestAgentNode, wallet: WalletPeer): Promise<{ connectionId: string; walletConnectionId: string }> {
-  const { url, outOfBandId } = (await (await agent.admin('/v1/invitation')).json()) as { url: string; outOfBandId: string }
+export async function connectWallet(node: AgentNode, adminUrl: string, wallet: WalletPeer): Promise<{ connectionId: string; walletConnectionId: string }> {
+  const { url, outOfBandId } = (await (await fetch(`${adminUrl}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
   const completed = new Promise<string>((resolve) => {
-    agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
+    node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
       const record = payload.connectionRecord
       if (record.outOfBandId === outOfBandId && record.state === DidCommDidExchangeState.Completed) resolve(record.id)
     })
