@@ -1,6 +1,6 @@
 /**
  * agent-node assembled: database and wallet, the Credo agent, the public and admin servers, the
- * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel, event subscriptions), the admin event stream. `startAgentNode` is what `main.ts` runs and
+ * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel, event subscriptions), the start-up recovery of events lost in a crash (`events/recovery.ts`), the admin event stream. `startAgentNode` is what `main.ts` runs and
  * what in-process tests use.
  */
 import { readFileSync } from 'node:fs'
@@ -19,6 +19,7 @@ import { bridgeCredoEvents } from './events/credo-bridge.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
+import { recoverLostEvents } from './events/recovery.ts'
 import { EventStreamServer } from './events/stream/server.ts'
 import { SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
@@ -92,6 +93,8 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   })
   await subscriptions.start()
   bridgeCredoEvents(agent, events)
+  const recovered = await recoverLostEvents(agent, outbox, events, logger.child({ component: 'recovery' }))
+  logger.info(recovered, 'start-up event recovery')
 
   const publicDid = didRecord.did
   const credentialTypes = new CredentialTypes(agent, publicDid)
@@ -127,7 +130,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
       await messages.drain()
-      await presentationRequests.drain()
+      await presentationRequests.stop()
       await events.drain()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()

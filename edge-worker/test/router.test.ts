@@ -1,5 +1,6 @@
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { TEST_TUNNEL_SECRET } from './support/constants.ts'
 
 describe('router', () => {
   it('answers GET /health with {ok:true}', async () => {
@@ -17,5 +18,14 @@ describe('router', () => {
   it('asks for a WebSocket upgrade on /tunnel', async () => {
     const response = await exports.default.fetch(new Request('http://worker/tunnel'))
     expect(response.status).toBe(426)
+  })
+
+  it('keeps the test hooks off without TEST_HOOKS=1, even with the tunnel secret', async () => {
+    const response = await exports.default.fetch(new Request(`http://worker/test-hooks/conversations/${crypto.randomUUID()}/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_TUNNEL_SECRET}` },
+    }))
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ error: 'not-found' })
   })
 })

@@ -5,12 +5,22 @@
  * - messages from peers -> `message-received`, through each message type's receiver
  *   (`messages/registry.ts`).
  */
-import { DidCommConnectionEventTypes, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
+import { DidCommConnectionEventTypes, type DidCommConnectionRecord, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { ConnectionState } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import { onHangup } from '../didcomm/hangup.ts'
+import { isTerminated, onHangup } from '../didcomm/hangup.ts'
 import { receivers } from '../messages/registry.ts'
 import type { EventPublisher } from './publisher.ts'
+
+/**
+ * The state a connection reports as it is stored now: `terminated` once either side hung up,
+ * else its DID Exchange state; undefined for requester-side states (not ours to report).
+ */
+export function reportedConnectionState(record: DidCommConnectionRecord): ConnectionState | undefined {
+  if (isTerminated(record)) return 'terminated'
+  const state = ConnectionState.safeParse(record.state)
+  return state.success ? state.data : undefined
+}
 
 /** Subscribes `events` to `agent`'s Credo events. */
 export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): void {

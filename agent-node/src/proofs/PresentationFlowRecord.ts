@@ -4,9 +4,17 @@
  * `ref` and `callbackUrl` and the last status reported to it.
  */
 import { BaseRecord } from '@credo-ts/core'
+import type { Claim } from '@parley/shared'
 import type { PresentationStatus } from './outcome.ts'
 
-type PresentationFlowTags = { outOfBandId?: string; origin: PresentationFlowOrigin }
+type PresentationFlowTags = { outOfBandId?: string; origin: PresentationFlowOrigin; callbackPending: boolean }
+
+/** One status report owed to the callback (the body POSTed adds the flow's `ref` and `proofExchangeId`). */
+export interface CallbackUpdate {
+  status: PresentationStatus
+  claims?: Claim[]
+  reason?: string
+}
 
 /** `invitation`: `POST /v1/presentation-request`; `message`: an `identity-proof-request` message. */
 export type PresentationFlowOrigin = 'invitation' | 'message'
@@ -39,6 +47,11 @@ export class PresentationFlowRecord extends BaseRecord<PresentationFlowTags> {
   callbackUrl?: string
   /** The last status reported (invitation flows); none before the first. */
   status?: PresentationStatus
+  /**
+   * Reports stored and not yet acknowledged by the callback, oldest first: each is added in the
+   * same write as the status it reports and removed once POSTed (2xx), refused (4xx) or given up.
+   */
+  pendingCallbacks?: CallbackUpdate[]
 
   constructor(props?: PresentationFlowProps) {
     super()
@@ -49,6 +62,6 @@ export class PresentationFlowRecord extends BaseRecord<PresentationFlowTags> {
   }
 
   getTags(): PresentationFlowTags {
-    return { ...this._tags, outOfBandId: this.outOfBandId, origin: this.origin }
+    return { ...this._tags, outOfBandId: this.outOfBandId, origin: this.origin, callbackPending: (this.pendingCallbacks?.length ?? 0) > 0 }
   }
 }

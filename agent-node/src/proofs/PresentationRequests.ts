@@ -7,9 +7,15 @@
  *
  * Callback POSTs of one flow go one at a time, in order, through the outbound guard (the URL was
  * checked when the request was made, and every connection, redirects included, is checked
- * again). A failed POST is logged, not retried. Each status is reported once; a status never
- * follows a later one.
+ * again). They are durable: each report is stored on the flow record in the same write as its
+ * status, before it is POSTed, and removed once done, so reports still owed are POSTed again
+ * after a restart (`start`). A report is retried like a webhook event (`events/webhooks/post.ts`
+ * outcomes, the `EVENTS_*` retry policy of `events/delivery/retry.ts`): 2xx is done; 4xx is
+ * refused for good and dropped; anything else is retried with backoff until the policy's attempts
+ * are used up, then dropped (logged as an error). The attempt count restarts with the process.
+ * Each status is reported once; a status never follows a later one.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   DidCommConnectionEventTypes,
   DidCommDidExchangeState,
@@ -17,18 +23,19 @@ import {
   type DidCommConnectionStateChangedEvent,
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
-import type { Claim } from '@parley/shared'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
 import { UnknownCredentialDefinitionError } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { retryDelay } from '../events/delivery/retry.ts'
+import { postForDelivery } from '../events/webhooks/post.ts'
 import { createMessageInvitation } from '../didcomm/invitations.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { Logger } from '../logging/index.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { anonCredsProofRequest, presentationOutcome, STATUS_RANK, type PresentationStatus } from './outcome.ts'
-import { PresentationFlowRecord, type RequestedCredential } from './PresentationFlowRecord.ts'
+import { PresentationFlowRecord, type CallbackUpdate, type RequestedCredential } from './PresentationFlowRecord.ts'
 
 /** Time allowed for one callback POST, in milliseconds. */
 export const CALLBACK_TIMEOUT_MS = 10_000
@@ -48,12 +55,9 @@ export interface PresentationRequestInvitation {
 }
 
 /** Body POSTed to `callbackUrl`. */
-export interface PresentationCallbackBody {
+export interface PresentationCallbackBody extends CallbackUpdate {
   ref?: string
   proofExchangeId: string
-  status: PresentationStatus
-  claims?: Claim[]
-  reason?: string
 }
 
 export interface PresentationRequestsDeps {
@@ -68,6 +72,12 @@ export interface PresentationRequestsDeps {
 export class PresentationRequests {
   /** Tail of each flow's report chain. */
   private readonly chains = new Map<string, Promise<void>>()
+  /** The callback sender of each flow with reports owed (at most one per flow). */
+  private readonly senders = new Map<string, Promise<void>>()
+  /** Flows whose sender must run again when the current one ends. */
+  private readonly rerun = new Set<string>()
+  /** Aborted by `stop`: retries waiting stop, owed reports stay stored for the next start. */
+  private readonly stopping = new AbortController()
 
   constructor(private readonly deps: PresentationRequestsDeps) {}
 
@@ -99,9 +109,15 @@ export class PresentationRequests {
     return { proofExchangeId: proofRecord.id, url: invitation.url, shortUrl: await shortUrls.create(invitation) }
   }
 
-  /** Follows every invitation flow: short URL opened, connection states, proof exchange states. */
+  /**
+   * Follows every invitation flow (short URL opened, connection states, proof exchange states)
+   * and resumes the callbacks still owed from before a restart.
+   */
   start(): void {
-    const { agent, shortUrls } = this.deps
+    const { agent, shortUrls, logger } = this.deps
+    void this.repository().findByQuery(agent.context, { callbackPending: true })
+      .then((flows) => flows.forEach((flow) => this.sendCallbacks(flow.id)))
+      .catch((error: unknown) => logger.error({ err: error }, 'could not resume presentation callbacks'))
     shortUrls.onResolved((record) => this.reportByOutOfBand(record.outOfBandId, 'scanned'))
     agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
       const { outOfBandId, state } = payload.connectionRecord
@@ -122,9 +138,14 @@ export class PresentationRequests {
     })
   }
 
-  /** Resolves when every report started so far has been POSTed (or failed). */
-  async drain(): Promise<void> {
+  /**
+   * Stops: waits for the status updates under way, then ends the callback senders (a POST in
+   * flight is abandoned; every report still owed is stored and POSTed after the next start).
+   */
+  async stop(): Promise<void> {
     while (this.chains.size > 0) await Promise.all(this.chains.values())
+    this.stopping.abort()
+    await Promise.all(this.senders.values())
   }
 
   /** A definition we created must have the attributes; any other must at least resolve. */
@@ -145,8 +166,8 @@ export class PresentationRequests {
     })().catch((error: unknown) => this.deps.logger.warn({ outOfBandId, err: error }, 'could not look up the presentation flow'))
   }
 
-  /** Runs `task` after the flow's earlier tasks. */
-  private enqueue(flowId: string, task: () => Promise<void>): void {
+  /** Runs `task` after the flow's earlier tasks (every write of a flow record goes through here). Never rejects. */
+  private enqueue(flowId: string, task: () => Promise<void>): Promise<void> {
     const next = (this.chains.get(flowId) ?? Promise.resolve())
       .then(task)
       .catch((error: unknown) => this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation flow update failed'))
@@ -154,29 +175,67 @@ export class PresentationRequests {
     void next.then(() => {
       if (this.chains.get(flowId) === next) this.chains.delete(flowId)
     })
+    return next
   }
 
-  /** Stores `status` when it moves the flow forward and POSTs it to the callback. */
-  private async report(stale: PresentationFlowRecord, update: Omit<PresentationCallbackBody, 'ref' | 'proofExchangeId'>): Promise<void> {
-    const { agent, guard, logger } = this.deps
+  /** Stores `update` when it moves the flow forward, with its callback report when there is a callback, and starts sending. */
+  private async report(stale: PresentationFlowRecord, update: CallbackUpdate): Promise<void> {
+    const { agent } = this.deps
     const repository = this.repository()
     const flow = await repository.getById(agent.context, stale.id)
     if (flow.status && STATUS_RANK[update.status] <= STATUS_RANK[flow.status]) return
     flow.status = update.status
+    if (flow.callbackUrl) flow.pendingCallbacks = [...(flow.pendingCallbacks ?? []), update]
     await repository.update(agent.context, flow)
-    if (!flow.callbackUrl) return
-    const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...update }
-    try {
-      const response = await guard.fetch(flow.callbackUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
+    if (flow.callbackUrl) this.sendCallbacks(flow.id)
+  }
+
+  /**
+   * Starts the callback sender of flow `flowId`; when one runs already, it is started again once
+   * that one ends (it may have looked for reports just before this one was stored).
+   */
+  private sendCallbacks(flowId: string): void {
+    if (this.stopping.signal.aborted) return
+    if (this.senders.has(flowId)) {
+      this.rerun.add(flowId)
+      return
+    }
+    const sender = this.runSender(flowId)
+      .catch((error: unknown) => this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation callbacks interrupted; resumed on the next start'))
+      .finally(() => {
+        this.senders.delete(flowId)
+        if (this.rerun.delete(flowId)) this.sendCallbacks(flowId)
       })
-      await response.body?.cancel()
-      if (!response.ok) logger.warn({ proofExchangeId: flow.id, status: update.status, httpStatus: response.status }, 'presentation callback answered non-2xx')
-    } catch (error) {
-      logger.warn({ proofExchangeId: flow.id, status: update.status, err: error }, 'presentation callback failed')
+    this.senders.set(flowId, sender)
+  }
+
+  /** POSTs the flow's owed reports, oldest first, each until done, refused or given up; returns when none is owed. */
+  private async runSender(flowId: string): Promise<void> {
+    const { agent, config, guard, logger } = this.deps
+    const policy = config.eventDelivery.retry
+    const { signal } = this.stopping
+    let attempts = 0
+    for (;;) {
+      const flow = await this.repository().getById(agent.context, flowId)
+      const head = flow.pendingCallbacks?.[0]
+      if (!head || !flow.callbackUrl || signal.aborted) return
+      const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head }
+      const outcome = await postForDelivery(flow.callbackUrl, JSON.stringify(body), {}, { fetch: (url, init) => guard.fetch(url, init), timeoutMs: CALLBACK_TIMEOUT_MS, signal })
+      if (signal.aborted) return
+      attempts++
+      const log = { proofExchangeId: flowId, status: head.status, attempts }
+      if (outcome.result === 'retry' && attempts < policy.maxAttempts) {
+        logger.warn({ ...log, error: outcome.error }, 'presentation callback failed; retrying')
+        await sleep(retryDelay(policy, attempts), undefined, { signal }).catch(() => undefined)
+        continue
+      }
+      if (outcome.result !== 'acknowledged') logger.error({ ...log, error: outcome.error }, 'presentation callback given up')
+      attempts = 0
+      await this.enqueue(flowId, async () => {
+        const current = await this.repository().getById(agent.context, flowId)
+        current.pendingCallbacks = current.pendingCallbacks?.slice(1)
+        await this.repository().update(agent.context, current)
+      })
     }
   }
 

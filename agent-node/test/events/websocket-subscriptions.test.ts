@@ -5,13 +5,12 @@
  * it, then entirely) while the wallet keeps talking, and comes back: every event arrives, in
  * order per connection, and a receiver that dedupes by id applies each exactly once.
  */
-import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
 import { subscriberName } from '../../src/events/subscriptions/service.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { useTestAgentNode } from '../support/agent-node.ts'
+import { connectWallet, useTestAgentNode } from '../support/agent-node.ts'
 import { messageState } from '../support/events.ts'
 import { dialects } from '../support/temp-databases.ts'
 import { startWsSubscriber, type Answer, type WsSubscriber } from '../support/ws-subscriber.ts'
@@ -26,14 +25,9 @@ describe.each(dialects)('event subscriptions over WebSocket on %s', (dialect) =>
 
   const running = useTestAgentNode(dialect, {}, async (agent) => {
     wallet = await WalletPeer.create({ label: 'subscriber test wallet', logger: createLogger('silent', 'wallet') })
-    const completed = new Promise<string>((resolve) => {
-      agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
-        if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
-      })
-    })
-    const { url } = (await (await agent.admin('/v1/invitation')).json()) as { url: string }
-    walletConnectionId = await wallet.connect(url)
-    connectionId = await completed
+    const connected = await connectWallet(agent.node, agent.adminUrl, wallet)
+    connectionId = connected.connectionId
+    walletConnectionId = connected.walletConnectionId
   })
   const subscribe = (body: Record<string, unknown>) => running.agent.subscribe(body)
 

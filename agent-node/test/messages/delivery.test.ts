@@ -3,10 +3,6 @@
  * its admin API to B (which has an HTTP endpoint); `message-state-updated` goes created -> sent
  * while B is up, created -> errored once B is gone.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DidCommBasicMessageEventTypes, DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommBasicMessageStateChangedEvent, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'

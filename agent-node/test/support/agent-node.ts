@@ -8,11 +8,13 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { Subscription } from '../../src/events/subscriptions/model.ts'
 import type { Dialect } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
+import type { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
 import { useSuiteResource } from './suite-resource.ts'
 import { usePostgresTestDatabase } from './temp-databases.ts'
@@ -124,4 +126,21 @@ export function useTestAgentNode(
       return agent()
     },
   }
+}
+
+/**
+ * Connects `wallet` to the in-process agent-node `node` (admin API at `adminUrl`) through a fresh
+ * `GET /v1/invitation` and waits for DID Exchange to complete on the agent's side.
+ * @returns the connection's id on each side.
+ */
+export async function connectWallet(node: AgentNode, adminUrl: string, wallet: WalletPeer): Promise<{ connectionId: string; walletConnectionId: string }> {
+  const { url, outOfBandId } = (await (await fetch(`${adminUrl}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
+  const completed = new Promise<string>((resolve) => {
+    node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
+      const record = payload.connectionRecord
+      if (record.outOfBandId === outOfBandId && record.state === DidCommDidExchangeState.Completed) resolve(record.id)
+    })
+  })
+  const walletConnectionId = await wallet.connect(url)
+  return { connectionId: await completed, walletConnectionId }
 }

@@ -7,13 +7,10 @@
  */
 import './anoncreds-engine.ts'
 import {
-  DidCommConnectionEventTypes,
   DidCommCredentialEventTypes,
   DidCommCredentialState,
-  DidCommDidExchangeState,
   DidCommProofEventTypes,
   DidCommProofState,
-  type DidCommConnectionStateChangedEvent,
   type DidCommCredentialExchangeRecord,
   type DidCommCredentialStateChangedEvent,
   type DidCommProofExchangeRecord,
@@ -23,7 +20,7 @@ import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
-import { startTestAgentNode } from './agent-node.ts'
+import { connectWallet, startTestAgentNode } from './agent-node.ts'
 import { nextEvent } from './next-event.ts'
 
 export interface AdminResponse<T = Record<string, unknown>> {
@@ -72,17 +69,7 @@ export async function startCredentialStack(label: string): Promise<CredentialSta
       return created.body.id
     },
     async connectWallet() {
-      const completed = new Promise<string>((resolve) => {
-        const listener = ({ payload }: DidCommConnectionStateChangedEvent) => {
-          if (payload.connectionRecord.state !== DidCommDidExchangeState.Completed) return
-          node.agent.events.off(DidCommConnectionEventTypes.DidCommConnectionStateChanged, listener)
-          resolve(payload.connectionRecord.id)
-        }
-        node.agent.events.on(DidCommConnectionEventTypes.DidCommConnectionStateChanged, listener)
-      })
-      const { body } = await admin<{ url: string }>('/v1/invitation')
-      await wallet.connect(body.url)
-      return completed
+      return (await connectWallet(node, agentNode.adminUrl, wallet)).connectionId
     },
     async stop() {
       await wallet.stop()

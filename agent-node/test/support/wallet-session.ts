@@ -2,13 +2,12 @@
  * An in-process agent-node (real SQLite, WebSocket endpoint on loopback, webhooks to an event
  * receiver) and a WalletPeer connected to it: the setting of the message-type tests.
  */
-import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll } from 'vitest'
 import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../../test/support/event-receiver.ts'
-import { startTestAgentNode } from './agent-node.ts'
+import { connectWallet, startTestAgentNode } from './agent-node.ts'
 
 export interface WalletSession {
   node: AgentNode
@@ -38,17 +37,7 @@ export async function startWalletSession(label: string): Promise<WalletSession> 
   const receiver = await startEventReceiver()
   const agent = await startTestAgentNode({ EVENTS_BASE_URL: receiver.url }, { label })
   const wallet = await WalletPeer.create({ label: `${label}-wallet`, logger: createLogger('silent', 'wallet') })
-  const connect = async () => {
-    const { url, outOfBandId } = (await (await fetch(`${agent.adminUrl}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
-    const completed = new Promise<string>((resolve) => {
-      agent.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
-        const record = payload.connectionRecord
-        if (record.outOfBandId === outOfBandId && record.state === DidCommDidExchangeState.Completed) resolve(record.id)
-      })
-    })
-    const walletConnectionId = await wallet.connect(url)
-    return { connectionId: await completed, walletConnectionId }
-  }
+  const connect = () => connectWallet(agent.node, agent.adminUrl, wallet)
   const { connectionId, walletConnectionId } = await connect()
 
   return {

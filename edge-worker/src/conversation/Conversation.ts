@@ -39,7 +39,7 @@ function actionFor(event: AgentEvent): EventAction | undefined {
 }
 
 /**
- * Durable Object of one DIDComm connection. RPC: `receiveEvent`. Alarm: answers stored events.
+ * Durable Object of one DIDComm connection. RPC: `receiveEvent` (and the test hook `reset`). Alarm: answers stored events.
  * Storage: schema.ts. Commands leave through the tunnel gateway's `sendCommand`.
  */
 export class Conversation extends DurableObject<Env> {
@@ -92,6 +92,17 @@ export class Conversation extends DurableObject<Env> {
     }
     if (stored?.row.action) await this.ctx.storage.setAlarm(now)
     return { duplicate: stored === undefined }
+  }
+
+  /**
+   * RPC, test hook only (`router/test-hooks.ts`, enabled by `TEST_HOOKS=1`): ends this instance
+   * with `ctx.abort`, as the runtime resets an object on a code update or an internal error.
+   * Calls in progress (an event being stored, the alarm answering) fail; storage is kept and
+   * the next call starts a fresh instance. The call itself always rejects.
+   */
+  reset(): never {
+    this.ctx.abort('reset by the test hook')
+    throw new Error('unreachable: ctx.abort() throws')
   }
 
   /** Answers every stored event still owed an answer, lowest `seq` first. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { bigIntToBytes, bytesToBigInt } from '../../src/anoncreds/math/index.ts'
 import { equalityTau, parseSubProof, predicateTaus, primaryKey } from '../../src/anoncreds/proof/index.ts'
 import { nonRevocationTaus } from '../../src/anoncreds/revocation/index.ts'
-import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector } from './support/vectors.ts'
 
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryPublicKey = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value.publicKeys.accumKey

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { ProofFormatError, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
 import type { VerifierRevocation } from '../../src/anoncreds/proof/verify.ts'
 import { fields, g1From, g1ToBytes, g1ToString, g2From, g2ToString, gtFromString, gtToString, scalarFrom } from '../../src/anoncreds/revocation/index.ts'
-import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector } from './support/vectors.ts'
 
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryDefinition = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value

@@ -11,6 +11,7 @@
 import type { PublishedEvent } from '../outbox/store.ts'
 import type { RetryPolicy } from '../delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../delivery/subscriber.ts'
+import { postForDelivery } from './post.ts'
 import { signatureHeaders } from './signing.ts'
 
 export interface WebhookSubscriberOptions {
@@ -43,31 +44,10 @@ export class WebhookSubscriber implements Subscriber {
   async deliver({ id, seq, event }: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
     const url = `${this.options.baseUrl}/${event.type}`
     const body = JSON.stringify(event)
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-parley-event-id': id, 'x-parley-event-seq': String(seq) }
+    const headers: Record<string, string> = { 'x-parley-event-id': id, 'x-parley-event-seq': String(seq) }
     Object.assign(headers, this.options.signingKey
       ? signatureHeaders(this.options.signingKey, id, Math.floor(Date.now() / 1000), body)
       : { 'webhook-id': id })
-    try {
-      const response = await (this.options.fetch ?? fetch)(url, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]),
-      })
-      await response.body?.cancel()
-      if (response.ok) return { result: 'acknowledged' }
-      const error = `${url} answered HTTP ${response.status}`
-      return response.status >= 400 && response.status < 500 ? { result: 'rejected', error } : { result: 'retry', error }
-    } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : describe(error)
-      return { result: 'retry', error: `${url}: ${reason}` }
-    }
+    return postForDelivery(url, body, headers, { fetch: this.options.fetch ?? fetch, timeoutMs: this.options.timeoutMs, signal })
   }
-}
-
-/** A network error's most specific message (undici puts the system error in `cause`). */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return `${error.message}${cause}`
 }
