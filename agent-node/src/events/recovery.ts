@@ -23,10 +23,10 @@
  *
  * Every recovered event goes through the publisher like any other (new id, next sequence number
  * of its connection), so a second start finds nothing to recover. The outbox is read through its
- * public paging query, topic by topic; the cost is one pass over those events at start-up.
+ * public paging query; the cost is one pass over the stored events at start-up.
  */
 import { DidCommBasicMessageRepository, DidCommBasicMessageRole, DidCommConnectionRepository, type DidCommBasicMessageRecord } from '@credo-ts/didcomm'
-import type { AgentEvent, ConnectionState, EventTopic, MessageState, TextMessageEnvelope } from '@parley/shared'
+import type { AgentEvent, ConnectionState, MessageState, TextMessageEnvelope } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { Logger } from '../logging/index.ts'
 import { sentMessageRepository } from '../messages/SentMessageRecord.ts'
@@ -44,12 +44,12 @@ export interface RecoveryReport {
   messageStates: number
 }
 
-/** Calls `visit` with every stored event of `topic`, oldest first. */
-async function scan<T extends EventTopic>(outbox: OutboxStore, topic: T, visit: (event: Extract<AgentEvent, { type: T }>) => void): Promise<void> {
+/** Calls `visit` with every stored event, oldest first, in one paged pass over the outbox. */
+async function scan(outbox: OutboxStore, visit: (event: AgentEvent) => void): Promise<void> {
   let after = 0
   for (;;) {
-    const page = await outbox.eventsAfterPosition(after, { topics: [topic] }, PAGE)
-    for (const published of page) visit(published.event as Extract<AgentEvent, { type: T }>)
+    const page = await outbox.eventsAfterPosition(after, {}, PAGE)
+    for (const published of page) visit(published.event)
     if (page.length < PAGE) return
     after = page.at(-1)!.position
   }
@@ -80,7 +80,14 @@ export async function recoverLostEvents(agent: DidcommAgent, outbox: OutboxStore
   const report: RecoveryReport = { connectionStates: 0, receivedMessages: 0, messageStates: 0 }
 
   const lastConnectionState = new Map<string, ConnectionState>()
-  await scan(outbox, 'connection-state-updated', (e) => lastConnectionState.set(e.connectionId, e.state))
+  const receivedIds = new Set<string>()
+  const lastMessageState = new Map<string, MessageState>()
+  await scan(outbox, (e) => {
+    if (e.type === 'connection-state-updated') lastConnectionState.set(e.connectionId, e.state)
+    else if (e.type === 'message-received') receivedIds.add(e.message.id)
+    else lastMessageState.set(e.messageId, e.state)
+  })
+
   for (const record of await dependencyManager.resolve(DidCommConnectionRepository).getAll(context)) {
     const state = reportedConnectionState(record)
     if (!state || lastConnectionState.get(record.id) === state) continue
@@ -89,8 +96,6 @@ export async function recoverLostEvents(agent: DidcommAgent, outbox: OutboxStore
     report.connectionStates++
   }
 
-  const receivedIds = new Set<string>()
-  await scan(outbox, 'message-received', (e) => receivedIds.add(e.message.id))
   const basicMessages = await dependencyManager.resolve(DidCommBasicMessageRepository).findByQuery(context, { role: DidCommBasicMessageRole.Receiver })
   for (const record of basicMessages) {
     const messageId = record.threadId
@@ -100,8 +105,6 @@ export async function recoverLostEvents(agent: DidcommAgent, outbox: OutboxStore
     report.receivedMessages++
   }
 
-  const lastMessageState = new Map<string, MessageState>()
-  await scan(outbox, 'message-state-updated', (e) => lastMessageState.set(e.messageId, e.state))
   for (const record of await sentMessageRepository(context).getAll(context)) {
     const reported = lastMessageState.get(record.id)
     if (!reported || reported === record.state) continue
