@@ -3,7 +3,7 @@
  * the tunnel — then prints a connection invitation (URL and terminal QR code) for
  * `npm run wallet -- <url>` or a phone wallet. Ctrl-C stops both.
  *
- * Reads the same variables as production (README "Configuration"); the worker gets the LLM
+ * Reads the same variables as production (docs/configuration.md); the worker gets the LLM
  * settings (COMPAT_*, AGENT_PACK_PATH), agent-node everything else. Defaults: worker on 8787,
  * agent public port 3001, admin port 3000, data in ./data.
  */

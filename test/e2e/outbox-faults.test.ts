@@ -2,7 +2,7 @@
  * Fault tests of the event outbox with real processes: agent-node (child process, real SQLite)
  * is killed with SIGKILL in the middle of a burst and restarted on the same DATA_DIR. A Credo
  * wallet peer over WebSocket makes the connection; the controller is a webhook receiver that
- * dedupes by `webhook-id`, as the README asks controllers to. Asserted: every stored event
+ * dedupes by `webhook-id`, as docs/events.md asks controllers to. Asserted: every stored event
  * arrives, each connection's events in order, no duplicate effects, and every message the admin
  * API accepted has its `created` event. Then the tunnel: the worker (workerd) is stopped in the
  * middle of a burst of chat messages and started again on its storage; every message is

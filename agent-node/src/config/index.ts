@@ -1,9 +1,9 @@
 /**
  * agent-node's runtime settings, read once from the environment into one resolved object that
- * is passed down (STYLE.md: config is never read from env anywhere else).
+ * is passed down (config is never read from env anywhere else).
  *
- * Names follow ../shared/spec/agent-interface-and-events.md ("Runtime settings"). Settings the
- * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
+ * Names follow the agent interface spec, "Runtime settings". Settings the
+ * spec does not name are documented in docs/configuration.md: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.

@@ -1,5 +1,5 @@
 /**
- * Turns Credo's events into the spec's agent events (../shared/spec "Events"):
+ * Turns Credo's events into the spec's agent events (agent interface spec, "Events"):
  * - connection state changes (creation included) -> `connection-state-updated`; a hang-up from
  *   either side -> `connection-state-updated` with state `terminated`,
  * - messages from peers -> `message-received`, through each message type's receiver

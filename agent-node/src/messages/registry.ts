@@ -1,5 +1,5 @@
 /**
- * Every message type, as a registry (STYLE.md: a new type is one new entry, never another branch
+ * Every message type, as a registry (a new type is one new entry, never another branch
  * in a long if/else):
  * - `senders`: `type -> send` for the types the controller sends through `POST /v1/message`;
  * - `receivers`: one subscription per protocol, turning what a peer sends into `message-received`

@@ -1,5 +1,5 @@
 /**
- * The agent pack (../shared/spec/agent-pack-manifest.md): its schema and the portable resolver.
+ * The agent pack (the agent-pack manifest spec): its schema and the portable resolver.
  * Reading the file from disk is Node-only and lives in `@parley/shared/agent-pack/node`.
  */
 export * from './defaults.ts'

@@ -1,5 +1,5 @@
 /**
- * The agent-pack manifest (../shared/spec/agent-pack-manifest.md), as one zod schema. Parsing a
+ * The agent-pack manifest (spec: "Controller Configuration Manifest"), as one zod schema. Parsing a
  * manifest with it coerces `number/string` and `boolean/string` values and fills the built-in
  * defaults, so its output is the resolved configuration.
  *

@@ -1,6 +1,6 @@
 /**
  * Events agent-node reports to its controller, exactly as the spec's "Events" section defines
- * them (../shared/spec/agent-interface-and-events.md). Every event body carries `type` equal to
+ * them (agent interface spec, "Events"). Every event body carries `type` equal to
  * its topic; HTTP delivery POSTs it to `${EVENTS_BASE_URL}/<topic>`.
  */
 import { z } from 'zod'

@@ -1,5 +1,5 @@
 /**
- * Fields every message shares, in both directions (../shared/spec/agent-interface-and-events.md,
+ * Fields every message shares, in both directions (agent interface spec,
  * "Message" and "Message envelope"). Each message type's file extends these.
  */
 import { z } from 'zod'

@@ -1,6 +1,6 @@
 /**
  * Messages between controller and user, as the spec's "Message" and "Message envelope" tables
- * define them (../shared/spec/agent-interface-and-events.md). One file per message type (or per
+ * define them (agent interface spec, "Message"). One file per message type (or per
  * protocol carrying several types) holds its `POST /v1/message` body schema and/or its received
  * envelope schema; the two unions below list them all. A new type is one new file and one line in
  * each union it belongs to.

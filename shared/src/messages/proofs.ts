@@ -31,7 +31,7 @@ export type IdentityProofRequestMessageBody = z.infer<typeof IdentityProofReques
 /**
  * One submitted item. `verified` says whether the agent verified the presentation; `claims` are
  * the revealed values (present when verified); `errorCode` says why not (`refused`,
- * `verification-error`, ...; see the README's presentation statuses) with `reason` in words.
+ * `verification-error`, ...; see docs/credentials.md, presentation callbacks) with `reason` in words.
  */
 export const SubmittedProofItem = z.object({
   id: z.string(),
