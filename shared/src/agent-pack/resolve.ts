@@ -9,9 +9,10 @@ import { KEY_ALIASES } from './aliases.ts'
 import { DEFAULT_API_KEY_ENV, DEFAULT_LOCAL_BASE_URL } from './defaults.ts'
 import { NOT_ACTED_ON_AT_THE_EDGE } from './edge-support.ts'
 import { envValue, type EnvRecord } from './env.ts'
+import { maskSecrets } from './mask.ts'
 import { applyVariables, parseFormatted, type OverrideOrigin } from './overrides.ts'
 import { substitutePlaceholders } from './placeholders.ts'
-import { AgentPackManifest, EnvironmentSettings, type AgentPackConfig } from './schema/index.ts'
+import { AgentPackManifest, EnvironmentSettings, JSON_TEXT_FIELDS, type AgentPackConfig } from './schema/index.ts'
 import { AGENT_PACK_FILE_NAMES, parseAgentPackSource, type AgentPackSource } from './source.ts'
 import { formatPath, isMapping, removeAt, valueAt, type Mapping, type TreePath } from './tree.ts'
 import { ANTHROPIC_API_KEY, ENV_OVERRIDES, ENV_SETTINGS } from './variables.ts'
@@ -41,7 +42,7 @@ export function resolveAgentPack(source: AgentPackSource | undefined, env: EnvRe
   const substituted = substitutePlaceholders(readManifest(source, warnings), env, warnings)
   const manifest = isMapping(substituted) ? substituted : {}
   applyKeyAliases(manifest, warnings)
-  parseJsonText(manifest, ['tools', 'dynamicConfig'], warnings)
+  for (const path of JSON_TEXT_FIELDS) parseJsonText(manifest, path, warnings)
   const origins = applyVariables(manifest, ENV_OVERRIDES, env, warnings)
   warnDeprecated(manifest, warnings)
   const parsed = validate(AgentPackManifest, manifest, origins, warnings)
@@ -144,7 +145,7 @@ function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<st
     const origin = originOf(issue.path, origins)
     if (origin && formatPath(origin.path) === formatPath(issue.path)) {
       // A bad override: undo it, keeping what the pack said (validated on the next pass).
-      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(valueAt(tree, issue.path))} (from ${origin.variable}; ignored)`)
+      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
       origins.delete(formatPath(origin.path))
       const parent = valueAt(tree, origin.path.slice(0, -1)) as Mapping
       const field = origin.path[origin.path.length - 1] as string
@@ -155,7 +156,7 @@ function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<st
     const from = origin ? ` (from ${origin.variable})` : ''
     const value = valueAt(tree, issue.path)
     if (value !== undefined) {
-      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(value)}${from}`)
+      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(value, issue.path)}${from}`)
       if (!removeAt(tree, issue.path)) break
       continue
     }
@@ -186,7 +187,9 @@ function deepestPresent(tree: Mapping, path: TreePath): TreePath {
 
 const MAX_SHOWN = 80
 
-function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
+/** `value` as shown in a warning: secrets masked (by the key holding it), long values cut. */
+function describe(value: unknown, path: TreePath): string {
+  const key = path.at(-1)
+  const text = JSON.stringify(maskSecrets(value, typeof key === 'string' ? key : undefined)) ?? String(value)
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text
 }

@@ -22,9 +22,9 @@ import {
   VISION_DETAILS,
   VISION_PROVIDER_TYPES,
 } from '../defaults.ts'
+import { ENV_NAME } from '../env.ts'
 import { booleanValue, choiceValue, listOf, numberValue, section, textValue, urlValue } from '../values.ts'
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const apiKeyEnv = () => textValue().regex(ENV_NAME, { error: 'expected an environment variable name' }).default(DEFAULT_API_KEY_ENV).describe('Name of the environment variable holding the key.')
 
 /** A refinement: a provider of the self-hosted `type` must name its `baseUrl`. */

@@ -2,7 +2,6 @@
  * Spec section `tools`: external HTTP tools (`dynamicConfig`, in the format hologram-ai-agent
  * reads) and the settings of built-in tools (`bundled`).
  */
-import { z } from 'zod'
 import {
   DEFAULT_HTTP_TOOL_METHOD,
   DEFAULT_STAT_CLASS,
@@ -27,22 +26,11 @@ export const HttpToolDefinition = section({
 })
 
 /**
- * `tools.dynamicConfig`: a list of `HttpToolDefinition`, written as a list or as a JSON string
- * holding one (the empty string stands for none).
+ * Fields that may also be written as a JSON string holding their value (`dynamicConfig: '[]'`,
+ * `dynamicConfig: ${LLM_TOOLS_CONFIG}`): the resolver parses the string before validation, and
+ * the editors' JSON Schema accepts a string there.
  */
-export const DynamicToolsConfig = z
-  .union([z.string(), z.array(z.unknown())], { error: 'expected a list of tools or a JSON string holding one' })
-  .transform((value, context) => {
-    if (typeof value !== 'string') return value
-    if (value.trim() === '') return []
-    try {
-      return JSON.parse(value) as unknown
-    } catch (error) {
-      context.issues.push({ code: 'custom', input: value, message: `expected a JSON list of tools (${(error as Error).message})` })
-      return z.NEVER
-    }
-  })
-  .pipe(listOf(HttpToolDefinition, 'tools'))
+export const JSON_TEXT_FIELDS: readonly (readonly string[])[] = [['tools', 'dynamicConfig']]
 
 /** One of `statisticsFetcher.defaultStatEnums`. */
 export const StatEnum = section({
@@ -63,6 +51,6 @@ export const StatisticsFetcherSettings = section({
 
 /** `tools`. */
 export const ToolsSection = section({
-  dynamicConfig: DynamicToolsConfig.default([]).describe('External model tools: a list, or a JSON string holding one.'),
+  dynamicConfig: listOf(HttpToolDefinition, 'tools').default([]).describe('External model tools: a list, or a JSON string holding one.'),
   bundled: section({ statisticsFetcher: StatisticsFetcherSettings.prefault({}) }).prefault({}).describe('Settings of built-in tools, keyed by tool name.'),
 })
