@@ -3,7 +3,7 @@
  * passes exactly these to the worker): every variable of the override and settings table, every
  * `${VAR}` the file refers to, and every variable an `apiKeyEnv` field names.
  */
-import { ENV_NAME } from './env.ts'
+import { ENV_NAME, envValue, type EnvRecord } from './env.ts'
 import { PLACEHOLDER } from './placeholders.ts'
 import { parseAgentPackSource, type AgentPackSource } from './source.ts'
 import { isMapping } from './tree.ts'
@@ -27,4 +27,15 @@ function collectApiKeyEnv(value: unknown, names: Set<string>): void {
     if (key === 'apiKeyEnv' && typeof item === 'string' && ENV_NAME.test(item)) names.add(item)
     else collectApiKeyEnv(item, names)
   }
+}
+
+/**
+ * The set variables of `env` that `source` may read (`referencedVariables`): what a launcher
+ * hands the process that resolves the pack (`npm start` → the worker's vars).
+ */
+export function referencedEnv(env: EnvRecord, source?: AgentPackSource): Record<string, string> {
+  return Object.fromEntries(referencedVariables(source).flatMap((name) => {
+    const value = envValue(env, name)
+    return value === undefined ? [] : [[name, value]]
+  }))
 }
