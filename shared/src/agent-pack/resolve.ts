@@ -130,11 +130,14 @@ const MAX_PASSES = 1000
  * good ones survive.
  */
 function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<string, OverrideOrigin>, warnings: string[]): z.output<S> {
+  /** Warning (index) of each value removed so far, by path: a field that was bad, not absent. */
+  const removed = new Map<string, number>()
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const result = schema.safeParse(tree)
     if (result.success) return result.data
     const issue = result.error.issues[0]
     if (issue === undefined) break
+    const path = formatPath(issue.path)
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         warnings.push(`${formatPath([...issue.path, key])}: unknown key`)
@@ -143,10 +146,10 @@ function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<st
       continue
     }
     const origin = originOf(issue.path, origins)
-    if (origin && formatPath(origin.path) === formatPath(issue.path)) {
+    if (origin && formatPath(origin.path) === path) {
       // A bad override: undo it, keeping what the pack said (validated on the next pass).
-      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
-      origins.delete(formatPath(origin.path))
+      warnings.push(`${path}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
+      origins.delete(path)
       const parent = valueAt(tree, origin.path.slice(0, -1)) as Mapping
       const field = origin.path[origin.path.length - 1] as string
       if (origin.previous === undefined) delete parent[field]
@@ -156,15 +159,17 @@ function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<st
     const from = origin ? ` (from ${origin.variable})` : ''
     const value = valueAt(tree, issue.path)
     if (value !== undefined) {
-      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(value, issue.path)}${from}`)
+      removed.set(path, warnings.push(`${path}: ${issue.message}, got ${describe(value, issue.path)}${from}`) - 1)
       if (!removeAt(tree, issue.path)) break
       continue
     }
-    // A required value is missing: drop what holds it.
+    // A required value is missing (or was just removed as bad): drop what holds it.
     const holder = deepestPresent(tree, issue.path)
-    if (holder.length === 0) break
-    warnings.push(`${formatPath(issue.path)}: ${issue.message}, got nothing${from}; ${formatPath(holder)} dropped`)
-    if (!removeAt(tree, holder)) break
+    if (holder.length === 0 || !removeAt(tree, holder)) break
+    const earlier = removed.get(path)
+    if (earlier === undefined) warnings.push(`${path}: ${issue.message}, got nothing${from}; ${formatPath(holder)} dropped`)
+    else warnings[earlier] += `; ${formatPath(holder)} dropped`
+    removed.clear() // positions under the holder have moved
   }
   warnings.push('(manifest): could not be validated; using built-in defaults only')
   return schema.parse({})
