@@ -3,8 +3,18 @@
  * JSON-or-CSV list), vendor aliases of the variable names, bad values, and step (d): the spec's
  * defaults. Also the variable list `npm start` hands the worker.
  */
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import {
+  ANTHROPIC_API_KEY,
+  IMAGE_PROVIDER_ALIASES,
+  KEY_ALIASES,
+  LLM_PROVIDER_ALIASES,
+  MEMORY_BACKEND_ALIASES,
+  RAG_PROVIDER_ALIASES,
+  STT_PROVIDER_ALIASES,
+  VECTOR_STORE_ALIASES,
+  VISION_PROVIDER_ALIASES,
   DEFAULT_LLM_MODEL,
   DEFAULT_VISION_PROMPT,
   ENV_OVERRIDES,
@@ -189,5 +199,28 @@ describe('variables handed to the worker', () => {
     for (const { variable, aliases = [] } of [...ENV_OVERRIDES, ...ENV_SETTINGS]) expect(names).toEqual(expect.arrayContaining([variable, ...aliases]))
     expect(names).toEqual(expect.arrayContaining(['COMPANY', 'IMAGES_KEY', 'ANTHROPIC_API_KEY']))
     expect(referencedEnv({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]', HOME: '/root', COMPAT_MODEL: '' }, pack)).toEqual({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]' })
+  })
+})
+
+describe('docs/agent-pack.md', async () => {
+  const docs = await readFile(new URL('../../docs/agent-pack.md', import.meta.url), 'utf8')
+
+  it('lists every variable with its path, vendor name and whether it is a Worker secret', () => {
+    for (const { variable, aliases = [], path, secret } of [...ENV_OVERRIDES, ...ENV_SETTINGS]) {
+      const row = docs.split('\n').find((line) => line.startsWith(`| ${variable} |`))
+      expect(row, variable).toBeDefined()
+      expect(row).toContain(` ${path.join('.')} `)
+      for (const alias of aliases) expect(row).toContain(alias)
+      expect(row!.includes('**secret**'), variable).toBe(secret)
+    }
+    expect(docs).toContain(`| ${ANTHROPIC_API_KEY} |`)
+  })
+
+  it('documents every alias', () => {
+    const aliases = [LLM_PROVIDER_ALIASES, RAG_PROVIDER_ALIASES, VECTOR_STORE_ALIASES, MEMORY_BACKEND_ALIASES, IMAGE_PROVIDER_ALIASES, STT_PROVIDER_ALIASES, VISION_PROVIDER_ALIASES]
+    for (const [vendor, neutral] of aliases.flatMap((table) => Object.entries(table))) {
+      expect(docs.split('\n').some((line) => line.includes(`\`${vendor}\``) && line.includes(`\`${neutral}\``)), vendor).toBe(true)
+    }
+    for (const { from, to } of KEY_ALIASES) expect(docs).toMatch(new RegExp(`\\| \`${from}\`.*\\| \`${to}\``))
   })
 })
