@@ -19,7 +19,7 @@ import {
   DEFAULT_VISION_PROMPT,
   ENV_OVERRIDES,
   ENV_SETTINGS,
-  referencedEnv,
+  pickEnv,
   referencedVariables,
   resolveAgentPack,
   type AgentPackConfig,
@@ -198,7 +198,7 @@ describe('variables handed to the worker', () => {
     const names = referencedVariables(pack)
     for (const { variable, aliases = [] } of [...ENV_OVERRIDES, ...ENV_SETTINGS]) expect(names).toEqual(expect.arrayContaining([variable, ...aliases]))
     expect(names).toEqual(expect.arrayContaining(['COMPANY', 'IMAGES_KEY', 'ANTHROPIC_API_KEY']))
-    expect(referencedEnv({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]', HOME: '/root', COMPAT_MODEL: '' }, pack)).toEqual({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]' })
+    expect(pickEnv({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]', HOME: '/root', COMPAT_MODEL: '' }, names)).toEqual({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]' })
   })
 })
 

@@ -3,7 +3,9 @@
  * the edge does not act on yet, and secrets masked in what is shown.
  */
 import { readFile } from 'node:fs/promises'
+import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import {
   AGENT_PACK_SCHEMA_FILE,
   MASK,
@@ -149,5 +151,24 @@ describe('the JSON Schema for editors', () => {
     expect(schema.properties.llm!.properties.temperature).toMatchObject({ type: ['number', 'string'], default: 0.3 })
     expect(schema.properties.integrations!.properties.vsAgent).toMatchObject({ deprecated: true, description: 'Alias of agent.' })
     expect(schema.properties.tools!.properties.dynamicConfig!.anyOf).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'string' })]))
+  })
+})
+
+describe('an editor validating with the JSON Schema', () => {
+  const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(agentPackJsonSchema())
+  const read = async (path: string) => parseYaml(await readFile(new URL(path, import.meta.url), 'utf8')) as unknown
+
+  it('accepts the default pack and packs in both spellings', async () => {
+    for (const path of ['../../agent-packs/agent-pack.yaml', 'fixtures/agent-packs/vendor-spellings/agent-pack.yaml', 'fixtures/agent-packs/neutral/agent-pack.json']) {
+      expect(validate(await read(path)), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true)
+    }
+  })
+
+  it('flags an unknown key and a wrong value where they are', () => {
+    expect(validate({ llm: { temprature: 0.5 }, memory: { backend: 'disk' } })).toBe(false)
+    expect(validate.errors).toEqual(expect.arrayContaining([
+      expect.objectContaining({ instancePath: '/llm', params: { additionalProperty: 'temprature' } }),
+      expect.objectContaining({ instancePath: '/memory/backend', keyword: 'enum' }),
+    ]))
   })
 })
