@@ -47,21 +47,30 @@ export function resolveAgentPack(source: AgentPackSource | undefined, env: EnvRe
   warnDeprecated(manifest, warnings)
   const parsed = validate(AgentPackManifest, manifest, origins, warnings)
   warnNotActedOn(manifest, notActedOn, warnings)
+  return { config: withEnvironmentSettings(parsed, env, warnings), warnings }
+}
 
-  const environment: Mapping = {}
-  const settings = validate(EnvironmentSettings, environment, applyVariables(environment, ENV_SETTINGS, env, warnings), warnings)
-  const apiKey = settings.llm.apiKey ?? (parsed.llm.provider === 'anthropic' ? envValue(env, ANTHROPIC_API_KEY) : undefined)
+/**
+ * Adds what comes from the environment only: `llm.apiKey`, each media provider's `apiKey` (from
+ * the variable its `apiKeyEnv` names), `objectStore`, and the `local` provider's default URL.
+ */
+function withEnvironmentSettings(parsed: AgentPackManifest, env: EnvRecord, warnings: string[]): AgentPackConfig {
+  const tree: Mapping = {}
+  const settings = validate(EnvironmentSettings, tree, applyVariables(tree, ENV_SETTINGS, env, warnings), warnings)
+  const { llm, imageGeneration, speechToText, vision } = parsed
   const keyOf = (apiKeyEnv: string) => (apiKeyEnv === DEFAULT_API_KEY_ENV ? settings.llm.apiKey : envValue(env, apiKeyEnv))
-  const { speechToText, vision } = parsed
-  const config: AgentPackConfig = {
+  return {
     ...parsed,
-    llm: { ...parsed.llm, baseUrl: parsed.llm.baseUrl ?? (parsed.llm.provider === 'local' ? DEFAULT_LOCAL_BASE_URL : undefined), apiKey },
-    imageGeneration: { providers: parsed.imageGeneration.providers.map((provider) => ({ ...provider, apiKey: keyOf(provider.apiKeyEnv) })) },
+    llm: {
+      ...llm,
+      baseUrl: llm.baseUrl ?? (llm.provider === 'local' ? DEFAULT_LOCAL_BASE_URL : undefined),
+      apiKey: settings.llm.apiKey ?? (llm.provider === 'anthropic' ? envValue(env, ANTHROPIC_API_KEY) : undefined),
+    },
+    imageGeneration: { providers: imageGeneration.providers.map((provider) => ({ ...provider, apiKey: keyOf(provider.apiKeyEnv) })) },
     speechToText: { ...speechToText, provider: speechToText.provider && { ...speechToText.provider, apiKey: keyOf(speechToText.provider.apiKeyEnv) } },
     vision: { ...vision, provider: vision.provider && { ...vision.provider, apiKey: keyOf(vision.provider.apiKeyEnv) } },
     objectStore: settings.objectStore,
   }
-  return { config, warnings }
 }
 
 function readManifest(source: AgentPackSource | undefined, warnings: string[]): Mapping {
