@@ -54,6 +54,8 @@ export interface AgentNode {
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
   adminPort: number
+  /** DIDComm WebSocket connections open on the public port now (closed ones are forgotten at once). */
+  readonly openPublicSockets: number
   /** Stops servers, delivery, tunnel and agent once every event is stored, closes the database. */
   stop(): Promise<void>
 }
@@ -64,7 +66,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
   const wallet = await openWallet(database, config.walletKey)
-  const transports = createPublicTransports()
+  const transports = createPublicTransports(config.envelopeLimits, logger.child({ component: 'public' }))
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],
@@ -108,7 +110,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   const publicServer = await listenPublic(publicApp, transports, config.publicPort)
   const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
-  const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
+  const eventStream = new EventStreamServer(outbox, events, config.adminAccess, logger.child({ component: 'event-stream' }))
   eventStream.attach(adminServer)
   tunnel?.start()
 
@@ -123,6 +125,9 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     publicDid: didRecord.did,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
+    get openPublicSockets() {
+      return transports.ws.openSockets
+    },
     async stop() {
       await eventStream.close()
       await new Promise((resolve) => adminServer.close(resolve))
