@@ -242,7 +242,12 @@ describe('TunnelClient', () => {
 
   it('notices a takeover (close 4000) at once, says so, and redials only after the hold-off', async () => {
     const lines: Array<{ msg: string; redialInMs?: number }> = []
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => done(undefined, lines.push(JSON.parse(chunk.toString()))) }))
+    const logger = pino({ level: 'info' }, new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()))
+        done()
+      },
+    }))
     const { worker, client } = await setup(SECRET, { replacedHoldOffMs: 300, logger })
     const opened = worker.nextSocket()
     client.start()
