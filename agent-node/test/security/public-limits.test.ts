@@ -4,12 +4,12 @@
  * size on WebSocket, and that closed WebSockets are forgotten. A wallet still connects after all
  * of it.
  */
-import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { connectWallet, startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
+import { chunkedPost } from '../support/chunked-post.ts'
 import { bogusEnvelope, recipientsBomb } from '../support/envelopes.ts'
 
 const MAX_ENVELOPE_BYTES = 256 * 1024
@@ -61,28 +61,8 @@ describe('public port limits', () => {
   })
 
   it('answers 413 to a chunked body over the limit while it streams, without reading the rest', async () => {
-    const chunk = Buffer.alloc(64 * 1024, 0x20)
-    const { status, written } = await new Promise<{ status: number; written: number }>((resolve, reject) => {
-      let written = 0
-      let answered = false
-      const req = request({ host: '127.0.0.1', port: agent.node.publicPort, method: 'POST', path: '/', headers: { 'content-type': 'application/didcomm-envelope-enc', 'transfer-encoding': 'chunked' } })
-      req.on('response', (response) => {
-        answered = true
-        response.resume()
-        resolve({ status: response.statusCode ?? 0, written })
-        req.destroy()
-      })
-      req.on('error', (error) => !answered && reject(error))
-      // Up to 64 MiB, far past the limit: the answer must come long before.
-      const pump = () => {
-        while (!answered && written < 64 * 1024 * 1024) {
-          written += chunk.length
-          if (!req.write(chunk)) return void req.once('drain', pump)
-        }
-        if (!answered) req.end()
-      }
-      pump()
-    })
+    // Up to 64 MiB, far past the limit: the answer must come long before.
+    const { status, written } = await chunkedPost(agent.node.publicPort, '/', 'application/didcomm-envelope-enc', 64 * 1024 * 1024)
     expect(status).toBe(413)
     expect(written).toBeLessThan(64 * 1024 * 1024)
   })
