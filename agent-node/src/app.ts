@@ -74,6 +74,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     storageService: wallet.storageService,
     logger,
     logLevel: config.logLevel,
+    maxFrameBytes: config.envelopeLimits.maxBytes,
     ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
   })
   await agent.initialize()

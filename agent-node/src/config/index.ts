@@ -19,7 +19,7 @@ import { parseSigningSecret } from '../events/webhooks/signing.ts'
 import { parseNetworks } from '../http/outbound-guard.ts'
 import { defaultAllowedHosts, normalizeHost, normalizeOrigin, type AdminAccessPolicy } from '../admin/access.ts'
 import type { AdminBodyLimits } from '../admin/body-guard.ts'
-import type { EnvelopeLimits } from '../didcomm/transport/envelope.ts'
+import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from '../didcomm/transport/envelope.ts'
 
 export interface AgentNodeConfig {
   /** Label shown in invitations (AGENT_LABEL). */
@@ -110,8 +110,8 @@ const Env = z.object({
   ADMIN_ALLOWED_ORIGINS: z.string().optional(),
   ADMIN_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).default(2 * 1024 * 1024),
   ADMIN_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1_000).default(32),
-  DIDCOMM_MAX_ENVELOPE_BYTES: z.coerce.number().int().min(1_024).default(5 * 1024 * 1024),
-  DIDCOMM_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1_000).default(8),
+  DIDCOMM_MAX_ENVELOPE_BYTES: z.coerce.number().int().min(1_024).default(DEFAULT_ENVELOPE_LIMITS.maxBytes),
+  DIDCOMM_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_ENVELOPE_LIMITS.maxRecipients),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
   EVENTS_BASE_URL: httpUrl.optional(),
   EVENTS_SIGNING_SECRET: z.string().optional(),

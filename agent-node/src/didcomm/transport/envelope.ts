@@ -21,6 +21,9 @@ export interface EnvelopeLimits {
   maxRecipients: number
 }
 
+/** 5 MiB (media travels by reference, not inline) and 8 recipients (a wallet uses one or two). */
+export const DEFAULT_ENVELOPE_LIMITS: EnvelopeLimits = { maxBytes: 5 * 1024 * 1024, maxRecipients: 8 }
+
 /** The outcome: the envelope to hand to Credo, or why it was refused with the HTTP status that says so. */
 export type EnvelopeCheck =
   | { ok: true; envelope: DidCommEncryptedMessage }
