@@ -4,8 +4,6 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { Writable } from 'node:stream'
-import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
@@ -13,6 +11,7 @@ import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
 import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
+import { captureLogs } from '../support/log-lines.ts'
 
 const SECRET = 'a-tunnel-secret-of-enough-length'
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
@@ -241,13 +240,7 @@ describe('TunnelClient', () => {
   })
 
   it('notices a takeover (close 4000) at once, says so, and redials only after the hold-off', async () => {
-    const lines: Array<{ msg: string; redialInMs?: number }> = []
-    const logger = pino({ level: 'info' }, new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()))
-        done()
-      },
-    }))
+    const { logger, lines } = captureLogs('info')
     const { worker, client } = await setup(SECRET, { replacedHoldOffMs: 300, logger })
     const opened = worker.nextSocket()
     client.start()
