@@ -59,8 +59,8 @@ export function createPublicApp(agent: () => DidcommAgent, transports: PublicTra
 }
 
 /** Serves `app` on `port` (all interfaces) and routes WebSocket upgrades to the DIDComm socket server. */
-export async function listenPublic(app: Hono, transports: PublicTransports, port: number): Promise<Server> {
-  const server = await listen(app.fetch, port)
+export async function listenPublic(app: Hono, transports: PublicTransports, port: number, logger: Logger): Promise<Server> {
+  const server = await listen(app.fetch, port, undefined, logger)
   server.on('upgrade', (request, socket, head) => {
     transports.socketServer.handleUpgrade(request, socket, head, (ws) => transports.socketServer.emit('connection', ws, request))
   })
