@@ -1,6 +1,8 @@
-/** RateLimitedLogger: a burst per key per window, then a count of what was left out. */
+/** RateLimitedLogger: a burst per key per window, then a count of what was left out; Credo's warn/error lines go through it. */
 import { describe, expect, it } from 'vitest'
-import { RateLimitedLogger } from '../../src/logging/rate-limited.ts'
+import { LogLevel } from '@credo-ts/core'
+import { CredoLogger } from '../../src/logging/index.ts'
+import { DEFAULT_LOG_RATE_LIMIT, RateLimitedLogger } from '../../src/logging/rate-limited.ts'
 import { captureLogs } from '../support/log-lines.ts'
 
 describe('RateLimitedLogger', () => {
@@ -14,5 +16,14 @@ describe('RateLimitedLogger', () => {
     now = 1_000
     log.log('warn', 'garbage', { i: 10 }, 'garbage frame')
     expect(lines.at(-1)).toMatchObject({ msg: 'garbage frame', i: 10, suppressed: 7 })
+  })
+
+  it("limits Credo's warn and error lines per message (a wallet can repeat them at will), not its info lines", () => {
+    const { logger, lines } = captureLogs()
+    const credo = new CredoLogger(logger, LogLevel.debug)
+    for (let i = 0; i < 50; i++) credo.warn('could not send a receipt', { messageId: String(i) })
+    for (let i = 0; i < 50; i++) credo.debug('routine line')
+    expect(lines.filter((line) => line.msg === 'could not send a receipt')).toHaveLength(DEFAULT_LOG_RATE_LIMIT.burst)
+    expect(lines.filter((line) => line.msg === 'routine line')).toHaveLength(50)
   })
 })
