@@ -6,7 +6,9 @@
  * - every accepted socket has an `'error'` listener: a frame `ws` refuses (oversize, invalid
  *   UTF-8, unmasked, reserved opcode or bit, bad close code, oversize control frame) closes that
  *   socket with the code `ws` chose and writes one rate-limited log line;
- * - a socket is forgotten when it closes (its transport session with it);
+ * - a socket is forgotten when it closes (its transport session with it), and one whose peer
+ *   went away without closing (no pong to a ping within a heartbeat) is terminated, so dead
+ *   connections do not pile up (WebSocket clients answer pings on their own);
  * - each message is checked like an HTTP body (`envelope.ts`) before Credo sees it; a refused one
  *   closes the socket with 1008 (policy violation, 1009 when too large) and the reason;
  * - accepted envelopes go to Credo the way its own transport sends them (the
@@ -29,19 +31,31 @@ import WebSocket, { type RawData, type WebSocketServer } from 'ws'
 import type { RateLimitedLogger } from '../../logging/rate-limited.ts'
 import { checkInboundEnvelope, type EnvelopeLimits } from './envelope.ts'
 
+/** Time between pings, and the time a peer has to answer one, in milliseconds. */
+export const HEARTBEAT_MS = 30_000
+
 /** Close code for a message refused before decryption (RFC 6455 §7.4.1: policy violation / message too big). */
 const CLOSE_POLICY = 1008
 const CLOSE_TOO_BIG = 1009
 
 export class WsInboundTransport implements DidCommInboundTransport {
   private readonly sessions = new Map<WebSocket, WsTransportSession>()
+  /** Sockets that answered (or opened) since the last heartbeat. */
+  private readonly alive = new WeakSet<WebSocket>()
   private onConnection?: (socket: WebSocket) => void
+  private heartbeat?: NodeJS.Timeout
 
   /**
    * @param server the `ws` server the public HTTP server hands its upgrades to (`noServer`, `maxPayload` = `limits.maxBytes`)
    * @param log rate-limited log for what peers cause (socket errors, refused envelopes)
+   * @param heartbeatMs time between pings (default HEARTBEAT_MS)
    */
-  constructor(private readonly server: WebSocketServer, private readonly limits: EnvelopeLimits, private readonly log: RateLimitedLogger) {}
+  constructor(
+    private readonly server: WebSocketServer,
+    private readonly limits: EnvelopeLimits,
+    private readonly log: RateLimitedLogger,
+    private readonly heartbeatMs = HEARTBEAT_MS,
+  ) {}
 
   /** Sockets open now (closed ones are forgotten at once). */
   get openSockets(): number {
@@ -54,6 +68,8 @@ export class WsInboundTransport implements DidCommInboundTransport {
     this.onConnection = (socket) => {
       const session = new WsTransportSession(socket)
       this.sessions.set(socket, session)
+      this.alive.add(socket)
+      socket.on('pong', () => this.alive.add(socket))
       socket.on('error', (error: Error & { code?: string }) => {
         this.log.log('warn', `ws-error:${error.code ?? 'other'}`, { code: error.code, reason: error.message }, 'DIDComm WebSocket closed on a protocol error')
       })
@@ -75,9 +91,24 @@ export class WsInboundTransport implements DidCommInboundTransport {
       })
     }
     this.server.on('connection', this.onConnection)
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  /** Terminates sockets that did not answer the previous ping, pings the others. */
+  private beat(): void {
+    for (const socket of this.sessions.keys()) {
+      if (!this.alive.has(socket)) {
+        socket.terminate()
+        continue
+      }
+      this.alive.delete(socket)
+      socket.ping()
+    }
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.heartbeat)
     if (this.onConnection) this.server.off('connection', this.onConnection)
     for (const socket of this.sessions.keys()) socket.terminate()
     this.sessions.clear()
