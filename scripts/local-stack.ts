@@ -139,7 +139,7 @@ export interface WorkerProcess extends ManagedProcess {
 }
 
 /**
- * Runs the edge worker in local workerd with `wrangler dev` on `port`, with `vars` as Worker
+ * Runs the edge worker in local workerd (`worker-dev.ts`: wrangler, no inspector) on `port`, with `vars` as Worker
  * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
  * temporary folder by default, so runs never share state). `config` is another wrangler
  * configuration to run instead of the repository's. Resolves when `/health` answers.
@@ -148,18 +148,16 @@ export async function startWorker(options: { port?: number; vars: Record<string,
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
   const persistTo = options.persistTo ?? tempDir('parley-worker-')
-  const args = ['wrangler', 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false']
   // Vars (secrets among them) go through a private env file, not the command line `ps` shows;
   // it is removed as soon as the worker exits.
   const envDir = tempDir('parley-worker-env-')
   const envFile = join(envDir, '.env')
   writeFileSync(envFile, Object.entries(options.vars).map(([name, value]) => envFileLine(name, value)).join('\n'), { mode: 0o600 })
-  args.push('--env-file', envFile, '--persist-to', persistTo)
-  if (options.config) args.push('--config', options.config)
+  // `wrangler dev` without its DevTools inspector (see worker-dev.ts).
   const proc = launch({
     name: 'worker',
-    command: 'npx',
-    args,
+    command: process.execPath,
+    args: ['--import', 'tsx', join(ROOT, 'scripts', 'worker-dev.ts'), String(port), persistTo, envFile, ...(options.config ? [options.config] : [])],
     env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
     echo: options.echo,
     onExit: () => rmSync(envDir, { recursive: true, force: true }),

@@ -54,6 +54,8 @@ export interface AgentNode {
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
   adminPort: number
+  /** DIDComm WebSocket connections open on the public port now (closed ones are forgotten at once). */
+  readonly openPublicSockets: number
   /** Stops servers, delivery, tunnel and agent once every event is stored, closes the database. */
   stop(): Promise<void>
 }
@@ -64,7 +66,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
   const wallet = await openWallet(database, config.walletKey)
-  const transports = createPublicTransports()
+  const transports = createPublicTransports(config.envelopeLimits, logger.child({ component: 'public' }))
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],
@@ -72,6 +74,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     storageService: wallet.storageService,
     logger,
     logLevel: config.logLevel,
+    maxFrameBytes: config.envelopeLimits.maxBytes,
     ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
   })
   await agent.initialize()
@@ -105,10 +108,10 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   const publicApp = createPublicApp(() => agent, transports, config, shortUrls)
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
-  const publicServer = await listenPublic(publicApp, transports, config.publicPort)
+  const publicServer = await listenPublic(publicApp, transports, config.publicPort, logger.child({ component: 'public' }))
   const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
-  const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
-  const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
+  const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
+  const eventStream = new EventStreamServer(outbox, events, config.adminAccess, logger.child({ component: 'event-stream' }))
   eventStream.attach(adminServer)
   tunnel?.start()
 
@@ -123,6 +126,9 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     publicDid: didRecord.did,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
+    get openPublicSockets() {
+      return transports.ws.openSockets
+    },
     async stop() {
       await eventStream.close()
       await new Promise((resolve) => adminServer.close(resolve))

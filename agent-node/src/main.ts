@@ -1,11 +1,13 @@
 /**
  * agent-node's entry point: reads the configuration, starts the agent, prints the start-up line
- * (spec: agent, version, public port, admin port) and stops cleanly on SIGINT/SIGTERM.
+ * (spec: agent, version, public port, admin port) and stops cleanly on SIGINT/SIGTERM. What slips
+ * past every socket's own error handling meets the last-resort handlers (`process/last-resort.ts`).
  */
 // First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
 import './anoncreds/register.ts'
 import { ConfigError, loadConfig } from './config/index.ts'
 import { createLogger } from './logging/index.ts'
+import { installLastResortHandlers } from './process/last-resort.ts'
 import { BUILD, startAgentNode } from './app.ts'
 
 async function main(): Promise<void> {
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   const { config, notices } = loaded
   const logger = createLogger(config.logLevel)
   for (const notice of notices) logger.warn(notice)
+  installLastResortHandlers(logger)
 
   const node = await startAgentNode(config, logger)
   console.log(`${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}, public DID ${node.publicDid}`)

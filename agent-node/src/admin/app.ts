@@ -5,6 +5,8 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { swaggerUI } from '@hono/swagger-ui'
+import { adminAccess } from './access.ts'
+import { adminBodyLimit, adminJsonGuard } from './body-guard.ts'
 import type { AdminDeps } from './context.ts'
 import { errorHandler, errorResponse, validationHook } from './errors.ts'
 import { agentRoutes } from './routes/agent.ts'
@@ -19,9 +21,13 @@ import { messageRoutes } from './routes/messages.ts'
 import { presentationRequestRoutes } from './routes/presentation-request.ts'
 import { vtRoutes } from './routes/vt.ts'
 
-/** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
+/**
+ * Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. Every
+ * request first passes the Host/Origin check (`access.ts`) and the body limits (`body-guard.ts`).
+ */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
+  app.use(adminAccess(deps.config.adminAccess), adminBodyLimit(deps.config.adminBody), adminJsonGuard(deps.config.adminBody))
   const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
   for (const routes of routers) routes(deps, app)
 

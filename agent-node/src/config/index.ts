@@ -7,6 +7,7 @@
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
+ * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -16,6 +17,9 @@ import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPubl
 import type { RetryPolicy } from '../events/delivery/retry.ts'
 import { parseSigningSecret } from '../events/webhooks/signing.ts'
 import { parseNetworks } from '../http/outbound-guard.ts'
+import { defaultAllowedHosts, normalizeHost, normalizeOrigin, type AdminAccessPolicy } from '../admin/access.ts'
+import type { AdminBodyLimits } from '../admin/body-guard.ts'
+import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from '../didcomm/transport/envelope.ts'
 
 export interface AgentNodeConfig {
   /** Label shown in invitations (AGENT_LABEL). */
@@ -38,6 +42,12 @@ export interface AgentNodeConfig {
   /** Admin interface bind address and port (ADMIN_HOST, default 127.0.0.1; ADMIN_PORT, default 3000). */
   adminHost: string
   adminPort: number
+  /** Host and Origin headers admin requests may carry (ADMIN_ALLOWED_HOSTS, ADMIN_ALLOWED_ORIGINS; docs/security.md). */
+  adminAccess: AdminAccessPolicy
+  /** Admin body bounds (ADMIN_MAX_BODY_BYTES, default 2 MiB; ADMIN_MAX_JSON_DEPTH, default 32). */
+  adminBody: AdminBodyLimits
+  /** Inbound DIDComm envelope bounds (DIDCOMM_MAX_ENVELOPE_BYTES, default 5 MiB; DIDCOMM_MAX_RECIPIENTS, default 8). */
+  envelopeLimits: EnvelopeLimits
   /** Serve the OpenAPI explorer at `/api` (ENABLE_PUBLIC_API_EXPLORER). */
   enableApiExplorer: boolean
   /** Base URL of the controller's webhook receiver (EVENTS_BASE_URL); events are POSTed to `<base>/<topic>`. */
@@ -96,6 +106,12 @@ const Env = z.object({
   AGENT_INVITATION_BASE_URL: httpUrl.optional(),
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   ADMIN_PORT: port.default(3000),
+  ADMIN_ALLOWED_HOSTS: z.string().optional(),
+  ADMIN_ALLOWED_ORIGINS: z.string().optional(),
+  ADMIN_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).default(2 * 1024 * 1024),
+  ADMIN_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1_000).default(32),
+  DIDCOMM_MAX_ENVELOPE_BYTES: z.coerce.number().int().min(1_024).default(DEFAULT_ENVELOPE_LIMITS.maxBytes),
+  DIDCOMM_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_ENVELOPE_LIMITS.maxRecipients),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
   EVENTS_BASE_URL: httpUrl.optional(),
   EVENTS_SIGNING_SECRET: z.string().optional(),
@@ -187,6 +203,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push(`EVENTS_SIGNING_SECRET: ${(error as Error).message}`)
     }
   }
+  const adminAccess: AdminAccessPolicy = {
+    allowedHosts: listSetting('ADMIN_ALLOWED_HOSTS', e.ADMIN_ALLOWED_HOSTS, normalizeHost, problems) ?? defaultAllowedHosts(e.ADMIN_HOST),
+    allowedOrigins: listSetting('ADMIN_ALLOWED_ORIGINS', e.ADMIN_ALLOWED_ORIGINS, normalizeOrigin, problems) ?? [],
+  }
+  if (!e.ADMIN_ALLOWED_HOSTS && ['0.0.0.0', '::', '[::]'].includes(e.ADMIN_HOST)) {
+    notices.push(`ADMIN_HOST ${e.ADMIN_HOST} listens on every interface, but only requests naming ${(adminAccess.allowedHosts as string[]).join(', ')} are served: list the names clients use in ADMIN_ALLOWED_HOSTS`)
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   return {
@@ -200,6 +223,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       invitationBaseUrl: e.AGENT_INVITATION_BASE_URL ?? `${publicUrl}/qr`,
       adminHost: e.ADMIN_HOST,
       adminPort: e.ADMIN_PORT,
+      adminAccess,
+      adminBody: { maxBodyBytes: e.ADMIN_MAX_BODY_BYTES, maxJsonDepth: e.ADMIN_MAX_JSON_DEPTH },
+      envelopeLimits: { maxBytes: e.DIDCOMM_MAX_ENVELOPE_BYTES, maxRecipients: e.DIDCOMM_MAX_RECIPIENTS },
       enableApiExplorer: e.ENABLE_PUBLIC_API_EXPLORER,
       eventsBaseUrl: e.EVENTS_BASE_URL?.replace(/\/+$/, ''),
       eventDelivery: {
@@ -250,6 +276,19 @@ function resolvePublicDid(e: z.infer<typeof Env>, problems: string[], notices: s
     }
   }
   return did
+}
+
+/**
+ * A comma-separated list setting: `'*'` (anything), or each entry normalized by `normalize`
+ * (an entry it refuses adds a problem naming `name`); undefined when unset.
+ */
+function listSetting(name: string, value: string | undefined, normalize: (entry: string) => string | undefined, problems: string[]): string[] | '*' | undefined {
+  if (value === undefined) return undefined
+  if (value.trim() === '*') return '*'
+  const entries = value.split(',').map((s) => s.trim()).filter(Boolean)
+  const normalized = entries.map((entry) => normalize(entry))
+  entries.forEach((entry, i) => normalized[i] === undefined && problems.push(`${name}: '${entry}' is not valid`))
+  return normalized.filter((entry): entry is string => entry !== undefined)
 }
 
 /** `did:webvh:<host of publicUrl>`, or `did:web:` when that host is an IP address (did:webvh forbids them). */

@@ -8,12 +8,13 @@
  * Verana trust registry) are not resolvable here and are refused.
  */
 import { z } from 'zod'
+import { readBoundedText } from '../http/bounded-body.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 
 /** Time allowed for each document fetch, in milliseconds. */
 export const SCHEMA_FETCH_TIMEOUT_MS = 10_000
-/** Largest document accepted, in characters. */
-export const SCHEMA_MAX_CHARS = 256 * 1024
+/** Largest document accepted, in bytes (counted while it streams in). */
+export const SCHEMA_MAX_BYTES = 256 * 1024
 
 /** The JSON Schema Credential or its schema could not be used; `field` names the request field. */
 export class JsonSchemaCredentialError extends Error {
@@ -63,16 +64,16 @@ export async function readJsonSchemaCredential(guard: OutboundGuard, url: string
 
 async function fetchJson(guard: OutboundGuard, url: string): Promise<unknown> {
   await guard.check(url)
-  let text: string
+  let text: string | undefined
   try {
     const response = await guard.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(SCHEMA_FETCH_TIMEOUT_MS) })
     if (!response.ok) throw new JsonSchemaCredentialError(`${url} answered ${response.status}`)
-    text = await response.text()
+    text = await readBoundedText(response, SCHEMA_MAX_BYTES)
   } catch (error) {
     if (error instanceof JsonSchemaCredentialError) throw error
     throw new JsonSchemaCredentialError(`could not fetch ${url}: ${(error as Error).message}`)
   }
-  if (text.length > SCHEMA_MAX_CHARS) throw new JsonSchemaCredentialError(`${url} is larger than ${SCHEMA_MAX_CHARS} characters`)
+  if (text === undefined) throw new JsonSchemaCredentialError(`${url} is larger than ${SCHEMA_MAX_BYTES} bytes`)
   try {
     return JSON.parse(text)
   } catch {

@@ -12,6 +12,7 @@ import { resolveDIDFromLog, type DIDDoc, type DIDLog } from 'didwebvh-ts'
 import { z } from 'zod'
 import { publicationUrl } from './identifier.ts'
 import { ed25519Verifier } from './keys.ts'
+import { readBoundedText } from '../http/bounded-body.ts'
 
 /** Milliseconds one HTTP request of a resolution may take. */
 const RESOLUTION_TIMEOUT_MS = 10_000
@@ -74,15 +75,9 @@ export async function get(url: URL): Promise<string> {
 
 /** The body of `response`, refusing more than MAX_RESOLUTION_BYTES. */
 async function boundedText(response: Response, url: URL): Promise<string> {
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength
-    // Leaving the loop by throwing cancels the stream.
-    if (size > MAX_RESOLUTION_BYTES) throw new DidResolutionError('invalid', `GET ${url}: body larger than ${MAX_RESOLUTION_BYTES} bytes`)
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+  const text = await readBoundedText(response, MAX_RESOLUTION_BYTES)
+  if (text === undefined) throw new DidResolutionError('invalid', `GET ${url}: body larger than ${MAX_RESOLUTION_BYTES} bytes`)
+  return text
 }
 
 /** `body` as JSON. @throws DidResolutionError */

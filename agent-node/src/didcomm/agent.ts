@@ -29,6 +29,9 @@ import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
 import { ActionMenuModule } from './action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
+import { RateLimitedLogger } from '../logging/rate-limited.ts'
+import { DEFAULT_ENVELOPE_LIMITS } from './transport/envelope.ts'
+import { guardedWebSocketClass } from './transport/OutboundWebSocket.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 import { CallsModule } from './calls/index.ts'
 import { MediaSharingModule } from './media-sharing/index.ts'
@@ -46,6 +49,8 @@ export interface DidcommAgentOptions {
   logLevel: string
   /** The profile this agent answers `request-profile` with (user-profile protocol); none when omitted. */
   ownProfile?: UserProfileData
+  /** Largest frame accepted on outbound WebSockets to peers, in bytes (the inbound envelope limit; default 5 MiB). */
+  maxFrameBytes?: number
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -99,7 +104,8 @@ export function createDidcommAgent(options: DidcommAgentOptions): DidcommAgent {
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), credoLogLevel(options.logLevel)),
     },
-    dependencies: agentDependencies,
+    // Peers' WebSocket endpoints answer through a guarded socket (transport/OutboundWebSocket.ts).
+    dependencies: { ...agentDependencies, WebSocketClass: guardedWebSocketClass(options.maxFrameBytes ?? DEFAULT_ENVELOPE_LIMITS.maxBytes, new RateLimitedLogger(options.logger.child({ component: 'didcomm-outbound' }))) },
     modules: modules(options),
   })
 }

@@ -4,6 +4,7 @@
  */
 import { BaseLogger, LogLevel } from '@credo-ts/core'
 import { pino, type Logger } from 'pino'
+import { RateLimitedLogger } from './rate-limited.ts'
 
 export type { Logger } from 'pino'
 
@@ -24,20 +25,29 @@ const credoToPino: Record<LogLevel, string> = {
   [LogLevel.warn]: 'warn', [LogLevel.error]: 'error', [LogLevel.fatal]: 'fatal', [LogLevel.off]: 'silent',
 }
 
+/** Characters of a Credo message that make its rate-limit key (the rest often names a message id). */
+const CREDO_KEY_LENGTH = 48
+
 /**
  * Credo's `Logger` interface on top of pino. Credo is chatty at info, so its level is one step
- * quieter than ours by default (warn when we log info).
+ * quieter than ours by default (warn when we log info). Its warn and error lines are
+ * rate-limited per message: most are about messages peers sent (garbage, messages no handler
+ * takes), which a peer can repeat at will.
  */
 export class CredoLogger extends BaseLogger {
+  private readonly rateLimited: RateLimitedLogger
+
   constructor(private readonly logger: Logger, logLevel: LogLevel) {
     super(logLevel)
+    this.rateLimited = new RateLimitedLogger(logger)
   }
 
   private log(level: LogLevel, message: string, data?: Record<string, unknown>): void {
     if (!this.isEnabled(level)) return
     const method = credoToPino[level] as 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'
-    const fields = data?.error instanceof Error ? { ...data, err: data.error, error: undefined } : data
-    this.logger[method]({ credo: true, ...fields }, message)
+    const fields = { credo: true, ...(data?.error instanceof Error ? { ...data, err: data.error, error: undefined } : data) }
+    if (method === 'warn' || method === 'error') this.rateLimited.log(method, message.slice(0, CREDO_KEY_LENGTH), fields, message)
+    else this.logger[method](fields, message)
   }
 
   test(message: string, data?: Record<string, unknown>) { this.log(LogLevel.test, message, data) }

@@ -6,16 +6,23 @@
  * - `GET /qr?oob=…`: that page (the default AGENT_INVITATION_BASE_URL),
  * - `GET /s?id=<uuid>`: short URLs (`short-urls/route.ts`),
  * - `GET /health`.
+ *
+ * Every request body is bounded while it streams in (DIDCOMM_MAX_ENVELOPE_BYTES, 413), and so is
+ * every WebSocket message (`maxPayload`, close 1009); limits: docs/security.md.
  */
 import type { Server } from 'node:http'
-import { DidCommWsInboundTransport } from '@credo-ts/node'
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { WebSocketServer } from 'ws'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { createConnectionInvitation } from '../didcomm/invitations.ts'
-import { HttpInboundTransport, MAX_ENVELOPE_BYTES } from '../didcomm/transport/HttpInboundTransport.ts'
+import type { EnvelopeLimits } from '../didcomm/transport/envelope.ts'
+import { HttpInboundTransport } from '../didcomm/transport/HttpInboundTransport.ts'
+import { WsInboundTransport } from '../didcomm/transport/WsInboundTransport.ts'
 import { listen } from '../http/listen.ts'
+import type { Logger } from '../logging/index.ts'
+import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import { renderInvitationPage } from './qr-page.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import { shortUrlRoute } from '../short-urls/route.ts'
@@ -23,17 +30,23 @@ import { shortUrlRoute } from '../short-urls/route.ts'
 /** The inbound transports the public server feeds; hand them to the agent before it starts. */
 export interface PublicTransports {
   http: HttpInboundTransport
-  ws: DidCommWsInboundTransport
+  ws: WsInboundTransport
   socketServer: WebSocketServer
 }
 
-export function createPublicTransports(): PublicTransports {
-  const socketServer = new WebSocketServer({ noServer: true, maxPayload: MAX_ENVELOPE_BYTES })
-  return { http: new HttpInboundTransport(), ws: new DidCommWsInboundTransport({ server: socketServer }), socketServer }
+/** The transports, bounded by `limits`; what peers cause is logged through one rate-limited log. */
+export function createPublicTransports(limits: EnvelopeLimits, logger: Logger): PublicTransports {
+  const socketServer = new WebSocketServer({ noServer: true, maxPayload: limits.maxBytes })
+  const log = new RateLimitedLogger(logger)
+  return { http: new HttpInboundTransport(limits, log), ws: new WsInboundTransport(socketServer, limits, log), socketServer }
 }
 
 export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig, shortUrls: ShortUrls): Hono {
   const app = new Hono()
+  app.use(bodyLimit({
+    maxSize: config.envelopeLimits.maxBytes,
+    onError: (c) => c.json({ error: `body larger than ${config.envelopeLimits.maxBytes} bytes` }, 413, { connection: 'close' }),
+  }))
   shortUrlRoute(app, shortUrls)
   app.get('/health', (c) => c.json({ ok: true }))
   app.post('/', (c) => transports.http.handle(c))
@@ -46,8 +59,8 @@ export function createPublicApp(agent: () => DidcommAgent, transports: PublicTra
 }
 
 /** Serves `app` on `port` (all interfaces) and routes WebSocket upgrades to the DIDComm socket server. */
-export async function listenPublic(app: Hono, transports: PublicTransports, port: number): Promise<Server> {
-  const server = await listen(app.fetch, port)
+export async function listenPublic(app: Hono, transports: PublicTransports, port: number, logger: Logger): Promise<Server> {
+  const server = await listen(app.fetch, port, undefined, logger)
   server.on('upgrade', (request, socket, head) => {
     transports.socketServer.handleUpgrade(request, socket, head, (ws) => transports.socketServer.emit('connection', ws, request))
   })

@@ -10,20 +10,31 @@
  * the same id, once the tunnel is back; the tunnel never dead-letters. A command's idempotency
  * key makes a repeated command run once, also across restarts (it is claimed in the agent
  * database by `MessageService`, scope `tunnel`). Reconnects use exponential backoff with full jitter.
- * Frames that do not parse are logged and dropped; the socket stays up.
+ * Frames that do not parse are logged (rate-limited) and dropped; the socket stays up.
+ *
+ * Takeover: the worker keeps one agent socket and closes the previous one with
+ * `TUNNEL_CLOSE_REPLACED` (4000) when another client authenticates with the same secret. The close
+ * is noticed at once (a 1 s close timeout instead of ws's 30 s) and logged as an error; then the
+ * client does not redial at once, which would make two holders of the secret (a second agent-node
+ * on the same secret, an old instance during a redeploy, or a leaked secret) replace each other
+ * in a loop. It waits `replacedHoldOffMs` (default 60 s), doubled after each takeover in a row up
+ * to 30 min; a connection that lasts 30 min resets that. The secret's holder that keeps the tunnel
+ * is the one the operator must look at: the log says so.
  */
 import { backOff } from 'exponential-backoff'
-import WebSocket from 'ws'
+import WebSocket, { type ClientOptions } from 'ws'
 import {
   DownstreamFrame,
   handshakeHeaders,
   parseFrame,
   signTunnelHandshake,
+  TUNNEL_CLOSE_REPLACED,
   type CommandFrame,
   type CommandResultFrame,
   type UpstreamFrame,
 } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
+import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
@@ -37,7 +48,16 @@ export interface TunnelClientOptions {
   maxDelayMs?: number
   /** How long an event waits for the tunnel to open, then for its ack, before it is retried; milliseconds. */
   ackTimeoutMs?: number
+  /** Wait before redialling after a takeover (close 4000), doubled per takeover in a row; milliseconds. */
+  replacedHoldOffMs?: number
 }
+
+/** Largest frame accepted from the worker, in bytes (a command carries one message body). */
+const MAX_FRAME_BYTES = 16 * 1024 * 1024
+/** How long a closing socket waits for the worker's TCP close after the close handshake, in milliseconds. */
+const CLOSE_TIMEOUT_MS = 1_000
+/** Cap of the takeover hold-off, and the connection time that resets it; milliseconds. */
+const REPLACED_HOLD_OFF_CAP_MS = 30 * 60_000
 
 /** The tunnel retries forever: what the edge has not stored is never given up. */
 const TUNNEL_RETRY: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDelayMs: 2_000 }
@@ -51,12 +71,18 @@ export class TunnelClient implements Subscriber {
   private readonly awaitingAck = new Map<string, (outcome: DeliveryOutcome) => void>()
   private connectLoop?: Promise<void>
   private readonly openListeners = new Set<() => void>()
+  private readonly rateLimited: RateLimitedLogger
+  /** Takeovers in a row, and the timer of the redial after the last one. */
+  private takeovers = 0
+  private holdOff?: NodeJS.Timeout
 
   constructor(
     private readonly options: TunnelClientOptions,
     private readonly messages: MessageService,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.rateLimited = new RateLimitedLogger(logger)
+  }
 
   /** Starts dialling; resolves at once (connection happens in the background). */
   start(): void {
@@ -67,12 +93,18 @@ export class TunnelClient implements Subscriber {
   /** Closes the socket and stops reconnecting. */
   async stop(): Promise<void> {
     this.stopped = true
+    clearTimeout(this.holdOff)
     this.socket?.close(1000, 'agent shutting down')
     this.socket = undefined
   }
 
   get connected(): boolean {
     return this.socket?.readyState === WebSocket.OPEN
+  }
+
+  /** Whether another client took the tunnel over and this one waits before redialling. */
+  get replaced(): boolean {
+    return this.holdOff !== undefined
   }
 
   /** Number of events sent and not yet acknowledged by the worker. */
@@ -113,7 +145,7 @@ export class TunnelClient implements Subscriber {
   }
 
   private reconnect(): void {
-    if (this.stopped || this.connectLoop) return
+    if (this.stopped || this.connectLoop || this.holdOff) return
     this.connectLoop = backOff(() => this.connectOnce(), {
       numOfAttempts: Number.MAX_SAFE_INTEGER,
       startingDelay: this.options.minDelayMs ?? 250,
@@ -137,11 +169,14 @@ export class TunnelClient implements Subscriber {
     if (this.stopped) return
     const headers = handshakeHeaders(await signTunnelHandshake(this.options.secret))
     await new Promise<void>((resolve, reject) => {
-      const socket = new WebSocket(this.options.url, { headers, handshakeTimeout: 10_000 })
+      // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
+      const options: ClientOptions & { closeTimeout: number } = { headers, handshakeTimeout: 10_000, maxPayload: MAX_FRAME_BYTES, closeTimeout: CLOSE_TIMEOUT_MS }
+      const socket = new WebSocket(this.options.url, options)
       socket.once('unexpected-response', (_req, res) => {
         let body = ''
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
-        res.on('end', () => reject(new Error(`worker refused the tunnel: HTTP ${res.statusCode} ${body.slice(0, 200)}`)))
+        res.on('data', (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 200)))
+        res.on('error', reject)
+        res.on('end', () => reject(new Error(`worker refused the tunnel: HTTP ${res.statusCode} ${body}`)))
       })
       socket.once('error', (error) => reject(error))
       socket.once('open', () => {
@@ -153,18 +188,36 @@ export class TunnelClient implements Subscriber {
 
   private attach(socket: WebSocket): void {
     this.socket = socket
-    socket.on('error', (error) => this.logger.warn({ err: error }, 'tunnel socket error'))
+    const openedAt = Date.now()
+    socket.on('error', (error) => this.rateLimited.log('warn', 'tunnel-socket-error', { err: error }, 'tunnel socket error'))
     socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
     socket.on('close', (code, reason) => {
       if (this.socket === socket) this.socket = undefined
       for (const settle of [...this.awaitingAck.values()]) settle({ result: 'retry', error: 'tunnel closed before the acknowledgement' })
-      this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
+      if (Date.now() - openedAt >= REPLACED_HOLD_OFF_CAP_MS) this.takeovers = 0
+      if (code === TUNNEL_CLOSE_REPLACED && !this.stopped) this.holdOffAfterTakeover()
+      else this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
       this.reconnect()
     })
     this.logger.info({ url: this.options.url }, 'tunnel connected')
     const listeners = [...this.openListeners]
     this.openListeners.clear()
     for (const listener of listeners) listener()
+  }
+
+  /** Another client took the tunnel: says so, and redials only after the hold-off (see the module comment). */
+  private holdOffAfterTakeover(): void {
+    this.takeovers++
+    const holdOffMs = Math.min((this.options.replacedHoldOffMs ?? 60_000) * 2 ** (this.takeovers - 1), REPLACED_HOLD_OFF_CAP_MS)
+    this.logger.error(
+      { takeovers: this.takeovers, redialInMs: holdOffMs },
+      'tunnel taken over: another client authenticated with TUNNEL_SECRET (a second agent-node on the same secret, or a leaked secret); not redialling until the hold-off ends',
+    )
+    this.holdOff = setTimeout(() => {
+      this.holdOff = undefined
+      this.reconnect()
+    }, holdOffMs)
+    this.holdOff.unref()
   }
 
   private send(frame: UpstreamFrame): void {
@@ -174,7 +227,7 @@ export class TunnelClient implements Subscriber {
   private onFrame(data: string | Uint8Array): void {
     const parsed = parseFrame(DownstreamFrame, data)
     if ('error' in parsed) {
-      this.logger.warn({ error: parsed.error }, 'rejected tunnel frame')
+      this.rateLimited.log('warn', 'tunnel-frame-rejected', { error: parsed.error }, 'rejected tunnel frame')
       return
     }
     const { frame } = parsed

@@ -113,4 +113,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '600' }).config.shortUrlExpirySeconds).toBe(600)
     expect(problems({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '0' })[0]).toMatch(/^SHORT_URL_EXPIRY_SECONDS:/)
   })
+
+  it('reads the network-facing limits and the admin allow-lists, with their defaults', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(loadConfig(base).config).toMatchObject({
+      adminAccess: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'], allowedOrigins: [] },
+      adminBody: { maxBodyBytes: 2 * 1024 * 1024, maxJsonDepth: 32 },
+      envelopeLimits: { maxBytes: 5 * 1024 * 1024, maxRecipients: 8 },
+    })
+    const custom = loadConfig({ ...base, ADMIN_HOST: '10.0.0.7', ADMIN_ALLOWED_ORIGINS: 'https://Console.example.com', DIDCOMM_MAX_RECIPIENTS: '4' })
+    expect(custom.config.adminAccess).toEqual({ allowedHosts: ['10.0.0.7', 'localhost', '127.0.0.1', '[::1]'], allowedOrigins: ['https://console.example.com'] })
+    expect(custom.config.envelopeLimits.maxRecipients).toBe(4)
+    expect(loadConfig({ ...base, ADMIN_ALLOWED_HOSTS: 'Agent.Internal, ::1' }).config.adminAccess.allowedHosts).toEqual(['agent.internal', '[::1]'])
+    expect(loadConfig({ ...base, ADMIN_ALLOWED_HOSTS: '*' }).config.adminAccess.allowedHosts).toBe('*')
+    expect(loadConfig({ ...base, ADMIN_HOST: '0.0.0.0' }).notices.join('\n')).toMatch(/ADMIN_ALLOWED_HOSTS/)
+  })
+
+  it('names invalid allow-list entries', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(problems({ ...base, ADMIN_ALLOWED_HOSTS: 'ok.example, bad host/path' })).toEqual(["ADMIN_ALLOWED_HOSTS: 'bad host/path' is not valid"])
+    expect(problems({ ...base, ADMIN_ALLOWED_ORIGINS: 'https://ok.example, https://ok.example/path' })).toEqual(["ADMIN_ALLOWED_ORIGINS: 'https://ok.example/path' is not valid"])
+  })
 })

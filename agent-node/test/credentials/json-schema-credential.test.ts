@@ -2,13 +2,26 @@
  * Reading attributes from a JSON Schema Credential: inline and referenced schemas, and the
  * documents it refuses. Documents are served on loopback, which the guard is told to allow.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { JsonSchemaCredentialError, readJsonSchemaCredential } from '../../src/credentials/json-schema-credential.ts'
+import { JsonSchemaCredentialError, readJsonSchemaCredential, SCHEMA_MAX_BYTES } from '../../src/credentials/json-schema-credential.ts'
 import { OutboundGuard, UnsafeUrlError } from '../../src/http/outbound-guard.ts'
 
 const subjectSchema = { title: 'Person', properties: { credentialSubject: { properties: { id: {}, name: {}, age: {} } } } }
 const credential = (jsonSchema: unknown) => ({ type: ['VerifiableCredential', 'JsonSchemaCredential'], credentialSubject: { jsonSchema } })
+
+/** A chunked JSON body that never ends (until the client goes away): only a limit enforced while reading stops it. */
+function streamEndlessly(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.write('{"padding":"')
+  const chunk = 'x'.repeat(64 * 1024)
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', pump)
+  }
+  res.once('close', () => res.destroy())
+  pump()
+}
 
 describe('readJsonSchemaCredential', () => {
   let server: Server
@@ -18,6 +31,7 @@ describe('readJsonSchemaCredential', () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
+      if (req.url === '/endless') return void streamEndlessly(res)
       const body = documents.get(req.url ?? '')
       res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(body ?? '{}')
     })
@@ -55,5 +69,9 @@ describe('readJsonSchemaCredential', () => {
     const strict = new OutboundGuard()
     await expect(readJsonSchemaCredential(strict, `${base}/inline-jsc.json`)).rejects.toThrow(UnsafeUrlError)
     await strict.close()
+  })
+
+  it('stops reading a document at the size limit instead of buffering it whole', async () => {
+    await expect(readJsonSchemaCredential(guard, `${base}/endless`)).rejects.toThrow(`is larger than ${SCHEMA_MAX_BYTES} bytes`)
   })
 })

@@ -3,13 +3,15 @@
  * handshake the way the worker does. The message service is a recording stand-in (unit scope).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
+import { TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
 import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
+import { captureLogs } from '../support/log-lines.ts'
 
 const SECRET = 'a-tunnel-secret-of-enough-length'
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
@@ -96,10 +98,14 @@ describe('TunnelClient', () => {
     for (const fn of cleanup.splice(0)) await fn()
   })
 
-  async function setup(secret = SECRET) {
+  async function setup(secret = SECRET, options: { replacedHoldOffMs?: number; logger?: ReturnType<typeof createLogger> } = {}) {
     const worker = await startFakeWorker()
     const messages = recordingMessages()
-    const client = new TunnelClient({ url: worker.url, secret, minDelayMs: 20, maxDelayMs: 100 }, messages.service, createLogger('silent'))
+    const client = new TunnelClient(
+      { url: worker.url, secret, minDelayMs: 20, maxDelayMs: 100, replacedHoldOffMs: options.replacedHoldOffMs },
+      messages.service,
+      options.logger ?? createLogger('silent'),
+    )
     cleanup.push(async () => {
       await client.stop()
       await worker.close()
@@ -231,5 +237,28 @@ describe('TunnelClient', () => {
     await until(() => messages.sent.length === 1)
     expect(client.connected).toBe(true)
     expect(worker.sockets).toHaveLength(1)
+  })
+
+  it('notices a takeover (close 4000) at once, says so, and redials only after the hold-off', async () => {
+    const { logger, lines } = captureLogs('info')
+    const { worker, client } = await setup(SECRET, { replacedHoldOffMs: 300, logger })
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    // What the gateway does, with a peer that never closes its TCP side (workerd keeps it open):
+    // a close frame 4000, then nothing; the client must not wait for ws's 30 s close timeout.
+    const raw = (socket as unknown as { _socket: Socket })._socket
+    for (const event of ['data', 'end']) raw.removeAllListeners(event)
+    raw.write(Buffer.from([0x88, 0x02, TUNNEL_CLOSE_REPLACED >> 8, TUNNEL_CLOSE_REPLACED & 0xff]))
+    await until(() => client.replaced)
+    expect(client.connected).toBe(false)
+    const notice = lines.find((line) => /tunnel taken over/.test(line.msg))
+    expect(notice?.redialInMs).toBe(300)
+    raw.destroy()
+    const again = worker.nextSocket()
+    await again
+    await until(() => client.connected)
+    expect(client.replaced).toBe(false)
+    expect(worker.sockets).toHaveLength(2)
   })
 })

@@ -14,6 +14,7 @@ import {
   CommandFrame,
   DEFAULT_MAX_SKEW_MS,
   parseFrame,
+  TUNNEL_CLOSE_REPLACED,
   UpstreamFrame,
   verifyTunnelHandshake,
   type AckFrame,
@@ -29,7 +30,7 @@ import { migrations } from './migrations.ts'
 import { nonces, outbox, schema } from './schema.ts'
 
 /** Close code sent to an agent socket replaced by a newer authenticated one. */
-export const CLOSE_REPLACED = 4000
+export const CLOSE_REPLACED = TUNNEL_CLOSE_REPLACED
 
 /**
  * Durable Object holding agent-node's tunnel socket. HTTP: the upgrade (`fetch`). RPC:

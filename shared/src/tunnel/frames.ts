@@ -14,6 +14,13 @@ import { z } from 'zod'
 import { AgentEvent } from '../events/index.ts'
 import { SendMessageBody, SendMessageResult } from '../messages/index.ts'
 
+/**
+ * WebSocket close code the worker sends to an agent socket that a newer authenticated tunnel
+ * connection replaced (another client holds TUNNEL_SECRET). The replaced agent-node does not
+ * redial at once (see agent-node's TunnelClient), so two holders of the secret do not fight.
+ */
+export const TUNNEL_CLOSE_REPLACED = 4000
+
 export const EventFrame = z.object({
   kind: z.literal('event'),
   id: z.uuid(),

@@ -18,6 +18,7 @@ const eventStream = createRoute({
   responses: {
     101: { description: 'Switching protocols: the stream starts' },
     400: { description: 'Invalid query; `issues` names the fields', content: { 'application/json': { schema: ErrorBody } } },
+    403: { description: '`Host` or `Origin` not allowed (ADMIN_ALLOWED_HOSTS, ADMIN_ALLOWED_ORIGINS): `forbidden_host` or `forbidden_origin`', content: { 'application/json': { schema: ErrorBody } } },
     426: { description: 'Not a WebSocket upgrade request', content: { 'application/json': { schema: ErrorBody } } },
   },
 })

@@ -7,6 +7,8 @@
  * - 200 with the reply envelope when the message asked for return routing and the agent answered,
  * - 202 with no body when it was accepted and nothing came back on this request,
  * - 400 with a JSON error for a body that is not a DIDComm envelope or cannot be unpacked,
+ * - 413 for a body larger than the envelope limit (`envelope.ts`; the public app refuses it while
+ *   it streams in, before it is read whole),
  * - 415 for any other content type.
  */
 import { randomUUID } from 'node:crypto'
@@ -15,20 +17,21 @@ import {
   DidCommMessageReceiver,
   DidCommMimeType,
   DidCommTransportService,
-  isValidJweStructure,
   type DidCommEncryptedMessage,
   type DidCommInboundTransport,
   type DidCommTransportSession,
 } from '@credo-ts/didcomm'
 import type { Context } from 'hono'
+import type { RateLimitedLogger } from '../../logging/rate-limited.ts'
+import { checkInboundEnvelope, type EnvelopeLimits } from './envelope.ts'
 
 const CONTENT_TYPES: string[] = [DidCommMimeType.V1, DidCommMimeType.V0]
 
-/** Largest envelope accepted, in bytes (media travels by reference, not inline). */
-export const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024
-
 export class HttpInboundTransport implements DidCommInboundTransport {
   private agentContext?: AgentContext
+
+  /** @param log rate-limited log for envelopes peers get refused */
+  constructor(private readonly limits: EnvelopeLimits, private readonly log: RateLimitedLogger) {}
 
   async start(agentContext: AgentContext): Promise<void> {
     this.agentContext = agentContext
@@ -46,24 +49,20 @@ export class HttpInboundTransport implements DidCommInboundTransport {
     if (!contentType || !CONTENT_TYPES.includes(contentType)) {
       return c.json({ error: `unsupported content-type; use ${CONTENT_TYPES.join(' or ')}` }, 415)
     }
-    const text = await c.req.text()
-    if (text.length > MAX_ENVELOPE_BYTES) return c.json({ error: 'envelope too large' }, 413)
-    let envelope: unknown
-    try {
-      envelope = JSON.parse(text)
-    } catch {
-      return c.json({ error: 'body is not JSON' }, 400)
+    const check = checkInboundEnvelope(Buffer.from(await c.req.arrayBuffer()), this.limits)
+    if (!check.ok) {
+      this.log.log('warn', `http-refused:${check.status}`, { reason: check.reason }, 'refused inbound DIDComm message')
+      return c.json({ error: check.reason }, check.status)
     }
-    if (!isValidJweStructure(envelope)) return c.json({ error: 'body is not a DIDComm encrypted envelope (JWE)' }, 400)
 
     const transportService = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(contentType)
     try {
       await agentContext.dependencyManager
         .resolve(DidCommMessageReceiver)
-        .receiveMessage(envelope as DidCommEncryptedMessage, { session })
+        .receiveMessage(check.envelope, { session })
     } catch (error) {
-      agentContext.config.logger.warn('rejected inbound DIDComm message', { error })
+      this.log.log('warn', 'http-unprocessed', { err: error }, 'rejected inbound DIDComm message')
       return c.json({ error: `message could not be processed: ${(error as Error).message}` }, 400)
     } finally {
       transportService.removeSession(session)

@@ -13,11 +13,14 @@
  * slow reader holds the stream back instead of filling memory.
  *
  * A query that does not validate answers the upgrade with HTTP 400 and the admin error envelope;
- * an upgrade on any other path gets 404.
+ * an upgrade on any other path gets 404, one from a Host or Origin the admin API does not allow
+ * 403 (`admin/access.ts`). Frames the client sends are bounded (4 KiB) and ignored; a protocol
+ * error closes that stream only.
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import WebSocket, { WebSocketServer } from 'ws'
+import { checkAdminAccess, type AdminAccessPolicy } from '../../admin/access.ts'
 import type { ErrorBody } from '../../admin/errors.ts'
 import type { Logger } from '../../logging/index.ts'
 import type { OutboxStore } from '../outbox/store.ts'
@@ -37,7 +40,12 @@ export class EventStreamServer {
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 })
   private readonly streams = new Set<Promise<void>>()
 
-  constructor(private readonly outbox: OutboxStore, private readonly publisher: EventPublisher, private readonly logger: Logger) {}
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly publisher: EventPublisher,
+    private readonly access: AdminAccessPolicy,
+    private readonly logger: Logger,
+  ) {}
 
   /** Takes the WebSocket upgrades of `server` (the admin server). */
   attach(server: Server): void {
@@ -55,6 +63,13 @@ export class EventStreamServer {
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // Node removes its own listener on upgrade; until ws takes the socket over, a reset must not throw.
+    socket.on('error', (error) => this.logger.debug({ err: error }, 'event stream upgrade socket error'))
+    const refusal = checkAdminAccess(this.access, request.headers.host, request.headers.origin)
+    if (refusal) {
+      refuse(socket, 403, refusal)
+      return
+    }
     const url = new URL(request.url ?? '/', 'http://admin')
     if (url.pathname !== EVENT_STREAM_PATH) {
       refuse(socket, 404, { error: 'not_found', message: `no WebSocket endpoint at ${url.pathname}` })

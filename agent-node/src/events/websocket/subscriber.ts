@@ -10,7 +10,7 @@
  * stays where it is, and once it is back delivery resumes there, each connection in `seq` order.
  * An event whose ack was lost is sent again with the same `id`, so subscribers dedupe by it.
  *
- * Frames that do not parse are logged and dropped; the socket stays up. The URL is not logged
+ * Frames that do not parse are logged (rate-limited) and dropped; the socket stays up. The URL is not logged
  * (it may carry a token); logs name the subscriber.
  */
 import type { LookupFunction } from 'node:net'
@@ -18,6 +18,7 @@ import { backOff } from 'exponential-backoff'
 import WebSocket from 'ws'
 import { parseFrame } from '@parley/shared'
 import type { Logger } from '../../logging/index.ts'
+import { RateLimitedLogger } from '../../logging/rate-limited.ts'
 import type { RetryPolicy } from '../delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../delivery/subscriber.ts'
 import type { PublishedEvent } from '../outbox/store.ts'
@@ -61,9 +62,12 @@ export class WebSocketSubscriber implements Subscriber {
   private readonly inFlight = new Set<(outcome: DeliveryOutcome) => void>()
   private readonly watched = new WeakSet<AbortSignal>()
 
+  private readonly rateLimited: RateLimitedLogger
+
   constructor(private readonly options: WebSocketSubscriberOptions) {
     this.name = options.name
     this.accepts = options.accepts
+    this.rateLimited = new RateLimitedLogger(options.logger)
   }
 
   /** Starts dialling in the background. */
@@ -164,12 +168,13 @@ export class WebSocketSubscriber implements Subscriber {
   }
 
   private attach(socket: WebSocket): void {
+    // First: a closing socket can still fail (a protocol error of the peer), and must not throw.
+    socket.on('error', (error) => this.rateLimited.log('warn', 'socket-error', { subscriber: this.name, err: error }, 'event subscriber socket error'))
     if (this.stopped) {
       socket.close(1001, 'subscription stopped')
       return
     }
     this.socket = socket
-    socket.on('error', (error) => this.options.logger.warn({ subscriber: this.name, err: error }, 'event subscriber socket error'))
     socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
     socket.on('close', (code) => {
       if (this.socket === socket) this.socket = undefined
@@ -186,7 +191,7 @@ export class WebSocketSubscriber implements Subscriber {
   private onFrame(data: string | Uint8Array): void {
     const parsed = parseFrame(SubscriberFrame, data)
     if ('error' in parsed) {
-      this.options.logger.warn({ subscriber: this.name, error: parsed.error }, 'rejected frame from event subscriber')
+      this.rateLimited.log('warn', 'frame-rejected', { subscriber: this.name, error: parsed.error }, 'rejected frame from event subscriber')
       return
     }
     const { frame } = parsed
