@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// One `npm test` runs every project: Node code (shared, agent-node, end-to-end) and the
-// edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
+// One `npm test` runs every project: Node code (shared, agent-node, the edge-worker's pure
+// modules, end-to-end) and the edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
 // NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
 // ./test/logs/ when NODE_ENV is `test` (vitest's default).
 const env = { NODE_ENV: 'development' }
@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts'],
+          include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts', 'edge-worker/test/unit/**/*.test.ts'],
           env,
           testTimeout: 30_000,
         },

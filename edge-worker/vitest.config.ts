@@ -45,6 +45,8 @@ export default defineConfig({
   test: {
     name: 'workers',
     include: ['test/**/*.test.ts'],
+    // Pure modules are tested in Node (the root config's `node` project).
+    exclude: ['test/unit/**'],
     globalSetup: ['test/global-setup.ts'],
     // The tunnel gateway is one object per Worker and keeps one agent socket: files take turns.
     fileParallelism: false,

@@ -124,11 +124,20 @@ export interface WorkerProcess extends ManagedProcess {
  * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
  * temporary folder by default, so runs never share state). Resolves when `/health` answers.
  */
-export async function startWorker(options: { port?: number; vars: Record<string, string>; persistTo?: string; echo?: boolean }): Promise<WorkerProcess> {
+export async function startWorker(options: {
+  port?: number
+  vars: Record<string, string>
+  persistTo?: string
+  echo?: boolean
+  /** Worker entry instead of wrangler.toml `main`, relative to the repository root (the tests' entry with fault hooks: `edge-worker/test/entry/index.ts`). */
+  entry?: string
+  /** Agent pack folder the build step bundles (AGENT_PACK_PATH; default `agent-packs/`). */
+  agentPackPath?: string
+}): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
   const persistTo = options.persistTo ?? tempDir('parley-worker-')
-  const args = ['wrangler', 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false']
+  const args = ['wrangler', 'dev', ...(options.entry ? [options.entry] : []), '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false']
   // Vars (secrets among them) go through a private env file, not the command line `ps` shows;
   // it is removed as soon as the worker exits.
   const envDir = tempDir('parley-worker-env-')
@@ -139,7 +148,7 @@ export async function startWorker(options: { port?: number; vars: Record<string,
     name: 'worker',
     command: 'npx',
     args,
-    env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    env: { WRANGLER_SEND_METRICS: 'false', CI: 'true', ...(options.agentPackPath ? { AGENT_PACK_PATH: options.agentPackPath } : {}) },
     echo: options.echo,
     onExit: () => rmSync(envDir, { recursive: true, force: true }),
   })
@@ -186,6 +195,9 @@ export async function startLocalStack(options: {
   tunnelSecret?: string
   workerPort?: number
   workerPersistTo?: string
+  /** See `startWorker`'s `entry` and `agentPackPath`. */
+  workerEntry?: string
+  agentPackPath?: string
   echo?: boolean
 }): Promise<LocalStack> {
   const tunnelSecret = options.tunnelSecret ?? randomBytes(32).toString('base64url')
@@ -193,6 +205,8 @@ export async function startLocalStack(options: {
     port: options.workerPort,
     vars: { TUNNEL_SECRET: tunnelSecret, ...options.workerVars },
     persistTo: options.workerPersistTo,
+    entry: options.workerEntry,
+    agentPackPath: options.agentPackPath,
     echo: options.echo,
   })
   try {
