@@ -3,18 +3,20 @@
  * the tunnel — then prints a connection invitation (URL and terminal QR code) for
  * `npm run wallet -- <url>` or a phone wallet. Ctrl-C stops both.
  *
- * Reads the same variables as production (README "Configuration"); the worker gets the LLM
- * settings (COMPAT_*, AGENT_PACK_PATH), agent-node everything else. Defaults: worker on 8787,
- * agent public port 3001, admin port 3000, data in ./data.
+ * Reads the same variables as production (README "Configuration"). The worker gets every
+ * variable the agent pack may read (docs/agent-pack.md "Environment variables": the overrides,
+ * keys, and each `${VAR}` or `apiKeyEnv` the pack in AGENT_PACK_PATH names), agent-node everything
+ * else. Defaults: worker on 8787, agent public port 3001, admin port 3000, data in ./data.
  */
 import QRCode from 'qrcode'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { referencedEnv, resolveAgentPack } from '@parley/shared/agent-pack'
+import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { ROOT, startLocalStack } from './local-stack.ts'
 
-const WORKER_VARS = ['COMPAT_BASE_URL', 'COMPAT_API_KEY', 'COMPAT_MODEL', 'COMPAT_TEMPERATURE', 'COMPAT_MAX_TOKENS', 'LLM_PROVIDER', 'AGENT_PROMPT', 'AGENT_MEMORY_WINDOW']
-
 async function main(): Promise<void> {
-  const workerVars = Object.fromEntries(WORKER_VARS.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])))
+  const pack = await loadAgentPackFile(resolve(process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')))
+  const workerVars = referencedEnv(process.env, pack)
   console.log('starting the edge worker (workerd) and agent-node…')
   const stack = await startLocalStack({
     workerPort: Number(process.env.WORKER_PORT ?? 8787),
@@ -45,7 +47,8 @@ async function main(): Promise<void> {
   console.log(`Invitation page:       ${stack.agent.publicUrl}/invitation`)
   console.log(`Admin API:             ${stack.agent.adminUrl}/v1/connections  (explorer: ${stack.agent.adminUrl}/api)`)
   console.log(`Edge worker:           ${stack.worker.url}`)
-  if (!workerVars.COMPAT_BASE_URL && !workerVars.COMPAT_API_KEY) {
+  const { llm } = resolveAgentPack(pack, workerVars, { notActedOn: [] }).config
+  if (!llm.baseUrl && !llm.apiKey) {
     console.log('\nNo LLM configured: set COMPAT_BASE_URL / COMPAT_API_KEY / COMPAT_MODEL for real answers.')
   }
 }

@@ -112,6 +112,25 @@ async function waitForHttp(url: string, proc: ManagedProcess, timeoutMs: number)
   throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output().slice(-4000)}`)
 }
 
+/**
+ * One `NAME=value` line of the env file `wrangler dev --env-file` reads, such that the Worker
+ * gets `value` byte for byte. Wrangler reads the file with dotenv, which keeps a quoted value
+ * literally (but turns `\\n` into a newline inside double quotes), then with dotenv-expand, which
+ * expands `$NAME` and `${NAME}` unless the `$` is escaped as `\\$`. So every `$` is escaped and
+ * the value is quoted with a quote character it does not contain: `'`, else a backtick, else `"`.
+ * JSON values (LLM_TOOLS_CONFIG) and multi-line prompts arrive unchanged.
+ * @throws when no quoting keeps the value intact: it holds all three quote characters (or `'`,
+ *   a backtick and a `\\n` sequence), a carriage return, or ends with a backslash.
+ */
+export function envFileLine(name: string, value: string): string {
+  const escaped = value.replaceAll('$', '\\$')
+  const quote = ["'", '`', '"'].find((candidate) => !value.includes(candidate) && (candidate !== '"' || !/\\[nr]/.test(value)))
+  if (quote === undefined || value.includes('\r') || value.endsWith('\\')) {
+    throw new Error(`${name}: this value cannot be passed to wrangler dev unchanged (all three quote characters, a carriage return or a final backslash)`)
+  }
+  return `${name}=${quote}${escaped}${quote}`
+}
+
 export interface WorkerProcess extends ManagedProcess {
   url: string
   port: number
@@ -122,7 +141,8 @@ export interface WorkerProcess extends ManagedProcess {
 /**
  * Runs the edge worker in local workerd with `wrangler dev` on `port`, with `vars` as Worker
  * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
- * temporary folder by default, so runs never share state). Resolves when `/health` answers.
+ * temporary folder by default, so runs never share state). `config` is another wrangler
+ * configuration to run instead of the repository's. Resolves when `/health` answers.
  */
 export async function startWorker(options: {
   port?: number
@@ -133,6 +153,8 @@ export async function startWorker(options: {
   entry?: string
   /** Agent pack folder the build step bundles (AGENT_PACK_PATH; default `agent-packs/`). */
   agentPackPath?: string
+  /** Another wrangler configuration to run instead of the repository's. */
+  config?: string
 }): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
@@ -142,8 +164,9 @@ export async function startWorker(options: {
   // it is removed as soon as the worker exits.
   const envDir = tempDir('parley-worker-env-')
   const envFile = join(envDir, '.env')
-  writeFileSync(envFile, Object.entries(options.vars).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n'), { mode: 0o600 })
+  writeFileSync(envFile, Object.entries(options.vars).map(([name, value]) => envFileLine(name, value)).join('\n'), { mode: 0o600 })
   args.push('--env-file', envFile, '--persist-to', persistTo)
+  if (options.config) args.push('--config', options.config)
   const proc = launch({
     name: 'worker',
     command: 'npx',

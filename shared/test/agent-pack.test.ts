@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_LLM_MODEL,
-  resolveAgentPack,
+  resolveAgentPack as resolve,
   type AgentPackSource,
 } from '../src/agent-pack/index.ts'
 
 const yaml = (text: string): AgentPackSource => ({ path: 'agent-packs/agent-pack.yaml', text })
+/** Resolution without the edge's "not acted on" warnings, which agent-pack-edge.test.ts covers. */
+const resolveAgentPack = (source: AgentPackSource | undefined, env: Record<string, string>) => resolve(source, env, { notActedOn: [] })
 
 describe('resolveAgentPack', () => {
   it('reads every typed field of a YAML manifest and fills the rest with defaults', () => {
@@ -115,7 +117,7 @@ flows: { welcome: { enabled: maybe } }
       'llm.provider: expected one of compat, local, anthropic, got "mystery"',
       'llm.temperature: expected a number from 0 to 1, got "hot"',
       'llm.maxTokens: expected a whole number of at least 1, got 1.5',
-      'llm.baseUrl: expected a URL, got "not a url"',
+      'llm.baseUrl: expected an http(s) URL, got "not a url"',
       'memory.backend: expected one of memory, kvstore, got "disk"',
       'memory.window: expected a whole number of at least 1, got 0',
       'flows.welcome.enabled: expected true or false, got "maybe"',
@@ -128,10 +130,10 @@ flows: { welcome: { enabled: maybe } }
     expect(config.flows.welcome.enabled).toBeUndefined()
   })
 
-  it('names the environment variable a bad override came from', () => {
+  it('names the variable of a bad override and keeps the pack\'s value', () => {
     const { config, warnings } = resolveAgentPack(yaml('llm: { temperature: 0.5 }'), { COMPAT_TEMPERATURE: 'hot' })
-    expect(warnings).toEqual(['llm.temperature: expected a number from 0 to 1, got "hot" (from COMPAT_TEMPERATURE)'])
-    expect(config.llm.temperature).toBe(0.3)
+    expect(warnings).toEqual(['llm.temperature: expected a number from 0 to 1, got "hot" (from COMPAT_TEMPERATURE; ignored)'])
+    expect(config.llm.temperature).toBe(0.5)
   })
 
   it('replaces a section that is not a mapping', () => {
@@ -146,14 +148,14 @@ flows: { welcome: { enabled: maybe } }
 
   it('continues from the environment when the file cannot be parsed or is not a mapping', () => {
     const broken = resolveAgentPack(yaml('llm: { model: [unclosed'), { COMPAT_MODEL: 'env-model' })
-    expect(broken.warnings).toEqual([expect.stringMatching(/^agent-packs\/agent-pack\.yaml: cannot be parsed: .*using environment variables and defaults$/s)])
+    expect(broken.warnings).toEqual([expect.stringMatching(/^agent-packs\/agent-pack\.yaml:1:24: cannot be parsed: .*using environment variables and defaults$/)])
     expect(broken.config.llm.model).toBe('env-model')
 
     const list = resolveAgentPack(yaml('- a\n- b'), {})
     expect(list.warnings).toEqual(['agent-packs/agent-pack.yaml: expected a mapping at the top level; using environment variables and defaults'])
 
     const json = resolveAgentPack({ path: 'agent-pack.json', text: '{"llm":' }, {})
-    expect(json.warnings).toEqual([expect.stringContaining('agent-pack.json: cannot be parsed')])
+    expect(json.warnings).toEqual(['agent-pack.json:1:8: cannot be parsed: Unexpected end of JSON input; using environment variables and defaults'])
   })
 
   it('treats an empty file as an empty manifest', () => {
@@ -181,21 +183,24 @@ languages:
     }
   })
 
-  it('keeps the sections it does not type yet as given', () => {
+  it('types the sections the edge does not act on yet, filling their defaults', () => {
     const { config, warnings } = resolveAgentPack(yaml(`
 rag: { provider: chain, chunkSize: "500" }
-mcp: { servers: [{ name: s, transport: sse, url: "http://x" }] }
+mcp: { servers: [{ name: s, transport: sse, url: "http://x.example/sse" }] }
 flows: { menu: { items: [{ id: a, action: logout }] } }
 `), {})
     expect(warnings).toEqual([])
-    expect(config.rag).toEqual({ provider: 'chain', chunkSize: '500' })
-    expect(config.mcp).toEqual({ servers: [{ name: 's', transport: 'sse', url: 'http://x' }] })
-    expect(config.flows).toEqual({ welcome: {}, menu: { items: [{ id: 'a', action: 'logout' }] } })
+    expect(config.rag).toEqual({
+      provider: 'chain', docsPath: './docs', remoteUrls: [], chunkSize: 500, chunkOverlap: 200,
+      vectorStore: { type: 'kvstore', indexName: 'agent-ia' },
+    })
+    expect(config.mcp).toEqual({ servers: [{ name: 's', transport: 'sse', url: 'http://x.example/sse', accessMode: 'admin-controlled' }] })
+    expect(config.flows.menu).toEqual({ items: [{ id: 'a', action: 'logout' }] })
   })
 
-  it('resolves the default pack (agent-packs/agent-pack.yaml) without warnings', async () => {
+  it('resolves the default pack (agent-packs/agent-pack.yaml) without warnings, at the edge too', async () => {
     const path = new URL('../../agent-packs/agent-pack.yaml', import.meta.url)
-    const { config, warnings } = resolveAgentPack({ path: path.pathname, text: await readFile(path, 'utf8') }, {})
+    const { config, warnings } = resolve({ path: path.pathname, text: await readFile(path, 'utf8') }, {})
     expect(warnings).toEqual([])
     expect(config.languages.en?.greetingMessage).toContain('{userName}')
     expect(config.languages.en?.systemPrompt).toBeTruthy()

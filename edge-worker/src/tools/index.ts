@@ -3,44 +3,37 @@
  * with its access policy. Which ones a user sees is tools/policy.ts's decision.
  */
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import { z } from 'zod'
-import { statisticsTool, StatisticsFetcherSettings } from './bundled/statistics.ts'
-import { httpTool, parseHttpTools } from './http.ts'
+import { statisticsTool } from './bundled/statistics.ts'
+import { httpTool } from './http.ts'
 import type { Tool } from './types.ts'
 
 export { decideCall, mayUse, visibleTo } from './policy.ts'
 export type { Tool, ToolContext, ToolPolicy } from './types.ts'
 
-/** The parts of the `tools` section the registry reads. */
-const ToolsSection = z.object({
-  dynamicConfig: z.unknown().optional(),
-  bundled: z.object({ statisticsFetcher: z.unknown().optional() }).loose().optional(),
-}).loose()
+/** Tool names every provider accepts (chat-completions functions, Messages API tools). */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
- * The tools `config` configures, and a warning per problem (an entry that is not a tool
- * definition is left out, never half-used).
+ * The tools `config` configures (already validated by the agent-pack loader), and a warning per
+ * tool left out: a name the providers refuse, or a name defined twice (the first one is used).
  */
 export function buildTools(config: AgentPackConfig): { tools: Tool[]; warnings: string[] } {
-  const section = ToolsSection.safeParse(config.tools ?? {})
-  if (!section.success) return { tools: [], warnings: ['tools: expected a mapping'] }
-  const { tools: definitions, problems } = parseHttpTools(section.data.dynamicConfig)
-  const tools: Tool[] = definitions.map(httpTool)
-  const statistics = StatisticsFetcherSettings.safeParse(section.data.bundled?.statisticsFetcher ?? {})
-  if (statistics.success) {
-    const tool = statisticsTool(statistics.data)
-    if (tool) tools.push(tool)
-  } else {
-    problems.push(...statistics.error.issues.map((issue) => `tools.bundled.statisticsFetcher.${issue.path.join('.')}: ${issue.message}`))
-  }
+  const warnings: string[] = []
+  const candidates: Tool[] = config.tools.dynamicConfig.map(httpTool)
+  const statistics = statisticsTool(config.tools.bundled.statisticsFetcher)
+  if (statistics) candidates.push(statistics)
   const names = new Set<string>()
-  const unique = tools.filter((tool) => {
+  const tools = candidates.filter((tool, index) => {
+    if (!TOOL_NAME.test(tool.name)) {
+      warnings.push(`tools.dynamicConfig[${index}].name: '${tool.name}' is not a tool name models accept (letters, digits, _ and -, at most 64); tool left out`)
+      return false
+    }
     if (names.has(tool.name)) {
-      problems.push(`tools: '${tool.name}' is defined twice; the first definition is used`)
+      warnings.push(`tools: '${tool.name}' is defined twice; the first definition is used`)
       return false
     }
     names.add(tool.name)
     return true
   })
-  return { tools: unique, warnings: problems }
+  return { tools, warnings }
 }

@@ -23,10 +23,10 @@ describe('external HTTP tools (tools.dynamicConfig)', () => {
     { name: 'bad name!', description: 'x', endpoint: 'https://x' },
   ])
 
-  it('reads hologram-ai-agent\'s format and warns, with the path, about entries it cannot use', () => {
+  it('reads hologram-ai-agent\'s format and leaves out, with a warning, a tool name models refuse', () => {
     const { tools, warnings } = buildTools(pack(`tools: { dynamicConfig: '${dynamicConfig}' }`))
     expect(tools.map((tool) => [tool.name, tool.policy])).toEqual([['weather', { requiresAuth: false }]])
-    expect(warnings).toEqual(['tools.dynamicConfig[1].name: letters, digits, _ and -, at most 64'])
+    expect(warnings).toEqual(["tools.dynamicConfig[1].name: 'bad name!' is not a tool name models accept (letters, digits, _ and -, at most 64); tool left out"])
   })
 
   it('fills {query}, sends the auth header and returns the body', async () => {

@@ -9,3 +9,6 @@ export function envValue(env: EnvRecord, name: string): string | undefined {
   const value = env[name]
   return typeof value === 'string' && value !== '' ? value : undefined
 }
+
+/** What an environment variable name may look like (letters, digits, `_`; not a digit first). */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/

@@ -5,7 +5,8 @@
 import { envValue, type EnvRecord } from './env.ts'
 import { formatPath, isMapping, type TreePath } from './tree.ts'
 
-const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+/** A `${NAME}` placeholder; the name is the first group. */
+export const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 const WHOLE_PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/
 
 /**

@@ -1,37 +1,67 @@
 /**
- * Resolution of an agent pack into one configuration object, in the spec's order: (a) load the
- * file, (b) substitute `${VAR}` placeholders, (c) apply environment overrides, (d) fill built-in
- * defaults. Portable: no Node or Workers APIs, so agent-node and the Worker resolve the same way.
+ * Resolution of an agent pack into one configuration object, in the spec's order (rule 3):
+ * (a) load the file, (b) substitute `${VAR}` placeholders, (c) apply environment overrides,
+ * (d) fill built-in defaults. Vendor spellings become the neutral names on the way. Portable:
+ * no Node or Workers APIs, so the Worker and Node tools resolve the same way.
  */
+import type { z } from 'zod'
+import { KEY_ALIASES } from './aliases.ts'
+import { DEFAULT_API_KEY_ENV, DEFAULT_LOCAL_BASE_URL } from './defaults.ts'
+import { NOT_ACTED_ON_AT_THE_EDGE } from './edge-support.ts'
 import { envValue, type EnvRecord } from './env.ts'
-import { applyEnvOverrides } from './overrides.ts'
+import { maskSecrets } from './mask.ts'
+import { applyVariables, parseFormatted, type OverrideOrigin } from './overrides.ts'
 import { substitutePlaceholders } from './placeholders.ts'
-import { AgentPackManifest, type AgentPackConfig } from './schema.ts'
+import { AgentPackManifest, EnvironmentSettings, JSON_TEXT_FIELDS, type AgentPackConfig } from './schema/index.ts'
 import { AGENT_PACK_FILE_NAMES, parseAgentPackSource, type AgentPackSource } from './source.ts'
-import { formatPath, isMapping, removeAt, valueAt, type Mapping } from './tree.ts'
+import { formatPath, isMapping, removeAt, valueAt, type Mapping, type TreePath } from './tree.ts'
+import { ANTHROPIC_API_KEY, ENV_OVERRIDES, ENV_SETTINGS } from './variables.ts'
 
 /** The outcome of resolution: the configuration and every problem met on the way. */
 export interface ResolvedAgentPack {
   config: AgentPackConfig
-  /** Human-readable, one per problem, each naming the path, e.g. `llm.temperature: expected ...`. */
+  /** Human-readable, one per problem, each naming the path, e.g. `llm.temprature: unknown key`. */
   warnings: string[]
+}
+
+/** Options of `resolveAgentPack`. */
+export interface ResolveOptions {
+  /** Paths that get a "not acted on" warning when set; default `NOT_ACTED_ON_AT_THE_EDGE`. */
+  notActedOn?: readonly string[]
 }
 
 /**
  * Resolves `source` (the manifest file's text, or `undefined` when there is none) against `env`.
  * Never throws: a missing or unparsable file, or one that is not a mapping, is a warning and
- * resolution continues from the environment and defaults (spec "Errors" 1); a bad value is a
- * warning and that field falls back to its default.
+ * resolution continues from the environment and defaults (spec "Errors" 1); a bad value or an
+ * unknown key is a warning naming its path, and that value is dropped (its default applies); a
+ * bad override is a warning naming the variable, and the pack's value is kept.
  */
-export function resolveAgentPack(source: AgentPackSource | undefined, env: EnvRecord): ResolvedAgentPack {
+export function resolveAgentPack(source: AgentPackSource | undefined, env: EnvRecord, { notActedOn = NOT_ACTED_ON_AT_THE_EDGE }: ResolveOptions = {}): ResolvedAgentPack {
   const warnings: string[] = []
-  const loaded = readManifest(source, warnings)
-  const substituted = substitutePlaceholders(loaded, env, warnings)
+  const substituted = substitutePlaceholders(readManifest(source, warnings), env, warnings)
   const manifest = isMapping(substituted) ? substituted : {}
-  const origins = applyEnvOverrides(manifest, env, warnings)
+  applyKeyAliases(manifest, warnings)
+  for (const path of JSON_TEXT_FIELDS) parseJsonText(manifest, path, warnings)
+  const origins = applyVariables(manifest, ENV_OVERRIDES, env, warnings)
   warnDeprecated(manifest, warnings)
-  const parsed = validate(manifest, origins, warnings)
-  return { config: { ...parsed, llm: { ...parsed.llm, apiKey: envValue(env, 'COMPAT_API_KEY') } }, warnings }
+  const parsed = validate(AgentPackManifest, manifest, origins, warnings)
+  warnNotActedOn(manifest, notActedOn, warnings)
+
+  const environment: Mapping = {}
+  const settings = validate(EnvironmentSettings, environment, applyVariables(environment, ENV_SETTINGS, env, warnings), warnings)
+  const apiKey = settings.llm.apiKey ?? (parsed.llm.provider === 'anthropic' ? envValue(env, ANTHROPIC_API_KEY) : undefined)
+  const keyOf = (apiKeyEnv: string) => (apiKeyEnv === DEFAULT_API_KEY_ENV ? settings.llm.apiKey : envValue(env, apiKeyEnv))
+  const { speechToText, vision } = parsed
+  const config: AgentPackConfig = {
+    ...parsed,
+    llm: { ...parsed.llm, baseUrl: parsed.llm.baseUrl ?? (parsed.llm.provider === 'local' ? DEFAULT_LOCAL_BASE_URL : undefined), apiKey },
+    imageGeneration: { providers: parsed.imageGeneration.providers.map((provider) => ({ ...provider, apiKey: keyOf(provider.apiKeyEnv) })) },
+    speechToText: { ...speechToText, provider: speechToText.provider && { ...speechToText.provider, apiKey: keyOf(speechToText.provider.apiKeyEnv) } },
+    vision: { ...vision, provider: vision.provider && { ...vision.provider, apiKey: keyOf(vision.provider.apiKeyEnv) } },
+    objectStore: settings.objectStore,
+  }
+  return { config, warnings }
 }
 
 function readManifest(source: AgentPackSource | undefined, warnings: string[]): Mapping {
@@ -52,6 +82,29 @@ function readManifest(source: AgentPackSource | undefined, warnings: string[]): 
   return parsed.value
 }
 
+/** Renames vendor keys (aliases.ts) to the neutral ones; the neutral key wins when both are set. */
+function applyKeyAliases(manifest: Mapping, warnings: string[]): void {
+  for (const { parent, from, to } of KEY_ALIASES) {
+    const mapping = valueAt(manifest, parent)
+    if (!isMapping(mapping) || !Object.hasOwn(mapping, from)) continue
+    if (Object.hasOwn(mapping, to)) warnings.push(`${formatPath([...parent, from])}: alias of ${to}, which is also set; ignored`)
+    else mapping[to] = mapping[from]
+    delete mapping[from]
+  }
+}
+
+/** A field that may be written as a JSON string holding its value is parsed in place. */
+function parseJsonText(manifest: Mapping, path: readonly string[], warnings: string[]): void {
+  const value = valueAt(manifest, path)
+  if (typeof value !== 'string') return
+  const parent = valueAt(manifest, path.slice(0, -1)) as Mapping
+  const field = path[path.length - 1] as string
+  const read = value.trim() === '' ? { value: undefined } : parseFormatted(value, 'json')
+  if ('error' in read) warnings.push(`${formatPath(path)}: ${read.error}`)
+  if ('error' in read || read.value === undefined) delete parent[field]
+  else parent[field] = read.value
+}
+
 function warnDeprecated(manifest: Mapping, warnings: string[]): void {
   const languages = manifest.languages
   if (!isMapping(languages)) return
@@ -62,31 +115,81 @@ function warnDeprecated(manifest: Mapping, warnings: string[]): void {
   }
 }
 
+function warnNotActedOn(manifest: Mapping, paths: readonly string[], warnings: string[]): void {
+  for (const path of paths) {
+    if (valueAt(manifest, path.split('.')) !== undefined) warnings.push(`${path}: valid, but not acted on by the edge yet; ignored`)
+  }
+}
+
 /** Bound on validation passes; each pass removes one bad value, so only a schema bug reaches it. */
 const MAX_PASSES = 1000
 
 /**
- * Parses `manifest` (mutated: bad values are removed) until it passes, one warning per removed
- * value, so every bad field falls back to its default and the good ones survive.
+ * Parses `tree` with `schema` (mutating `tree`: bad values are removed, bad overrides undone)
+ * until it passes, one warning per problem, so every bad field falls back to its default and the
+ * good ones survive.
  */
-function validate(manifest: Mapping, origins: Map<string, string>, warnings: string[]) {
+function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<string, OverrideOrigin>, warnings: string[]): z.output<S> {
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const result = AgentPackManifest.safeParse(manifest)
+    const result = schema.safeParse(tree)
     if (result.success) return result.data
     const issue = result.error.issues[0]
     if (issue === undefined) break
-    const path = formatPath(issue.path)
-    const origin = origins.get(path)
-    warnings.push(`${path}: ${issue.message}, got ${describe(valueAt(manifest, issue.path))}${origin ? ` (from ${origin})` : ''}`)
-    if (!removeAt(manifest, issue.path)) break
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        warnings.push(`${formatPath([...issue.path, key])}: unknown key`)
+        removeAt(tree, [...issue.path, key])
+      }
+      continue
+    }
+    const origin = originOf(issue.path, origins)
+    if (origin && formatPath(origin.path) === formatPath(issue.path)) {
+      // A bad override: undo it, keeping what the pack said (validated on the next pass).
+      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
+      origins.delete(formatPath(origin.path))
+      const parent = valueAt(tree, origin.path.slice(0, -1)) as Mapping
+      const field = origin.path[origin.path.length - 1] as string
+      if (origin.previous === undefined) delete parent[field]
+      else parent[field] = origin.previous
+      continue
+    }
+    const from = origin ? ` (from ${origin.variable})` : ''
+    const value = valueAt(tree, issue.path)
+    if (value !== undefined) {
+      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(value, issue.path)}${from}`)
+      if (!removeAt(tree, issue.path)) break
+      continue
+    }
+    // A required value is missing: drop what holds it.
+    const holder = deepestPresent(tree, issue.path)
+    if (holder.length === 0) break
+    warnings.push(`${formatPath(issue.path)}: ${issue.message}, got nothing${from}; ${formatPath(holder)} dropped`)
+    if (!removeAt(tree, holder)) break
   }
   warnings.push('(manifest): could not be validated; using built-in defaults only')
-  return AgentPackManifest.parse({})
+  return schema.parse({})
+}
+
+function originOf(path: TreePath, origins: Map<string, OverrideOrigin>): OverrideOrigin | undefined {
+  for (let length = path.length; length > 0; length--) {
+    const origin = origins.get(formatPath(path.slice(0, length)))
+    if (origin) return origin
+  }
+  return undefined
+}
+
+function deepestPresent(tree: Mapping, path: TreePath): TreePath {
+  for (let length = path.length - 1; length > 0; length--) {
+    if (valueAt(tree, path.slice(0, length)) !== undefined) return path.slice(0, length)
+  }
+  return []
 }
 
 const MAX_SHOWN = 80
 
-function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
+/** `value` as shown in a warning: secrets masked (by the key holding it), long values cut. */
+function describe(value: unknown, path: TreePath): string {
+  const key = path.at(-1)
+  const text = JSON.stringify(maskSecrets(value, typeof key === 'string' ? key : undefined)) ?? String(value)
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text
 }

@@ -4,11 +4,11 @@
  * fails it apologises (LLM_UNAVAILABLE). The user's message, every tool call with its result and
  * the answer go to the conversation record.
  */
+import { maskSecrets } from '@parley/shared/agent-pack'
 import { sendText } from '../../commands/index.ts'
 import { textFor } from '../../i18n/index.ts'
 import { systemPromptFor } from '../../llm/prompt.ts'
 import { errorMessage } from '../../logging/index.ts'
-import { maskSecrets } from '../../logging/mask.ts'
 import { principalOf } from '../../session/index.ts'
 import { runTurn, type TurnResult } from '../../turn/index.ts'
 import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
@@ -17,12 +17,6 @@ import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
 function userText(event: FlowEvent): { content: string; threadId?: string | null } | undefined {
   if (event.type !== 'message-received' || event.message.type !== 'text' || !event.message.content) return undefined
   return { content: event.message.content, threadId: event.message.threadId }
-}
-
-/** Identities with admin rights (flows.authentication.adminUsers / adminAvatars), until the authentication flow types them. */
-function adminUsers(flows: Record<string, unknown>): string[] {
-  const auth = flows.authentication as { adminUsers?: unknown; adminAvatars?: unknown } | undefined
-  return [auth?.adminUsers, auth?.adminAvatars].flatMap((list) => (Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : []))
 }
 
 export const chatFlow: Flow = {
@@ -45,7 +39,7 @@ export const chatFlow: Flow = {
     try {
       turn = await runTurn({
         model: chat.model, system, history, user: content, tools: chat.tools,
-        principal: principalOf(session, adminUsers(config.flows)), integrations: config.integrations, fetch: chat.fetch,
+        principal: principalOf(session, [...config.flows.authentication.adminUsers, ...config.flows.authentication.adminAvatars]), integrations: config.integrations, fetch: chat.fetch,
       })
     } catch (error) {
       log.error('model call failed', { model: chat.model.label, error: errorMessage(error) })

@@ -3,27 +3,15 @@
  * STATISTICS_TOOL_ENABLED, STATISTICS_REQUIRE_AUTH): POSTs a time range, statistic class,
  * granularity and enum filters to the statistics API, as hologram-ai-agent's tool of that name.
  */
-import { z } from 'zod'
+import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { Tool } from '../types.ts'
 import { MAX_RESULT_CHARS } from '../http.ts'
-
-const StatEnum = z.object({ index: z.number(), label: z.string(), value: z.string(), description: z.string() })
-
-/** `tools.bundled.statisticsFetcher` with the spec's defaults. */
-export const StatisticsFetcherSettings = z.object({
-  enabled: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).default(true),
-  endpoint: z.string().optional(),
-  requiresAuth: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).default(false),
-  defaultStatClass: z.string().default('USER_CONNECTED'),
-  defaultStatEnums: z.array(StatEnum).optional(),
-})
-export type StatisticsFetcherSettings = z.infer<typeof StatisticsFetcherSettings>
 
 /** Used when neither the call nor `defaultStatEnums` gives enum filters. */
 const FALLBACK_ENUMS = [{ index: 0, label: 'default', value: 'default', description: 'default fallback value' }]
 
 /** The tool, or undefined when it is disabled or has no endpoint. */
-export function statisticsTool(settings: StatisticsFetcherSettings): Tool | undefined {
+export function statisticsTool(settings: AgentPackConfig['tools']['bundled']['statisticsFetcher']): Tool | undefined {
   const { endpoint } = settings
   if (!settings.enabled || !endpoint) return undefined
   return {

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AGENT_PACK_FILE_NAMES, type AgentPackSource } from '../source.ts'
+import { AGENT_PACK_FILE_NAMES, parseAgentPackSource, type AgentPackSource } from '../source.ts'
 
 /**
  * Reads the first of `agent-pack.yaml`, `agent-pack.yml`, `agent-pack.json` found in `dir`.
@@ -22,4 +22,17 @@ export async function loadAgentPackFile(dir: string): Promise<AgentPackSource | 
     }
   }
   return undefined
+}
+
+/**
+ * `loadAgentPackFile`, then a syntax check: what a build or a check runs, where a file that does
+ * not parse must stop everything rather than fall back to defaults.
+ * @throws an Error whose message is `path:line:column: cannot be parsed: problem`.
+ */
+export async function loadCheckedAgentPackFile(dir: string): Promise<AgentPackSource | undefined> {
+  const source = await loadAgentPackFile(dir)
+  if (source === undefined) return undefined
+  const parsed = parseAgentPackSource(source)
+  if ('error' in parsed) throw new Error(parsed.error)
+  return source
 }
