@@ -5,7 +5,7 @@ import { tunnelGateway } from '../src/bindings.ts'
 import { workerConfig } from '../src/config/index.ts'
 import { BUILT_IN_TEXTS } from '../src/i18n/index.ts'
 import { connectionState, TestAgent, textMessage } from './support/agent.ts'
-import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL } from './support/constants.ts'
+import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL, TOOL_MARKER } from './support/constants.ts'
 import { conversationRows } from './support/storage.ts'
 
 /** A chat-completions request body as the scripted model recorded it. */
@@ -120,6 +120,18 @@ describe('conversation', () => {
 
     expect(await llmRequestsAnswering(text)).toHaveLength(1)
     expect(await conversationRows(connectionId, 'SELECT role FROM turns ORDER BY id')).toEqual([{ role: 'user' }, { role: 'assistant' }])
+  })
+
+  it('keeps each tool call and its result in the conversation record', async () => {
+    const connectionId = crypto.randomUUID()
+    const event = agent.sendEvent(textMessage(connectionId, `look it up ${TOOL_MARKER}`), 1)
+    const command = await agent.command(connectionId, `${event.id}:0`)
+    expect(command.command.message).toMatchObject({ type: 'text', content: 'tool said: found parley' })
+    const rows = await conversationRows<{ role: string; content: string; tool: string | null }>(connectionId, 'SELECT role, content, tool FROM turns ORDER BY id')
+    expect(rows.map(({ role, content }) => [role, content])).toEqual([
+      ['user', `look it up ${TOOL_MARKER}`], ['tool', 'found parley'], ['assistant', 'tool said: found parley'],
+    ])
+    expect(JSON.parse(rows[1]!.tool!)).toEqual({ name: 'lookup', callId: expect.any(String), arguments: { query: 'parley' }, ok: true })
   })
 
   it('apologises when the model cannot be reached', async () => {
