@@ -2,7 +2,8 @@
  * Benchmark: a chat turn with one tool call against a plain chat turn, same stack, same run.
  * Path: wallet -> agent-node -> tunnel -> conversation Durable Object (workerd) -> scripted
  * model; the tool turn adds a call of an external HTTP tool (tools.dynamicConfig, through the
- * Worker's outbound guard) and a second model call with its result. Messages one at a time.
+ * Worker's outbound guard) and a second model call with its result. Messages one at a time,
+ * the two kinds alternating.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -17,7 +18,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100)
 const WARMUP = 10
 
 export async function runToolTurn(): Promise<void> {
-  console.log(`tool turn: ${MESSAGES} messages each, one in flight, after ${WARMUP} warm-up each`)
+  console.log(`tool turn: ${MESSAGES} messages each, alternating, one in flight, after ${WARMUP} warm-up each`)
   // The tool answers its query as is.
   const tool = createServer((request, response) => response.end(new URL(request.url ?? '/', 'http://x').searchParams.get('q') ?? ''))
   await new Promise<void>((resolve) => tool.listen(0, '127.0.0.1', resolve))
@@ -37,8 +38,15 @@ export async function runToolTurn(): Promise<void> {
     const { wallet, connectionId } = stack
     await measureReplies(wallet, connectionId, 'plain warm-up', WARMUP)
     await measureReplies(wallet, connectionId, 'tool warm-up', WARMUP)
-    const plain = summarize(await measureReplies(wallet, connectionId, 'plain', MESSAGES))
-    const withTool = summarize(await measureReplies(wallet, connectionId, 'tool', MESSAGES))
+    // Alternating, so both kinds see the same load on a shared machine.
+    const plainSamples: number[] = []
+    const toolSamples: number[] = []
+    for (let i = 0; i < MESSAGES; i++) {
+      plainSamples.push(...(await measureReplies(wallet, connectionId, `plain ${i}`, 1)))
+      toolSamples.push(...(await measureReplies(wallet, connectionId, `tool ${i}`, 1)))
+    }
+    const plain = summarize(plainSamples)
+    const withTool = summarize(toolSamples)
     console.table({
       'plain turn (1 model call)': { p50: ms(plain.p50), p99: ms(plain.p99), mean: ms(plain.mean), n: plain.n },
       'turn with one tool call (2 model calls + HTTP tool)': { p50: ms(withTool.p50), p99: ms(withTool.p99), mean: ms(withTool.mean), n: withTool.n },
