@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// One `npm test` runs every project: Node code (shared, agent-node, end-to-end) and the
-// edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
+// One `npm test` runs every project: Node code (shared, agent-node, the edge-worker's pure
+// modules, end-to-end) and the edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
 // PostgreSQL: test/support/postgres-server.ts starts one for the run unless PARLEY_TEST_POSTGRES_URL
 // names a server.
 // NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
@@ -15,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts'],
+          include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts', 'edge-worker/test/unit/**/*.test.ts'],
           env,
           testTimeout: 30_000,
         },

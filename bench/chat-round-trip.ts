@@ -4,58 +4,19 @@
  * basic-message echo between the same two agents (agent-node answers directly, no tunnel).
  * Both measured in one run, sequentially (one message in flight), after a warm-up.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
-import { startAgentNode } from '../agent-node/src/app.ts'
-import { loadConfig } from '../agent-node/src/config/index.ts'
-import { createLogger } from '../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { freePort, startWorker } from '../scripts/local-stack.ts'
 import { startScriptedLlm } from '../test/support/scripted-llm.ts'
+import { measureReplies as measure, startBenchStack } from './stack.ts'
 import { ms, summarize, type LatencySummary } from './stats.ts'
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200)
 const WARMUP = 20
 
-async function measure(wallet: WalletPeer, connectionId: string, label: string, count: number): Promise<number[]> {
-  const samples: number[] = []
-  for (let i = 0; i < count; i++) {
-    const content = `${label} ${i} ${randomBytes(4).toString('hex')}`
-    const reply = wallet.nextText((m) => m.content.endsWith(content), 30_000)
-    const start = performance.now()
-    await wallet.sendText(connectionId, content)
-    await reply
-    samples.push(performance.now() - start)
-  }
-  return samples
-}
-
 export async function chatRoundTrip(): Promise<{ full: LatencySummary; raw: LatencySummary; ratioP50: number; ratioP99: number }> {
-  const logger = createLogger('error', 'bench')
   const llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
-  const tunnelSecret = randomBytes(32).toString('base64url')
-  const worker = await startWorker({ vars: { TUNNEL_SECRET: tunnelSecret, COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' } })
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'))
-  const { config } = loadConfig({
-    DATA_DIR: dataDir,
-    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-    PUBLIC_PORT: String(await freePort()),
-    ADMIN_PORT: String(await freePort()),
-    CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`,
-    TUNNEL_SECRET: tunnelSecret,
-    LOG_LEVEL: 'error',
-  })
-  const node = await startAgentNode(config, logger)
-  const wallet = await WalletPeer.create({ label: 'bench wallet', logger })
+  const stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' })
+  const { node, wallet, connectionId } = stack
   try {
-    const { url } = (await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }
-    const greeting = wallet.nextText()
-    const connectionId = await wallet.connect(url)
-    await greeting
-
     // Full path through the tunnel and the Durable Object.
     await measure(wallet, connectionId, 'warm-up', WARMUP)
     const full = await measure(wallet, connectionId, 'full', MESSAGES)
@@ -74,11 +35,8 @@ export async function chatRoundTrip(): Promise<{ full: LatencySummary; raw: Late
     const rawSummary = summarize(raw)
     return { full: fullSummary, raw: rawSummary, ratioP50: fullSummary.p50 / rawSummary.p50, ratioP99: fullSummary.p99 / rawSummary.p99 }
   } finally {
-    await wallet.stop()
-    await node.stop()
-    await worker.stop()
+    await stack.stop()
     await llm.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

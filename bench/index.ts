@@ -8,6 +8,7 @@ import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
 import { runEventSubscriptions } from './event-subscriptions.ts'
 import { runPublicLimits } from './public-limits.ts'
+import { runToolTurn } from './tool-turn.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -16,6 +17,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   events: runEvents,
   'event-subscriptions': runEventSubscriptions,
   'public-limits': runPublicLimits,
+  'tool-turn': runToolTurn,
 }
 
 const only = process.argv[2]

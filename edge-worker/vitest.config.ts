@@ -1,7 +1,7 @@
 /**
  * The `workers` test project: tests run inside workerd with the Worker of ../wrangler.toml
  * (@cloudflare/vitest-pool-workers). Besides the main Worker (LLM = the scripted server started by
- * the global setup), two auxiliary workers run the production bundle with other settings:
+ * the global setup; one HTTP tool, `lookup`, also served by the global setup), two auxiliary workers run the production bundle with other settings:
  * `WITHOUT_LLM` (no model configured) and `UNCONFIGURED` (no TUNNEL_SECRET either).
  */
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
@@ -32,6 +32,8 @@ export default defineConfig({
             COMPAT_BASE_URL: inject('llmBaseUrl'),
             COMPAT_MODEL: TEST_MODEL,
             AGENT_MEMORY_WINDOW: String(TEST_MEMORY_WINDOW),
+            LLM_TOOLS_CONFIG: JSON.stringify([{ name: 'lookup', description: 'Looks a word up', endpoint: `${inject('toolBaseUrl')}/?q={query}` }]),
+            OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
           },
           serviceBindings: { WITHOUT_LLM: 'parley-without-llm', UNCONFIGURED: 'parley-unconfigured' },
           workers: [
@@ -45,6 +47,8 @@ export default defineConfig({
   test: {
     name: 'workers',
     include: ['test/**/*.test.ts'],
+    // Pure modules are tested in Node (the root config's `node` project).
+    exclude: ['test/unit/**'],
     globalSetup: ['test/global-setup.ts'],
     // The tunnel gateway is one object per Worker and keeps one agent socket: files take turns.
     fileParallelism: false,

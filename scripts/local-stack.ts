@@ -144,7 +144,18 @@ export interface WorkerProcess extends ManagedProcess {
  * temporary folder by default, so runs never share state). `config` is another wrangler
  * configuration to run instead of the repository's. Resolves when `/health` answers.
  */
-export async function startWorker(options: { port?: number; vars: Record<string, string>; persistTo?: string; echo?: boolean; config?: string }): Promise<WorkerProcess> {
+export async function startWorker(options: {
+  port?: number
+  vars: Record<string, string>
+  persistTo?: string
+  echo?: boolean
+  /** Worker entry instead of wrangler.toml `main`, relative to the repository root (the tests' entry with fault hooks: `edge-worker/test/entry/index.ts`). */
+  entry?: string
+  /** Agent pack folder the build step bundles (AGENT_PACK_PATH; default `agent-packs/`). */
+  agentPackPath?: string
+  /** Another wrangler configuration to run instead of the repository's. */
+  config?: string
+}): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
   const persistTo = options.persistTo ?? tempDir('parley-worker-')
@@ -157,8 +168,8 @@ export async function startWorker(options: { port?: number; vars: Record<string,
   const proc = launch({
     name: 'worker',
     command: process.execPath,
-    args: ['--import', 'tsx', join(ROOT, 'scripts', 'worker-dev.ts'), String(port), persistTo, envFile, ...(options.config ? [options.config] : [])],
-    env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    args: ['--import', 'tsx', join(ROOT, 'scripts', 'worker-dev.ts'), JSON.stringify({ port, persistTo, envFile, config: options.config, entry: options.entry })],
+    env: { WRANGLER_SEND_METRICS: 'false', CI: 'true', ...(options.agentPackPath ? { AGENT_PACK_PATH: options.agentPackPath } : {}) },
     echo: options.echo,
     onExit: () => rmSync(envDir, { recursive: true, force: true }),
   })
@@ -205,6 +216,9 @@ export async function startLocalStack(options: {
   tunnelSecret?: string
   workerPort?: number
   workerPersistTo?: string
+  /** See `startWorker`'s `entry` and `agentPackPath`. */
+  workerEntry?: string
+  agentPackPath?: string
   echo?: boolean
 }): Promise<LocalStack> {
   const tunnelSecret = options.tunnelSecret ?? randomBytes(32).toString('base64url')
@@ -212,6 +226,8 @@ export async function startLocalStack(options: {
     port: options.workerPort,
     vars: { TUNNEL_SECRET: tunnelSecret, ...options.workerVars },
     persistTo: options.workerPersistTo,
+    entry: options.workerEntry,
+    agentPackPath: options.agentPackPath,
     echo: options.echo,
   })
   try {

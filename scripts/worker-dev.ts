@@ -5,27 +5,37 @@
  * accepts any Host header, so a web page could reach it by DNS rebinding and run code in the
  * worker (its env holds TUNNEL_SECRET). Started as a child process by `local-stack.ts`.
  *
- * Usage: node --import tsx scripts/worker-dev.ts <port> <persist folder> <env file> [wrangler config]
- * Prints `Ready on <url>` once the worker answers; SIGTERM/SIGINT stop it.
+ * Usage: node --import tsx scripts/worker-dev.ts '{"port":8787,"persistTo":"…","envFile":"…","config"?:"…","entry"?:"…"}'
+ * (`config`: another wrangler configuration; `entry`: another Worker entry, as the tests' entry
+ * with fault hooks). Prints `Ready on <url>` once the worker answers; SIGTERM/SIGINT stop it.
  */
 import { join } from 'node:path'
 import { unstable_startWorker } from 'wrangler'
 import { ROOT } from './local-stack.ts'
 
-const [port, persistTo, envFile, config = join(ROOT, 'wrangler.toml')] = process.argv.slice(2)
-if (!port || !persistTo || !envFile) {
-  console.error('usage: worker-dev.ts <port> <persist folder> <env file> [wrangler config]')
+interface WorkerDevOptions {
+  port: number
+  persistTo: string
+  envFile: string
+  config?: string
+  entry?: string
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as Partial<WorkerDevOptions>
+if (!options.port || !options.persistTo || !options.envFile) {
+  console.error('usage: worker-dev.ts \'{"port":…,"persistTo":"…","envFile":"…","config"?:"…","entry"?:"…"}\'')
   process.exit(2)
 }
 
 const worker = await unstable_startWorker({
-  config,
-  envFiles: [envFile],
+  config: options.config ?? join(ROOT, 'wrangler.toml'),
+  ...(options.entry ? { entrypoint: options.entry } : {}),
+  envFiles: [options.envFile],
   dev: {
     remote: false,
-    server: { hostname: '127.0.0.1', port: Number(port) },
+    server: { hostname: '127.0.0.1', port: options.port },
     inspector: false,
-    persist: persistTo,
+    persist: options.persistTo,
     watch: false,
     liveReload: false,
   },

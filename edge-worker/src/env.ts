@@ -15,8 +15,8 @@ export interface Env {
   COMPAT_API_KEY?: string
   /** Base URL of the chat-completions-compatible API, e.g. `http://127.0.0.1:8080/v1`. */
   COMPAT_BASE_URL?: string
-  /** `1` enables the fault-injection routes of the end-to-end tests (`router/test-hooks.ts`); never set it in production. */
-  TEST_HOOKS?: string
+  /** Comma-separated CIDR ranges that pack-configured tools may reach although private or loopback (as agent-node's). */
+  OUTBOUND_ALLOWED_NETWORKS?: string
   /** `debug`, `info`, `warn` or `error`; default `info`. */
   LOG_LEVEL?: string
   /** Any other var: the agent-pack env overrides and `${VAR}` placeholders read them. */

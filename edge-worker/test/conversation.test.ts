@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers'
 import type { CommandFrame } from '@parley/shared/tunnel'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
+import { tunnelGateway } from '../src/bindings.ts'
 import { workerConfig } from '../src/config/index.ts'
-import { DEFAULT_TEXTS, UNKNOWN_USER_NAME } from '../src/conversation/texts.ts'
-import { tunnelGateway } from '../src/tunnel-gateway/index.ts'
+import { BUILT_IN_TEXTS } from '../src/i18n/index.ts'
 import { connectionState, TestAgent, textMessage } from './support/agent.ts'
-import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL } from './support/constants.ts'
+import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL, TOOL_MARKER } from './support/constants.ts'
 import { conversationRows } from './support/storage.ts'
 
 /** A chat-completions request body as the scripted model recorded it. */
@@ -36,14 +36,14 @@ describe('conversation', () => {
   it('greets with the pack\'s greeting when the connection completes', async () => {
     const connectionId = crypto.randomUUID()
     agent.sendEvent(connectionState(connectionId, 'request-received'), 1)
-    agent.sendEvent(connectionState(connectionId, 'completed'), 2)
-    const command = await agent.command(connectionId, `greeting:${connectionId}`)
+    const completed = agent.sendEvent(connectionState(connectionId, 'completed'), 2)
+    const command = await agent.command(connectionId, `${completed.id}:0`)
 
     const template = workerConfig(env).languages.en?.greetingMessage
     expect(template).toContain('{userName}')
     expect(command.command).toEqual({
       name: 'send-message',
-      message: { connectionId, type: 'text', content: template?.replace('{userName}', UNKNOWN_USER_NAME) },
+      message: { connectionId, type: 'text', content: template?.replace('{userName}', BUILT_IN_TEXTS.en!.USER_NAME_UNKNOWN) },
     })
   })
 
@@ -53,11 +53,10 @@ describe('conversation', () => {
     await agent.acks(first.id)
     const second = agent.sendEvent(connectionState(connectionId, 'completed'), 2)
     await agent.acks(second.id)
-    await agent.command(connectionId, `greeting:${connectionId}`)
-    expect(await conversationRows(connectionId, 'SELECT id, action FROM events ORDER BY position')).toEqual([
-      { id: first.id, action: 'greet' },
-      { id: second.id, action: null },
-    ])
+    await agent.command(connectionId, `${first.id}:0`)
+    const handled = async () => (await conversationRows<{ n: number }>(connectionId, 'SELECT count(*) AS n FROM events WHERE handled_at IS NOT NULL'))[0]!.n
+    while ((await handled()) < 2) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await conversationRows(connectionId, 'SELECT idempotency_key FROM effects ORDER BY position')).toEqual([{ idempotency_key: `${first.id}:0` }])
   })
 
   it('answers a text message with the model\'s reply, in the message\'s thread', async () => {
@@ -65,7 +64,7 @@ describe('conversation', () => {
     const text = `hello model ${crypto.randomUUID()}`
     const event = agent.sendEvent(textMessage(connectionId, text, 'thread-1'), 1)
     await agent.acks(event.id)
-    const command = await agent.command(connectionId, `reply:${event.id}`)
+    const command = await agent.command(connectionId, `${event.id}:0`)
 
     expect(command.command.message).toEqual({ connectionId, type: 'text', content: `echo: ${text}`, threadId: 'thread-1' })
     const [request, ...others] = await llmRequestsAnswering(text)
@@ -83,7 +82,7 @@ describe('conversation', () => {
     const texts = ['first', 'second', 'third'].map((word) => `${word} ${crypto.randomUUID()}`)
     for (const [index, text] of texts.entries()) {
       const event = agent.sendEvent(textMessage(connectionId, text), index + 1)
-      await agent.command(connectionId, `reply:${event.id}`)
+      await agent.command(connectionId, `${event.id}:0`)
     }
 
     expect(TEST_MEMORY_WINDOW).toBe(3)
@@ -103,9 +102,9 @@ describe('conversation', () => {
     const connectionId = crypto.randomUUID()
     const [early, late] = [`early ${crypto.randomUUID()}`, `late ${crypto.randomUUID()}`]
     const second = agent.sendEvent(textMessage(connectionId, late), 2)
-    await agent.command(connectionId, `reply:${second.id}`)
+    await agent.command(connectionId, `${second.id}:0`)
     const first = agent.sendEvent(textMessage(connectionId, early), 1)
-    await agent.command(connectionId, `reply:${first.id}`)
+    await agent.command(connectionId, `${first.id}:0`)
 
     const [request] = await llmRequestsAnswering(early)
     expect(request?.messages).toEqual([{ role: 'system', content: systemPrompt() }, { role: 'user', content: early }])
@@ -115,7 +114,7 @@ describe('conversation', () => {
     const connectionId = crypto.randomUUID()
     const text = `just once ${crypto.randomUUID()}`
     const event = agent.sendEvent(textMessage(connectionId, text), 1)
-    await agent.command(connectionId, `reply:${event.id}`)
+    await agent.command(connectionId, `${event.id}:0`)
     agent.sendEvent(event.event, 1, event.id)
     await agent.acks(event.id, 2)
 
@@ -123,11 +122,23 @@ describe('conversation', () => {
     expect(await conversationRows(connectionId, 'SELECT role FROM turns ORDER BY id')).toEqual([{ role: 'user' }, { role: 'assistant' }])
   })
 
+  it('keeps each tool call and its result in the conversation record', async () => {
+    const connectionId = crypto.randomUUID()
+    const event = agent.sendEvent(textMessage(connectionId, `look it up ${TOOL_MARKER}`), 1)
+    const command = await agent.command(connectionId, `${event.id}:0`)
+    expect(command.command.message).toMatchObject({ type: 'text', content: 'tool said: found parley' })
+    const rows = await conversationRows<{ role: string; content: string; tool: string | null }>(connectionId, 'SELECT role, content, tool FROM turns ORDER BY id')
+    expect(rows.map(({ role, content }) => [role, content])).toEqual([
+      ['user', `look it up ${TOOL_MARKER}`], ['tool', 'found parley'], ['assistant', 'tool said: found parley'],
+    ])
+    expect(JSON.parse(rows[1]!.tool!)).toEqual({ name: 'lookup', callId: expect.any(String), arguments: { query: 'parley' }, ok: true })
+  })
+
   it('apologises when the model cannot be reached', async () => {
     const connectionId = crypto.randomUUID()
     const event = agent.sendEvent(textMessage(connectionId, `please ${FAIL_MARKER}`), 1)
-    const command = await agent.command(connectionId, `reply:${event.id}`)
-    expect(command.command.message).toMatchObject({ type: 'text', content: DEFAULT_TEXTS.LLM_UNAVAILABLE })
+    const command = await agent.command(connectionId, `${event.id}:0`)
+    expect(command.command.message).toMatchObject({ type: 'text', content: BUILT_IN_TEXTS.en!.LLM_UNAVAILABLE })
   })
 })
 
@@ -155,7 +166,7 @@ describe('commands while no agent is connected', () => {
     await first.close()
 
     const second = await TestAgent.connect()
-    const command = await second.command(connectionId, `reply:${event.id}`)
+    const command = await second.command(connectionId, `${event.id}:0`)
     expect(command.command.message).toMatchObject({ type: 'text', content: expect.stringMatching(/^echo: reconnect /) })
     await second.close()
   })

@@ -10,17 +10,21 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import type { TestProject } from 'vitest/node'
-import { echoLastUserMessage, startScriptedLlm, type ScriptedChatMessage } from '../../test/support/scripted-llm.ts'
+import { echoLastUserMessage, startScriptedLlm, type ScriptedChatMessage, type ScriptedToolCalls } from '../../test/support/scripted-llm.ts'
 import { writeAgentPackModule } from '../scripts/agent-pack-module.ts'
 import { issueAnoncredsFixture } from './support/anoncreds-fixture.ts'
-import { FAIL_MARKER } from './support/constants.ts'
+import { FAIL_MARKER, TOOL_MARKER } from './support/constants.ts'
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..')
 const BUNDLE_DIR = resolve(REPO_ROOT, '.wrangler/test-bundle')
 
-function scriptedReply(messages: ScriptedChatMessage[]): string {
+/** Echoes the user; `[fail]` fails; `[tool]` calls the `lookup` tool, then answers with its result. */
+function scriptedReply(messages: ScriptedChatMessage[]): string | ScriptedToolCalls {
+  const last = messages.at(-1)
+  if (last?.role === 'tool') return `tool said: ${String(last.content)}`
   const reply = echoLastUserMessage(messages)
   if (reply.includes(FAIL_MARKER)) throw new Error('scripted failure')
+  if (reply.includes(TOOL_MARKER)) return { toolCalls: [{ name: 'lookup', arguments: { query: 'parley' } }] }
   return reply
 }
 
@@ -31,6 +35,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   ], { cwd: REPO_ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } })
 
   const llm = await startScriptedLlm({ reply: scriptedReply })
+  // The `lookup` tool (LLM_TOOLS_CONFIG of the test worker): answers `found <q>`.
+  const tool = createServer((request, response) => response.end(`found ${new URL(request.url ?? '/', 'http://x').searchParams.get('q')}`))
+  await new Promise<void>((done) => tool.listen(0, '127.0.0.1', done))
   const inspector = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' })
     response.end(JSON.stringify(llm.requests))
@@ -39,10 +46,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   project.provide('llmBaseUrl', llm.url)
   project.provide('llmRequestsUrl', `http://127.0.0.1:${(inspector.address() as AddressInfo).port}/requests`)
+  project.provide('toolBaseUrl', `http://127.0.0.1:${(tool.address() as AddressInfo).port}`)
   project.provide('workerBundlePath', resolve(BUNDLE_DIR, 'index.js'))
   project.provide('anoncredsFixture', issueAnoncredsFixture())
   return async () => {
     inspector.closeAllConnections()
-    await Promise.all([llm.close(), new Promise((done) => inspector.close(done))])
+    tool.closeAllConnections()
+    await Promise.all([llm.close(), new Promise((done) => inspector.close(done)), new Promise((done) => tool.close(done))])
   }
 }

@@ -8,6 +8,8 @@ declare module 'vitest' {
     llmBaseUrl: string
     /** GET answers the JSON array of request bodies the scripted server received. */
     llmRequestsUrl: string
+    /** Origin of the HTTP tool `lookup` (`GET /?q=` answers `found <q>`). */
+    toolBaseUrl: string
     /** The Worker bundled by `wrangler deploy --dry-run`, for the auxiliary workers. */
     workerBundlePath: string
     /** A credential issued in Node with Parley's AnonCreds engine (JSON of its objects). */

@@ -20,7 +20,7 @@ describe('router', () => {
     expect(response.status).toBe(426)
   })
 
-  it('keeps the test hooks off without TEST_HOOKS=1, even with the tunnel secret', async () => {
+  it('has no test hooks in the production entry, even with the tunnel secret', async () => {
     const response = await exports.default.fetch(new Request(`http://worker/test-hooks/conversations/${crypto.randomUUID()}/reset`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_TUNNEL_SECRET}` },

@@ -104,13 +104,12 @@ tools: { dynamicConfig: [] }
 `), { MCP_SERVERS_CONFIG: '[]' })
     expect(warnings).toEqual([
       'flows.authentication: valid, but not acted on by the edge yet; ignored',
-      'tools: valid, but not acted on by the edge yet; ignored',
       'mcp: valid, but not acted on by the edge yet; ignored',
     ])
   })
 
-  it('do not include what the edge acts on (languages, llm, memory.window, flows.welcome)', () => {
-    for (const path of ['languages', 'llm', 'llm.model', 'memory', 'memory.window', 'flows', 'flows.welcome', 'metadata.defaultLanguage']) {
+  it('do not include what the edge acts on (languages, llm, memory, flows.welcome, tools, integrations)', () => {
+    for (const path of ['languages', 'llm', 'llm.model', 'memory', 'memory.window', 'memory.backend', 'flows', 'flows.welcome', 'flows.welcome.sendOnProfile', 'metadata.defaultLanguage', 'tools', 'integrations']) {
       expect(NOT_ACTED_ON_AT_THE_EDGE).not.toContain(path)
     }
   })

@@ -37,7 +37,7 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     receiver = await startEventReceiver()
     dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'))
     stack = await startLocalStack({
-      workerVars: { COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model' },
+      workerVars: { COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model', AGENT_MEMORY_BACKEND: 'kvstore' },
       agentEnv: {
         EVENTS_BASE_URL: receiver.url,
         DATA_DIR: dataDir,
@@ -154,12 +154,12 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     stack.worker = await startWorker({
       port,
       persistTo,
-      vars: { TUNNEL_SECRET: stack.tunnelSecret, COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model' },
+      vars: { TUNNEL_SECRET: stack.tunnelSecret, COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model', AGENT_MEMORY_BACKEND: 'kvstore' },
     })
     const reply = wallet.nextText((m) => m.content === 'echo: back again?', 60_000)
     await wallet.sendText(walletConnectionId, 'back again?')
     await reply
-    // The conversation Durable Object kept its turns across the restart.
+    // Memory backend kvstore: the conversation Durable Object's window survived the restart.
     expect(llm.requests.at(-1)!.messages.map((m) => m.content)).toContain('hello, who are you?')
   })
 

@@ -2,16 +2,16 @@
  * Fault test: the conversation Durable Object reset in the middle of a burst of chat messages,
  * with the real worker in workerd, agent-node as a child process on real SQLite, a Credo wallet
  * peer over WebSocket and the scripted LLM. The reset is the runtime's kind (`ctx.abort`, through
- * the worker's test hook `POST /test-hooks/conversations/:connectionId/reset`, enabled by
- * `TEST_HOOKS=1`): the instance ends and the calls it was serving fail (an event being stored,
+ * the test hook `POST /test-hooks/conversations/:connectionId/reset` of the Worker's test entry,
+ * `edge-worker/test/entry/`): the instance ends and the calls it was serving fail (an event being stored,
  * the alarm answering), its storage stays. Resets land between messages and, once for sure,
  * while the alarm waits for the model's answer to one message. Asserted: that answer is made
  * again after the reset, and every message is answered exactly once.
  *
  * Why that holds: an event whose store was cut off is not acknowledged, so agent-node sends it
  * again (same id; dropped if it was in fact stored); an answer cut off is redone by the retried
- * alarm from the stored reply, and its `send-message` command carries an idempotency key derived
- * from the event, which agent-node claims once.
+ * alarm (or re-sent from the effect log once committed), and its `send-message` command carries
+ * the idempotency key `<event id>:<step>`, which agent-node claims once.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -52,7 +52,8 @@ describe('the conversation Durable Object reset mid-burst', () => {
     })
     dataDir = mkdtempSync(join(tmpdir(), 'parley-faults-reset-'))
     stack = await startLocalStack({
-      workerVars: { COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model', TEST_HOOKS: '1' },
+      workerVars: { COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model' },
+      workerEntry: 'edge-worker/test/entry/index.ts',
       agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn' },
     })
     wallet = await WalletPeer.create({ label: 'reset fault wallet', logger: createLogger('fatal', 'wallet') })

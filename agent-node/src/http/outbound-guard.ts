@@ -13,8 +13,10 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
-import ipaddr from 'ipaddr.js'
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici'
+import { addressRefusal, parseNetworks, type Network } from '@parley/shared/net'
+
+export { parseNetworks } from '@parley/shared/net'
 
 /** A URL (or an address it resolves to) the agent refuses to call; `reason` says why, for a 4xx body. */
 export class UnsafeUrlError extends Error {
@@ -22,25 +24,6 @@ export class UnsafeUrlError extends Error {
     super(`refusing to call ${url}: ${reason}`)
     this.name = 'UnsafeUrlError'
   }
-}
-
-type Network = [ipaddr.IPv4 | ipaddr.IPv6, number]
-
-/**
- * Parses CIDR ranges (`10.0.0.0/8`, `::1/128`; a bare address means that one address).
- * @throws Error naming the first entry that is not a CIDR range or address.
- */
-export function parseNetworks(entries: readonly string[]): Network[] {
-  return entries.map((entry) => {
-    const value = entry.trim()
-    try {
-      if (value.includes('/')) return ipaddr.parseCIDR(value)
-      const address = ipaddr.parse(value)
-      return [address, address.kind() === 'ipv4' ? 32 : 128]
-    } catch {
-      throw new Error(`'${value}' is not a CIDR range or IP address`)
-    }
-  })
 }
 
 /** Protocols a checked URL may use, by purpose. */
@@ -72,11 +55,7 @@ export class OutboundGuard {
    * reserved and unspecified addresses do not. IPv4-mapped IPv6 is judged as the IPv4 address.
    */
   refusal(address: string): string | undefined {
-    let parsed = ipaddr.parse(address)
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
-    if (this.allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return undefined
-    const range = parsed.range()
-    return range === 'unicast' ? undefined : `${address} is a ${range} address and not in OUTBOUND_ALLOWED_NETWORKS`
+    return addressRefusal(this.allowed, address)
   }
 
   /**

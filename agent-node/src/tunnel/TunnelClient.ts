@@ -39,6 +39,7 @@ import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
 import type { MessageService } from '../messages/MessageService.ts'
+import { runCommand } from './commands/index.ts'
 
 export interface TunnelClientOptions {
   url: string
@@ -236,15 +237,16 @@ export class TunnelClient implements Subscriber {
   }
 
   /**
-   * Runs `frame` and answers with its outcome. The idempotency key goes with it: a key already
-   * used answers the first message id without sending again. A failure claims no key, so a retry
+   * Runs `frame` through the command registry (`commands/`) and answers with its outcome. The
+   * idempotency key goes with it: a key already used answers the first message id without
+   * sending again. A failure claims no key, so a retry
    * may succeed (the failure may have been transient: a connection not completed yet).
    */
   private async runCommand(frame: CommandFrame): Promise<void> {
     let outcome: CommandResultFrame
     try {
-      const { id } = await this.messages.send(frame.command.message, { scope: 'tunnel', key: frame.idempotencyKey })
-      outcome = { kind: 'command-result', id: frame.id, ok: true, result: { id } }
+      const result = await runCommand(frame.command, { messages: this.messages, idempotencyKey: frame.idempotencyKey })
+      outcome = { kind: 'command-result', id: frame.id, ok: true, result }
     } catch (error) {
       this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
       outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame, type SendMessageBody } from '@parley/shared'
+import { SendMessageBody, TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame } from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
@@ -192,6 +192,26 @@ describe('TunnelClient', () => {
     const results = worker.frames as { kind: string; id: string; ok: boolean }[]
     expect(results.map((r) => [r.kind, r.ok])).toEqual([['command-result', true], ['command-result', true]])
     expect(new Set(results.map((r) => r.id))).toEqual(new Set(ids))
+  })
+
+  it('carries every message type of POST /v1/message in send-message, validated by the same schema', async () => {
+    const { worker, client, messages } = await setup()
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    const bodies: SendMessageBody[] = [
+      { type: 'menu-display', connectionId: CONNECTION, prompt: 'Pick one', menuItems: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }] },
+      { type: 'invitation', connectionId: CONNECTION, url: 'https://example.org/invitation?oob=abc' },
+      { type: 'contextual-menu-update', connectionId: CONNECTION, title: 'Menu', options: [{ id: 'login', title: 'Log in' }] },
+    ]
+    const frame = (message: unknown) => JSON.stringify({ kind: 'command', id: crypto.randomUUID(), idempotencyKey: `k:${crypto.randomUUID()}`, command: { name: 'send-message', message } })
+    for (const body of bodies) socket.send(frame(body))
+    // A menu with duplicate item ids fails the admin API's schema: dropped, never run.
+    socket.send(frame({ type: 'menu-display', connectionId: CONNECTION, prompt: 'x', menuItems: [{ id: 'a', text: 'A' }, { id: 'a', text: 'B' }] }))
+    socket.send(frame({ type: 'text', connectionId: CONNECTION, content: 'last' }))
+    await until(() => messages.sent.length === 4)
+    expect(messages.sent.map((body) => body.type)).toEqual(['menu-display', 'invitation', 'contextual-menu-update', 'text'])
+    expect(messages.sent.slice(0, 3)).toEqual(bodies.map((body) => SendMessageBody.parse(body)))
   })
 
   it('does not remember a failed command: a retry with the same key runs again', async () => {

@@ -20,9 +20,6 @@ export function workerConfig(env: Env): AgentPackConfig {
   const { config, warnings } = resolveAgentPack(agentPackSource, env)
   const log = createLogger('config', env.LOG_LEVEL)
   for (const warning of warnings) log.warn('agent pack', { warning, source: agentPackSource?.path ?? null })
-  if (config.llm.provider === 'anthropic') {
-    log.warn('agent pack', { warning: 'llm.provider anthropic has no client yet; the chat-completions-compatible client is used' })
-  }
   resolved.set(env, config)
   return config
 }

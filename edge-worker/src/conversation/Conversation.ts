@@ -1,69 +1,64 @@
 /**
  * One conversation: the Durable Object of one DIDComm connection
- * (`CONVERSATION.idFromName(connectionId)`). It stores the events the tunnel gateway routes to it
- * (each id once, in the connection's order) and the chat's turns, and answers: the agent pack's
- * greeting when the connection completes, the model's reply to each text message.
+ * (`CONVERSATION.idFromName(connectionId)`). It keeps the connection's inbox (each event id once,
+ * handled in the connection's `seq` order), the session, the conversation record and an effect
+ * log, and hands each event to the flows (flows/registry.ts): the first flow that claims it
+ * handles it.
  *
- * Storing an event and answering it are separate steps: `receiveEvent` returns as soon as the
- * event is stored (the gateway then acknowledges it), and the answer is produced by the object's
- * alarm, which works through unanswered events in the connection's sequence order (`seq`) and
- * is retried by the runtime if it fails. A reply is stored before it is sent and sent with an idempotency key derived from the
- * event, so a retry or a re-delivered event never makes the user see it twice.
+ * Storing an event and handling it are separate steps: `receiveEvent` returns as soon as the
+ * event is stored (the gateway then acknowledges it), and the object's alarm handles stored
+ * events, lowest `seq` first; the runtime retries the alarm if it fails. What a flow returns (a
+ * session patch, records, commands) is committed in one transaction with the event's `handled`
+ * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
+ * re-delivered event never makes the user see anything twice. The same alarm fires the one timer
+ * a flow may set (`Session.timer`).
  */
 import { DurableObject } from 'cloudflare:workers'
-import { and, asc, desc, eq, isNotNull, isNull, lte } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import type { AgentEvent } from '@parley/shared/events'
-import { TextMessageBody } from '@parley/shared/messages'
-import type { CommandFrame, EventFrame } from '@parley/shared/tunnel'
+import type { TunnelCommand, EventFrame } from '@parley/shared/tunnel'
+import { tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
-import { buildChatMessages, completeChat, isLlmConfigured, systemPromptFor, type Turn } from '../llm/index.ts'
-import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
+import { flowFor } from '../flows/registry.ts'
+import type { FlowEvent, FlowResult, RecordEntry } from '../flows/types.ts'
+import { createLogger, type Logger } from '../logging/index.ts'
+import { applyPatch, newSession, type Session } from '../session/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
-import { tunnelGateway } from '../tunnel-gateway/index.ts'
+import type { HistoryTurn } from '../turn/index.ts'
+import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
-import { conversation, events, schema, turns, type EventAction } from './schema.ts'
-import { greetingFor, localizedText } from './texts.ts'
-
-type EventRow = typeof events.$inferSelect
-
-/** Longest text a `send-message` command may carry (TextMessageBody). */
-const MAX_TEXT_LENGTH = TextMessageBody.shape.content.maxLength ?? Number.POSITIVE_INFINITY
-
-/** What `event` asks of the conversation, if anything. */
-function actionFor(event: AgentEvent): EventAction | undefined {
-  if (event.type === 'connection-state-updated' && event.state === 'completed') return 'greet'
-  if (event.type === 'message-received' && event.message.type === 'text' && event.message.content) return 'reply'
-  return undefined
-}
+import { conversation, effects, events, schema, session as sessionTable, turns } from './schema.ts'
+import { workerServices, type WorkerServices } from './services.ts'
 
 /**
- * Durable Object of one DIDComm connection. RPC: `receiveEvent` (and the test hook `reset`). Alarm: answers stored events.
- * Storage: schema.ts. Commands leave through the tunnel gateway's `sendCommand`.
+ * Durable Object of one DIDComm connection. RPC: `receiveEvent`. Alarm: handles stored events
+ * and the flows' timer. Storage: schema.ts. Commands leave through the tunnel gateway's `sendCommand`.
  */
 export class Conversation extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
   private readonly config: AgentPackConfig
+  private readonly services: WorkerServices
+  private readonly memory: MemoryWindow
   private readonly log: Logger
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.log = createLogger('conversation', env.LOG_LEVEL)
     this.config = workerConfig(env)
+    this.services = workerServices(env, this.config)
     this.db = openDatabase(ctx, schema, migrations)
+    this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow()
   }
 
   /**
    * RPC for the tunnel gateway: stores `frame`'s event, returning once it is durable. An event id
-   * seen before is not applied again (`duplicate: true`); the caller acknowledges either way.
-   * A text message becomes the user's turn in the same transaction. Only the first `completed`
-   * connection state of a conversation asks for a greeting (the spec keys connection events by
-   * connection and state). Events are applied in sequence order: the alarm answers them by `seq`
-   * and a reply's history holds only the turns of events with a lower `seq`, so an event that
-   * arrives after a later one (logged) takes its place in the conversation. There is no waiting
-   * for a gap: agent-node's outbox sends a connection's next event only after this one was
-   * stored, and the first event a fresh (or reset) object sees may have any `seq`.
+   * seen before is not stored again (`duplicate: true`); the caller acknowledges either way.
+   * Events are handled in sequence order: the alarm takes them by `seq`, and a message's memory
+   * window holds only events with a lower `seq`, so an event that arrives after a later one
+   * (logged) takes its place in the conversation. There is no waiting for a gap: agent-node's
+   * outbox sends a connection's next event only after this one was stored, and the first event a
+   * fresh (or reset) object sees may have any `seq`.
    * @throws when `frame` belongs to another connection than this conversation's.
    */
   async receiveEvent(frame: EventFrame): Promise<{ duplicate: boolean }> {
@@ -74,92 +69,78 @@ export class Conversation extends DurableObject<Env> {
         throw new Error(`event of connection ${frame.connectionId} routed to the conversation of ${owner.connectionId}`)
       }
       if (!owner) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
-
-      let action = actionFor(frame.event)
-      if (action === 'greet' && tx.select().from(events).where(eq(events.action, 'greet')).get()) action = undefined
       const latest = tx.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).get()
-      const row = tx.insert(events).values({
-        id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, action, receivedAt: now,
-      }).onConflictDoNothing().returning().get()
-      // Only text is answered by the LLM for now; other message types are stored, not answered.
-      if (row && action === 'reply' && frame.event.type === 'message-received' && frame.event.message.type === 'text') {
-        tx.insert(turns).values({ eventPosition: row.position, role: 'user', content: frame.event.message.content, createdAt: now }).run()
-      }
-      return row && { row, outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
+      const row = tx.insert(events).values({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
+        .onConflictDoNothing().returning().get()
+      return row && { outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
     })
     if (stored?.outOfSequence !== undefined) {
       this.log.warn('event arrived after a later one; applied in sequence order', { eventId: frame.id, seq: frame.seq, latestSeq: stored.outOfSequence })
     }
-    if (stored?.row.action) await this.ctx.storage.setAlarm(now)
+    if (stored) await this.ctx.storage.setAlarm(now)
     return { duplicate: stored === undefined }
   }
 
-  /**
-   * RPC, test hook only (`router/test-hooks.ts`, enabled by `TEST_HOOKS=1`): ends this instance
-   * with `ctx.abort`, as the runtime resets an object on a code update or an internal error.
-   * Calls in progress (an event being stored, the alarm answering) fail; storage is kept and
-   * the next call starts a fresh instance. The call itself always rejects.
-   */
-  reset(): never {
-    this.ctx.abort('reset by the test hook')
-    throw new Error('unreachable: ctx.abort() throws')
-  }
-
-  /** Answers every stored event still owed an answer, lowest `seq` first. */
+  /** Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms for a later timer. */
   override async alarm(): Promise<void> {
+    await this.sendEffects()
     for (;;) {
-      const next = this.db.select().from(events)
-        .where(and(isNotNull(events.action), isNull(events.handledAt)))
+      const next = this.db.select().from(events).where(isNull(events.handledAt))
         .orderBy(asc(events.seq), asc(events.position)).limit(1).get()
-      if (!next) return
-      await this.answer(next)
-      this.db.update(events).set({ handledAt: Date.now() }).where(eq(events.position, next.position)).run()
+      if (!next) break
+      await this.handle(next.body, next.id, next.position, next.seq)
+      await this.sendEffects()
     }
-  }
-
-  private async answer(event: EventRow): Promise<void> {
-    const language = this.config.metadata.defaultLanguage
-    const connectionId = this.connectionId()
-    if (event.action === 'greet') {
-      const text = this.storedAnswer(event) ?? this.storeAnswer(event, greetingFor(this.config, language))
-      if (text === undefined) this.log.info('no greeting: flows.welcome is disabled or has no template', { language })
-      else await this.send(`greeting:${connectionId}`, { connectionId, type: 'text', content: text })
+    const { timer } = this.session()
+    if (!timer) return
+    if (timer.at > Date.now()) {
+      await this.ctx.storage.setAlarm(timer.at)
       return
     }
-    const text = this.storedAnswer(event) ?? this.storeAnswer(event, await this.reply(event, language))
-    const threadId = event.body.type === 'message-received' ? event.body.message.threadId ?? undefined : undefined
-    if (text !== undefined) await this.send(`reply:${event.id}`, { connectionId, type: 'text', content: text, threadId })
+    await this.handle({ type: 'timer', at: timer.at }, `timer-${timer.at}`)
+    await this.sendEffects()
   }
 
-  /** The model's answer to the user turn of `event`, or the text explaining why there is none. */
-  private async reply(event: EventRow, language: string): Promise<string> {
-    const { llm, memory } = this.config
-    if (!isLlmConfigured(llm)) return localizedText(this.config, language, 'LLM_NOT_CONFIGURED')
-    const history: Turn[] = this.db.select({ role: turns.role, content: turns.content }).from(turns)
-      .innerJoin(events, eq(events.position, turns.eventPosition))
-      .where(lte(events.seq, event.seq))
-      .orderBy(desc(events.seq), desc(turns.id)).limit(memory.window).all().reverse()
-    const messages = buildChatMessages(systemPromptFor(this.config, language), history, memory.window)
-    try {
-      const reply = await completeChat(llm, messages)
-      if (llm.verbose) this.log.info('model exchange', { model: llm.model, messages, reply })
-      return reply
-    } catch (error) {
-      this.log.error('model call failed', { model: llm.model, host: llm.baseUrl ? new URL(llm.baseUrl).host : null, eventId: event.id, error: errorMessage(error) })
-      return localizedText(this.config, language, 'LLM_UNAVAILABLE')
+  /** Runs the flow that claims `event` and commits its result (a timer has no event row). */
+  private async handle(event: FlowEvent, eventId: string, position?: number, seq = Number.MAX_SAFE_INTEGER): Promise<void> {
+    const session = this.session()
+    const flow = flowFor(event, session, this.config)
+    const commands: TunnelCommand[] = []
+    const now = Date.now()
+    const result: FlowResult = flow
+      ? await flow.handle({
+        event, eventId, session, config: this.config, now, log: this.log,
+        connectionId: this.connectionId(),
+        send: (command) => commands.push(command),
+        chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
+      })
+      : {}
+    const next = applyPatch(session, { ...(event.type === 'timer' ? { timer: undefined } : {}), ...result.session })
+    const record = result.record ?? []
+    this.db.transaction((tx) => {
+      tx.insert(sessionTable).values({ id: 1, data: next }).onConflictDoUpdate({ target: sessionTable.id, set: { data: next } }).run()
+      commands.forEach((command, step) => {
+        tx.insert(effects).values({ commandId: crypto.randomUUID(), idempotencyKey: `${eventId}:${step}`, command, createdAt: now }).onConflictDoNothing().run()
+      })
+      if (position !== undefined) {
+        for (const entry of record) tx.insert(turns).values(recordRow(position, entry, now)).run()
+        tx.update(events).set({ handledAt: now }).where(eq(events.position, position)).run()
+      }
+    })
+    this.memory.remember(seq, record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'))
+  }
+
+  /** Hands every unsent command to the tunnel gateway, in order. */
+  private async sendEffects(): Promise<void> {
+    const owed = this.db.select().from(effects).where(isNull(effects.sentAt)).orderBy(asc(effects.position)).all()
+    for (const effect of owed) {
+      await tunnelGateway(this.env).sendCommand({ kind: 'command', id: effect.commandId, idempotencyKey: effect.idempotencyKey, command: effect.command })
+      this.db.update(effects).set({ sentAt: Date.now() }).where(and(eq(effects.position, effect.position), isNull(effects.sentAt))).run()
     }
   }
 
-  private storedAnswer(event: EventRow): string | undefined {
-    return this.db.select({ content: turns.content }).from(turns)
-      .where(and(eq(turns.eventPosition, event.position), eq(turns.role, 'assistant'))).get()?.content
-  }
-
-  private storeAnswer(event: EventRow, text: string | undefined): string | undefined {
-    if (text === undefined) return undefined
-    const content = text.slice(0, MAX_TEXT_LENGTH)
-    this.db.insert(turns).values({ eventPosition: event.position, role: 'assistant', content, createdAt: Date.now() }).run()
-    return content
+  private session(): Session {
+    return this.db.select().from(sessionTable).get()?.data ?? newSession()
   }
 
   private connectionId(): string {
@@ -167,14 +148,12 @@ export class Conversation extends DurableObject<Env> {
     if (!row) throw new Error('conversation has no connection id (no event stored yet)')
     return row.connectionId
   }
+}
 
-  private async send(idempotencyKey: string, message: TextMessageBody): Promise<void> {
-    const frame: CommandFrame = {
-      kind: 'command',
-      id: crypto.randomUUID(),
-      idempotencyKey,
-      command: { name: 'send-message', message },
-    }
-    await tunnelGateway(this.env).sendCommand(frame)
+function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number): typeof turns.$inferInsert {
+  if (entry.role !== 'tool') return { eventPosition, role: entry.role, content: entry.content, createdAt }
+  return {
+    eventPosition, role: 'tool', content: entry.content, createdAt,
+    tool: { name: entry.toolName, callId: entry.toolCallId, arguments: entry.arguments, ok: entry.ok },
   }
 }

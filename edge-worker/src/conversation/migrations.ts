@@ -26,4 +26,25 @@ export const migrations: readonly string[] = [
   );
   --> statement-breakpoint
   CREATE INDEX turns_event_position ON turns (event_position, id);`,
+  // Flows decide what an event needs when it is handled: the stored `action` goes; the session,
+  // the effect log (commands owed, sent with key `<event id>:<step>`) and tool-call records come.
+  `ALTER TABLE events DROP COLUMN action;
+  --> statement-breakpoint
+  ALTER TABLE turns ADD COLUMN tool TEXT;
+  --> statement-breakpoint
+  CREATE TABLE session (
+    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+    data TEXT NOT NULL
+  );
+  --> statement-breakpoint
+  CREATE TABLE effects (
+    position INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    command_id TEXT NOT NULL UNIQUE,
+    idempotency_key TEXT NOT NULL UNIQUE,
+    command TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    sent_at INTEGER
+  );
+  --> statement-breakpoint
+  CREATE INDEX effects_unsent ON effects (sent_at, position);`,
 ]

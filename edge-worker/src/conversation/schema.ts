@@ -1,12 +1,12 @@
 /**
  * Storage of one conversation (one DIDComm connection): its connection id, every event seen
- * (dedupe by id, sequence number, the action still owed), and the turns of the chat.
+ * (dedupe by id, sequence number, whether it was handled), the session, the record of the chat
+ * (messages and tool calls) and the effect log of commands owed to the tunnel.
  */
 import type { AgentEvent } from '@parley/shared/events'
+import type { TunnelCommand } from '@parley/shared/tunnel'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-
-/** What an event asks of the conversation once stored. */
-export type EventAction = 'greet' | 'reply'
+import type { Session } from '../session/index.ts'
 
 /** A single row: the connection this object serves (`ctx.id.name` is not reliable in workerd). */
 export const conversation = sqliteTable('conversation', {
@@ -14,9 +14,8 @@ export const conversation = sqliteTable('conversation', {
 })
 
 /**
- * Every event stored, in arrival order (`position`); they are applied in the connection's `seq`
- * order (the alarm and a reply's history order by it).
- * `action` is set when the event needs a reply; `handledAt` (ms) once that is done.
+ * Every event stored, in arrival order (`position`); they are handled in the connection's `seq`
+ * order. `handledAt` (ms) once the flows have handled it (or none claimed it).
  */
 export const events = sqliteTable('events', {
   position: integer('position').primaryKey({ autoIncrement: true }),
@@ -24,18 +23,45 @@ export const events = sqliteTable('events', {
   seq: integer('seq').notNull(),
   type: text('type').$type<AgentEvent['type']>().notNull(),
   body: text('body', { mode: 'json' }).$type<AgentEvent>().notNull(),
-  action: text('action').$type<EventAction>(),
   receivedAt: integer('received_at').notNull(),
   handledAt: integer('handled_at'),
 }, (table) => [index('events_pending').on(table.handledAt, table.position)])
 
-/** Messages of the chat; each belongs to the event that produced it (the user's message, or the one answered). */
+/** What a `tool` record holds besides its content (the result handed to the model). */
+export interface ToolRecord {
+  name: string
+  callId: string
+  arguments: unknown
+  ok: boolean
+}
+
+/**
+ * The conversation record: messages of the chat and tool calls with their results; each belongs
+ * to the event that produced it.
+ */
 export const turns = sqliteTable('turns', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   eventPosition: integer('event_position').notNull().references(() => events.position),
-  role: text('role').$type<'user' | 'assistant'>().notNull(),
+  role: text('role').$type<'user' | 'assistant' | 'tool'>().notNull(),
   content: text('content').notNull(),
+  tool: text('tool', { mode: 'json' }).$type<ToolRecord>(),
   createdAt: integer('created_at').notNull(),
 }, (table) => [index('turns_event_position').on(table.eventPosition, table.id)])
 
-export const schema = { conversation, events, turns }
+/** The session (one row, id 1). */
+export const session = sqliteTable('session', {
+  id: integer('id').primaryKey(),
+  data: text('data', { mode: 'json' }).$type<Session>().notNull(),
+})
+
+/** Commands owed to the tunnel, committed with the flow result that made them; `sentAt` once the gateway has them. */
+export const effects = sqliteTable('effects', {
+  position: integer('position').primaryKey({ autoIncrement: true }),
+  commandId: text('command_id').notNull().unique(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  command: text('command', { mode: 'json' }).$type<TunnelCommand>().notNull(),
+  createdAt: integer('created_at').notNull(),
+  sentAt: integer('sent_at'),
+}, (table) => [index('effects_unsent').on(table.sentAt, table.position)])
+
+export const schema = { conversation, events, turns, session, effects }

@@ -2,12 +2,10 @@
 import { Hono } from 'hono'
 import type { Env } from '../env.ts'
 import { health } from './health.ts'
-import { testHooks } from './test-hooks.ts'
 import { tunnel } from './tunnel.ts'
 
-/** The Worker's fetch handler: `GET /health`, `GET /tunnel`, and `/test-hooks/*` when `TEST_HOOKS=1`. */
+/** The Worker's fetch handler: `GET /health`, `GET /tunnel`. */
 export const app = new Hono<{ Bindings: Env }>()
   .route('/health', health)
   .route('/tunnel', tunnel)
-  .route('/test-hooks', testHooks)
   .notFound((c) => c.json({ error: 'not-found' }, 404))

@@ -21,7 +21,7 @@ import {
   type CommandResultFrame,
   type EventFrame,
 } from '@parley/shared/tunnel'
-import { conversationFor } from '../conversation/index.ts'
+import { conversationFor } from '../bindings.ts'
 import type { Env } from '../env.ts'
 import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'

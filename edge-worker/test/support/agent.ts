@@ -131,3 +131,11 @@ export function connectionState(connectionId: string, state: 'request-received' 
 export function messageState(connectionId: string): AgentEvent {
   return { type: 'message-state-updated', connectionId, messageId: crypto.randomUUID(), timestamp: Math.floor(Date.now() / 1000), state: 'delivered' }
 }
+
+/** A `profile` message from the peer of `connectionId` (what a wallet sends after connecting). */
+export function profileMessage(connectionId: string, profile: { displayName?: string; preferredLanguage?: string }): AgentEvent {
+  return {
+    type: 'message-received',
+    message: { type: 'profile', id: crypto.randomUUID(), connectionId, timestamp: Math.floor(Date.now() / 1000), threadId: null, ...profile },
+  }
+}

@@ -11,3 +11,6 @@ export const TEST_MEMORY_WINDOW = 3
 
 /** A user text containing this makes the scripted model fail (HTTP 500). */
 export const FAIL_MARKER = '[fail]'
+
+/** A user text containing this makes the scripted model call the `lookup` tool. */
+export const TOOL_MARKER = '[tool]'

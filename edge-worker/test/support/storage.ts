@@ -1,7 +1,7 @@
 /** Reading a Conversation object's SQLite storage from the workers tests. */
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
-import { conversationFor } from '../../src/conversation/index.ts'
+import { conversationFor } from '../../src/bindings.ts'
 
 /** Rows of `query` (plain SQL) in the conversation of `connectionId`. */
 export function conversationRows<T extends Record<string, SqlStorageValue>>(connectionId: string, query: string): Promise<T[]> {

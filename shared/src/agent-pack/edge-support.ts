@@ -8,15 +8,11 @@
 export const NOT_ACTED_ON_AT_THE_EDGE: readonly string[] = [
   'llm.reasoningEffort',
   'rag',
-  'memory.backend',
   'memory.redisUrl',
-  'flows.welcome.sendOnProfile',
   'flows.authentication',
   'flows.menu',
-  'tools',
   'mcp',
   'imageGeneration',
   'speechToText',
   'vision',
-  'integrations',
 ]

@@ -33,11 +33,16 @@ export type EventFrame = z.infer<typeof EventFrame>
 export const AckFrame = z.object({ kind: z.literal('ack'), id: z.uuid() })
 export type AckFrame = z.infer<typeof AckFrame>
 
-/** Commands the edge may ask of the agent. `send-message` takes the `POST /v1/message` body. */
+/**
+ * Commands the edge may ask of the agent, one entry per name; agent-node runs each through its
+ * `name -> handler` registry (agent-node/src/tunnel/commands/). `send-message` takes the
+ * `POST /v1/message` body, every message type included, validated by the same schema.
+ */
 export const TunnelCommand = z.discriminatedUnion('name', [
   z.object({ name: z.literal('send-message'), message: SendMessageBody }),
 ])
 export type TunnelCommand = z.infer<typeof TunnelCommand>
+export type TunnelCommandName = TunnelCommand['name']
 
 export const CommandFrame = z.object({
   kind: z.literal('command'),

@@ -1,6 +1,6 @@
 /**
- * Fault-injection routes for the end-to-end fault tests, off unless the Worker var
- * `TEST_HOOKS` is `1` (then 404 like any unknown path). Each call must carry
+ * Fault-injection routes for the end-to-end fault tests, served only by the test entry
+ * (`test/entry/index.ts`, never the production bundle). Each call must carry
  * `Authorization: Bearer <TUNNEL_SECRET>`; without a configured secret every call is refused.
  *
  * - `POST /test-hooks/conversations/:connectionId/reset`: resets that connection's Conversation
@@ -11,15 +11,15 @@
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { timingSafeEqual } from 'hono/utils/buffer'
-import { conversationFor } from '../conversation/index.ts'
-import type { Env } from '../env.ts'
+import { conversationFor } from '../../src/bindings.ts'
+import type { Env } from '../../src/env.ts'
+import type { Conversation } from './index.ts'
 
 export const testHooks = new Hono<{ Bindings: Env }>()
-  .use('*', async (c, next) => (c.env.TEST_HOOKS === '1' ? next() : c.json({ error: 'not-found' }, 404)))
   .use('*', bearerAuth<{ Bindings: Env }>({ verifyToken: async (token, c) => typeof c.env.TUNNEL_SECRET === 'string' && (await timingSafeEqual(token, c.env.TUNNEL_SECRET)) }))
   .post('/conversations/:connectionId/reset', async (c) => {
     try {
-      await conversationFor(c.env, c.req.param('connectionId')).reset()
+      await (conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>).reset()
     } catch {
       // The object ended itself mid-call: the caller always sees this call fail.
     }

@@ -1,0 +1,33 @@
+/**
+ * Commands the edge sends down the tunnel, as a registry (`name -> handler`), the way
+ * `messages/registry.ts` maps message types to senders: a new command is one new entry in
+ * `shared/src/tunnel/frames.ts` (`TunnelCommand`) and one here. A command arrives already
+ * validated by the frame schema, which reuses the admin API's schemas (`send-message` carries a
+ * `POST /v1/message` body of any type: text, media, menus, invitations, identity-proof requests…).
+ */
+import type { SendMessageResult, TunnelCommand, TunnelCommandName } from '@parley/shared'
+import type { MessageService } from '../../messages/MessageService.ts'
+
+/** What a command handler may use, and the frame's idempotency key. */
+export interface CommandContext {
+  messages: MessageService
+  /** The frame's idempotency key: a handler with effects claims it, so a repeated frame acts once. */
+  idempotencyKey: string
+}
+
+/** Runs one command. @throws when it cannot be done (the edge gets `ok: false` and the message). */
+export type CommandHandler<N extends TunnelCommandName> = (command: Extract<TunnelCommand, { name: N }>, context: CommandContext) => Promise<SendMessageResult>
+
+export const commandHandlers: { [N in TunnelCommandName]: CommandHandler<N> } = {
+  /** `send-message`: `MessageService.send`, the same path as `POST /v1/message`, keyed in scope `tunnel`. */
+  'send-message': async ({ message }, { messages, idempotencyKey }) => {
+    const { id } = await messages.send(message, { scope: 'tunnel', key: idempotencyKey })
+    return { id }
+  },
+}
+
+/** Runs `command` with the handler registered for its name. */
+export function runCommand(command: TunnelCommand, context: CommandContext): Promise<SendMessageResult> {
+  const handler = commandHandlers[command.name] as CommandHandler<typeof command.name>
+  return handler(command, context)
+}

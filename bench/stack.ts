@@ -1,0 +1,72 @@
+/**
+ * The stack the chat benchmarks run: the edge worker in workerd (`wrangler dev`), agent-node in
+ * this process dialling it, and a wallet peer connected to the agent (greeting received).
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startAgentNode } from '../agent-node/src/app.ts'
+import { loadConfig } from '../agent-node/src/config/index.ts'
+import { createLogger } from '../agent-node/src/logging/index.ts'
+import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { freePort, startWorker } from '../scripts/local-stack.ts'
+
+export interface BenchStack {
+  node: Awaited<ReturnType<typeof startAgentNode>>
+  wallet: WalletPeer
+  connectionId: string
+  stop(): Promise<void>
+}
+
+/** Starts the stack with `workerVars` (TUNNEL_SECRET added) and the pack in `agentPackPath` (default `agent-packs/`). */
+export async function startBenchStack(workerVars: Record<string, string>, agentPackPath?: string): Promise<BenchStack> {
+  const logger = createLogger('error', 'bench')
+  const tunnelSecret = randomBytes(32).toString('base64url')
+  const worker = await startWorker({ vars: { TUNNEL_SECRET: tunnelSecret, ...workerVars }, agentPackPath })
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'))
+  const { config } = loadConfig({
+    DATA_DIR: dataDir,
+    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+    PUBLIC_PORT: String(await freePort()),
+    ADMIN_PORT: String(await freePort()),
+    CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`,
+    TUNNEL_SECRET: tunnelSecret,
+    LOG_LEVEL: 'error',
+  })
+  const node = await startAgentNode(config, logger)
+  const wallet = await WalletPeer.create({ label: 'bench wallet', logger })
+  const stop = async () => {
+    await wallet.stop()
+    await node.stop()
+    await worker.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  try {
+    const { url } = (await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }
+    const greeting = wallet.nextText()
+    const connectionId = await wallet.connect(url)
+    await greeting
+    return { node, wallet, connectionId, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
+ * Sends `count` texts `<label> <i> <nonce>` one at a time; each sample (ms) lasts until a reply
+ * ending with the text arrives.
+ */
+export async function measureReplies(wallet: WalletPeer, connectionId: string, label: string, count: number): Promise<number[]> {
+  const samples: number[] = []
+  for (let i = 0; i < count; i++) {
+    const content = `${label} ${i} ${randomBytes(4).toString('hex')}`
+    const reply = wallet.nextText((m) => m.content.endsWith(content), 30_000)
+    const start = performance.now()
+    await wallet.sendText(connectionId, content)
+    await reply
+    samples.push(performance.now() - start)
+  }
+  return samples
+}

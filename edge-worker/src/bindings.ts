@@ -1,0 +1,19 @@
+/**
+ * The only place Durable Object stubs are looked up. Modules of one Durable Object never import
+ * another's module: they reach it through these functions and its RPC types (`import type` in
+ * env.ts), so the objects stay free of import cycles.
+ */
+import type { Env } from './env.ts'
+
+/** Name of the single tunnel gateway object: one tunnel per Worker. */
+const TUNNEL_GATEWAY_NAME = 'tunnel'
+
+/** The Conversation object of DIDComm connection `connectionId`. */
+export function conversationFor(env: Env, connectionId: string): ReturnType<Env['CONVERSATION']['get']> {
+  return env.CONVERSATION.get(env.CONVERSATION.idFromName(connectionId))
+}
+
+/** The tunnel gateway object. */
+export function tunnelGateway(env: Env): ReturnType<Env['TUNNEL_GATEWAY']['get']> {
+  return env.TUNNEL_GATEWAY.get(env.TUNNEL_GATEWAY.idFromName(TUNNEL_GATEWAY_NAME))
+}

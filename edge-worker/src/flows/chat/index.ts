@@ -1,0 +1,60 @@
+/**
+ * Flow `chat`: answers a user's text with one model turn (turn/), in the user's language, with
+ * the tools this user may use. Without a model it says so (LLM_NOT_CONFIGURED); when the model
+ * fails it apologises (LLM_UNAVAILABLE). The user's message, every tool call with its result and
+ * the answer go to the conversation record.
+ */
+import { maskSecrets } from '@parley/shared/agent-pack'
+import { sendText } from '../../commands/index.ts'
+import { textFor } from '../../i18n/index.ts'
+import { systemPromptFor } from '../../llm/prompt.ts'
+import { errorMessage } from '../../logging/index.ts'
+import { principalOf } from '../../session/index.ts'
+import { runTurn, type TurnResult } from '../../turn/index.ts'
+import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
+
+/** The text of a `message-received` text event, if `event` is one with content. */
+function userText(event: FlowEvent): { content: string; threadId?: string | null } | undefined {
+  if (event.type !== 'message-received' || event.message.type !== 'text' || !event.message.content) return undefined
+  return { content: event.message.content, threadId: event.message.threadId }
+}
+
+export const chatFlow: Flow = {
+  name: 'chat',
+  claims: (event) => userText(event) !== undefined,
+  async handle({ event, session, config, send, connectionId, log, chat }) {
+    const { content, threadId } = userText(event)!
+    const language = session.language ?? config.metadata.defaultLanguage
+    const record: RecordEntry[] = [{ role: 'user', content }]
+    const answer = (text: string) => {
+      send(sendText(connectionId, text, threadId))
+      record.push({ role: 'assistant', content: text })
+      return { record }
+    }
+    if (!chat.model) return answer(textFor(config, language, 'LLM_NOT_CONFIGURED'))
+
+    const system = systemPromptFor(config, language)
+    const history = chat.history()
+    let turn: TurnResult
+    try {
+      turn = await runTurn({
+        model: chat.model, system, history, user: content, tools: chat.tools,
+        principal: principalOf(session, [...config.flows.authentication.adminUsers, ...config.flows.authentication.adminAvatars]), integrations: config.integrations, fetch: chat.fetch,
+      })
+    } catch (error) {
+      log.error('model call failed', { model: chat.model.label, error: errorMessage(error) })
+      return answer(textFor(config, language, 'LLM_UNAVAILABLE'))
+    }
+    if (config.llm.verbose) {
+      log.info('model exchange', maskSecrets({ model: chat.model.label, system, history, user: content, steps: turn.steps, reply: turn.text }) as Record<string, unknown>)
+    }
+    for (const step of turn.steps) {
+      record.push({ role: 'tool', toolName: step.call.name, toolCallId: step.call.id, arguments: step.call.arguments, content: step.result, ok: step.ok })
+    }
+    if (!turn.text) {
+      log.error('model returned no text', { model: chat.model.label, modelCalls: turn.modelCalls })
+      return answer(textFor(config, language, 'LLM_UNAVAILABLE'))
+    }
+    return answer(turn.text)
+  },
+}

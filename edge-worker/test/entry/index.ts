@@ -1,0 +1,31 @@
+/**
+ * The Worker as the end-to-end fault tests run it (`startWorker({ entry })` in
+ * scripts/local-stack.ts): the production entry plus fault-injection hooks, by subclassing the
+ * production classes. The production bundle (wrangler.toml `main`) has none of this.
+ */
+import { Hono } from 'hono'
+import { Conversation as ProductionConversation } from '../../src/conversation/index.ts'
+import type { Env } from '../../src/env.ts'
+import { app } from '../../src/router/index.ts'
+import { testHooks } from './test-hooks.ts'
+
+export { TunnelGateway } from '../../src/tunnel-gateway/index.ts'
+
+/** The production conversation, plus `reset`. */
+export class Conversation extends ProductionConversation {
+  /**
+   * RPC, test hook: ends this instance with `ctx.abort`, as the runtime resets an object on a
+   * code update or an internal error. Calls in progress (an event being stored, the alarm
+   * handling) fail; storage is kept and the next call starts a fresh instance. The call itself
+   * always rejects.
+   */
+  reset(): never {
+    this.ctx.abort('reset by the test hook')
+    throw new Error('unreachable: ctx.abort() throws')
+  }
+}
+
+/** Test hooks first, then the production routes. */
+const testApp = new Hono<{ Bindings: Env }>().route('/test-hooks', testHooks).route('/', app)
+
+export default { fetch: testApp.fetch } satisfies ExportedHandler<Env>
