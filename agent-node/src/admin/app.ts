@@ -4,9 +4,9 @@
  * only: it has no authentication of its own (spec "Authentication").
  */
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { swaggerUI } from '@hono/swagger-ui'
 import type { AdminDeps } from './context.ts'
 import { errorHandler, errorResponse, validationHook } from './errors.ts'
+import { apiExplorer } from './explorer.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { connectionRoutes } from './routes/connections.ts'
 import { credentialOfferRoutes } from './routes/credential-offer.ts'
@@ -30,7 +30,7 @@ export function createAdminApp(deps: AdminDeps): OpenAPIHono {
       openapi: '3.1.0',
       info: { title: 'Parley agent admin API', version: deps.build.version },
     })
-    app.get('/api', swaggerUI({ url: '/api/openapi.json' }))
+    app.route('/', apiExplorer('/api/openapi.json'))
   }
   app.notFound((c) => errorResponse(c, 404, 'not_found', `no route for ${c.req.method} ${c.req.path}`))
   app.onError(errorHandler(deps.logger))
