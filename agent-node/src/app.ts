@@ -25,6 +25,8 @@ import { SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
 import type { Logger } from './logging/index.ts'
+import { createMetrics } from './observability/metrics.ts'
+import { observabilityRoutes } from './observability/routes.ts'
 import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
@@ -106,7 +108,9 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
   const publicServer = await listenPublic(publicApp, transports, config.publicPort)
+  const metrics = createMetrics({ agent, delivery, outbox, tunnel })
   const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
+  adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
   const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
   eventStream.attach(adminServer)
@@ -136,6 +140,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await delivery.stop()
       subscriptions.stop()
       await tunnel?.stop()
+      metrics.close()
       await guard.close()
       await agent.shutdown()
       await database.close()

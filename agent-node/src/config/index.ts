@@ -6,7 +6,8 @@
  * spec does not name are documented in the README's configuration table: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
- * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
+ * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV; operational
+ * settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -69,6 +70,11 @@ export interface AgentNodeConfig {
   outboundAllowedNetworks: string[]
   /** How long a short URL (`/s?id=…`) works after it is made, in seconds (SHORT_URL_EXPIRY_SECONDS, default 7 days). */
   shortUrlExpirySeconds: number
+  /**
+   * `GET /readyz` answers 503 once the oldest event a subscriber has not had is older than this,
+   * in seconds (READY_MAX_OUTBOX_LAG_SECONDS, default 300).
+   */
+  readyMaxOutboxLagSeconds: number
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
@@ -110,6 +116,7 @@ const Env = z.object({
   TUNNEL_SECRET: z.string().optional(),
   OUTBOUND_ALLOWED_NETWORKS: z.string().optional(),
   SHORT_URL_EXPIRY_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -213,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tunnel,
       outboundAllowedNetworks,
       shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
+      readyMaxOutboxLagSeconds: e.READY_MAX_OUTBOX_LAG_SECONDS,
       logLevel: e.LOG_LEVEL,
       production,
     },

@@ -37,6 +37,8 @@ export interface TunnelClientOptions {
   maxDelayMs?: number
   /** How long an event waits for the tunnel to open, then for its ack, before it is retried; milliseconds. */
   ackTimeoutMs?: number
+  /** Interval of WebSocket pings that measure the round trip (`roundTripMs`), in milliseconds (default 15000). */
+  pingIntervalMs?: number
 }
 
 /** The tunnel retries forever: what the edge has not stored is never given up. */
@@ -51,6 +53,9 @@ export class TunnelClient implements Subscriber {
   private readonly awaitingAck = new Map<string, (outcome: DeliveryOutcome) => void>()
   private connectLoop?: Promise<void>
   private readonly openListeners = new Set<() => void>()
+  private pingTimer?: NodeJS.Timeout
+  /** Round trip of the last WebSocket ping answered, in milliseconds; undefined before the first pong. */
+  roundTripMs?: number
 
   constructor(
     private readonly options: TunnelClientOptions,
@@ -67,6 +72,7 @@ export class TunnelClient implements Subscriber {
   /** Closes the socket and stops reconnecting. */
   async stop(): Promise<void> {
     this.stopped = true
+    clearInterval(this.pingTimer)
     this.socket?.close(1000, 'agent shutting down')
     this.socket = undefined
   }
@@ -156,15 +162,33 @@ export class TunnelClient implements Subscriber {
     socket.on('error', (error) => this.logger.warn({ err: error }, 'tunnel socket error'))
     socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
     socket.on('close', (code, reason) => {
+      clearInterval(this.pingTimer)
       if (this.socket === socket) this.socket = undefined
       for (const settle of [...this.awaitingAck.values()]) settle({ result: 'retry', error: 'tunnel closed before the acknowledgement' })
       this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
       this.reconnect()
     })
     this.logger.info({ url: this.options.url }, 'tunnel connected')
+    this.measureRoundTrip(socket)
     const listeners = [...this.openListeners]
     this.openListeners.clear()
     for (const listener of listeners) listener()
+  }
+
+  /** Pings `socket` now and every `pingIntervalMs`; each pong sets `roundTripMs`. */
+  private measureRoundTrip(socket: WebSocket): void {
+    let sentAt = 0
+    const ping = () => {
+      sentAt = performance.now()
+      socket.ping()
+    }
+    socket.on('pong', () => {
+      this.roundTripMs = performance.now() - sentAt
+    })
+    clearInterval(this.pingTimer)
+    this.pingTimer = setInterval(ping, this.options.pingIntervalMs ?? 15_000)
+    this.pingTimer.unref()
+    ping()
   }
 
   private send(frame: UpstreamFrame): void {
