@@ -6,7 +6,8 @@
  *   DIDComm errors (an outbound message nobody could take, a problem report from a peer);
  * - events: attempts acknowledged, retried, dead-lettered and replayed per subscriber (from the
  *   delivery engine's observer); the outbox lag per subscriber, read from the database at scrape;
- * - tunnel: connected or not, last WebSocket ping round trip, events awaiting the worker's ack;
+ * - tunnel: connected or not, last WebSocket ping round trip, events awaiting the worker's ack,
+ *   and the worker's own counters (its tunnel gateway's, asked through the tunnel at scrape);
  * - the process: prom-client's default Node metrics, the event-loop delay among them
  *   (`nodejs_eventloop_lag_seconds`, `nodejs_eventloop_lag_p99_seconds`, …).
  */
@@ -93,6 +94,17 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
       collect() {
         this.reset()
         if (tunnel.roundTripMs !== undefined) this.set(tunnel.roundTripMs / 1000)
+      },
+    })
+    new Gauge({
+      name: 'parley_worker_counter',
+      help: 'Counters of the edge worker\'s tunnel gateway, asked through the tunnel at scrape (they only grow; absent while the tunnel is down)',
+      labelNames: ['counter'],
+      registers: [registry],
+      async collect() {
+        this.reset()
+        const counters = await tunnel.requestStats().catch(() => ({}))
+        for (const [counter, value] of Object.entries(counters)) this.set({ counter }, value)
       },
     })
   }

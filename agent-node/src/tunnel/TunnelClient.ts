@@ -12,6 +12,7 @@
  * database by `MessageService`, scope `tunnel`). Reconnects use exponential backoff with full jitter.
  * Frames that do not parse are logged and dropped; the socket stays up.
  */
+import { randomUUID } from 'node:crypto'
 import { backOff } from 'exponential-backoff'
 import WebSocket from 'ws'
 import {
@@ -21,6 +22,7 @@ import {
   signTunnelHandshake,
   type CommandFrame,
   type CommandResultFrame,
+  type StatsFrame,
   type UpstreamFrame,
 } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
@@ -54,6 +56,8 @@ export class TunnelClient implements Subscriber {
   private connectLoop?: Promise<void>
   private readonly openListeners = new Set<() => void>()
   private pingTimer?: NodeJS.Timeout
+  /** `stats-request` frames sent and not answered: id -> settles the request. */
+  private readonly awaitingStats = new Map<string, (counters: StatsFrame['counters'] | Error) => void>()
   /** Round trip of the last WebSocket ping answered, in milliseconds; undefined before the first pong. */
   roundTripMs?: number
 
@@ -93,6 +97,27 @@ export class TunnelClient implements Subscriber {
   }
 
   /**
+   * Asks the worker's tunnel gateway for its counters (a `stats-request` frame).
+   * @returns the counters by name.
+   * @throws when the tunnel is not open, or closes or stays silent for `timeoutMs` first.
+   */
+  requestStats(timeoutMs = 2_000): Promise<StatsFrame['counters']> {
+    if (!this.connected) return Promise.reject(new Error('the tunnel is not open'))
+    const id = randomUUID()
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => settle(new Error(`no stats within ${timeoutMs} ms`)), timeoutMs)
+      const settle = (answer: StatsFrame['counters'] | Error) => {
+        clearTimeout(timer)
+        this.awaitingStats.delete(id)
+        if (answer instanceof Error) reject(answer)
+        else resolve(answer)
+      }
+      this.awaitingStats.set(id, settle)
+      this.send({ kind: 'stats-request', id })
+    })
+  }
+
+  /**
    * One attempt: waits for the tunnel to be open, sends the event and waits for its ack.
    * `retry` when the tunnel stays down, the socket closes first, or no ack comes in time.
    */
@@ -110,6 +135,7 @@ export class TunnelClient implements Subscriber {
       const timer = setTimeout(() => settle({ result: 'retry', error: `no acknowledgement within ${timeoutMs} ms` }), timeoutMs)
       const onOpen = () => {
         this.awaitingAck.set(id, settle)
+        this.logger.debug({ eventId: id, connectionId, seq }, 'event sent up the tunnel')
         this.send({ kind: 'event', id, connectionId, seq, event })
       }
       signal.addEventListener('abort', onAbort, { once: true })
@@ -165,6 +191,7 @@ export class TunnelClient implements Subscriber {
       clearInterval(this.pingTimer)
       if (this.socket === socket) this.socket = undefined
       for (const settle of [...this.awaitingAck.values()]) settle({ result: 'retry', error: 'tunnel closed before the acknowledgement' })
+      for (const settle of [...this.awaitingStats.values()]) settle(new Error('tunnel closed before the stats'))
       this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
       this.reconnect()
     })
@@ -203,6 +230,7 @@ export class TunnelClient implements Subscriber {
     }
     const { frame } = parsed
     if (frame.kind === 'ack') this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
+    else if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
     else void this.runCommand(frame)
   }
 
@@ -216,6 +244,7 @@ export class TunnelClient implements Subscriber {
     try {
       const { id } = await this.messages.send(frame.command.message, { scope: 'tunnel', key: frame.idempotencyKey })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result: { id } }
+      this.logger.debug({ commandId: frame.id, idempotencyKey: frame.idempotencyKey, messageId: id }, 'tunnel command done')
     } catch (error) {
       this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
       outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }

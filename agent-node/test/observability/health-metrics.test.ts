@@ -10,28 +10,13 @@ import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
 import { DEFAULT_WEBHOOK_SUBSCRIBER } from '../../src/app.ts'
 import { connectWallet, startTestAgentNode, useTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
-import { parseSamples, sampleValue, type Sample } from '../support/prometheus.ts'
+import { scrape, scrapeUntil, sampleValue } from '../support/prometheus.ts'
 import { dialects } from '../support/temp-databases.ts'
 import { useSuiteResource } from '../support/suite-resource.ts'
 
 const BASIC_MESSAGE = 'https://didcomm.org/basicmessage/1.0/message'
 
-async function scrape(agent: TestAgentNode): Promise<Sample[]> {
-  const response = await agent.admin('/metrics')
-  expect(response.status).toBe(200)
-  expect(response.headers.get('content-type')).toContain('text/plain')
-  return parseSamples(await response.text())
-}
-
-/** Scrapes until `condition` holds on the samples (counters move after the traffic settles). */
-async function scrapeUntil(agent: TestAgentNode, condition: (samples: Sample[]) => boolean): Promise<Sample[]> {
-  for (let i = 0; i < 200; i++) {
-    const samples = await scrape(agent)
-    if (condition(samples)) return samples
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('metrics never reached the expected values')
-}
+const metricsOf = (agent: TestAgentNode) => `${agent.adminUrl}/metrics`
 
 describe.each(dialects)('health and metrics on the admin port after DIDComm traffic, %s', (dialect) => {
   const rejecting = useSuiteResource(() => startEventReceiver({ status: () => 400 }), (r) => r.close())
@@ -66,7 +51,7 @@ describe.each(dialects)('health and metrics on the admin port after DIDComm traf
     await reply
     await wallet.sendText(walletConnectionId, 'from the wallet')
 
-    const samples = await scrapeUntil(agent, (s) =>
+    const samples = await scrapeUntil(metricsOf(agent), (s) =>
       (sampleValue(s, 'parley_didcomm_messages_received_total', { type: BASIC_MESSAGE }) ?? 0) >= 1 &&
       (sampleValue(s, 'parley_events_dead_lettered_total', { subscriber: rejectedBy }) ?? 0) >= 1)
     expect(sampleValue(samples, 'parley_didcomm_messages_sent_total', { type: BASIC_MESSAGE })).toBeGreaterThanOrEqual(1)
@@ -101,7 +86,7 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
   it('counts a failed webhook attempt as a retry, then the delivery', async () => {
     const connectionId = '88888888-8888-4888-8888-888888888888'
     agent.node.events.publish({ type: 'connection-state-updated', connectionId, invitationId: 'inv', state: 'completed' })
-    const samples = await scrapeUntil(agent, (s) => (sampleValue(s, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER }) ?? 0) >= 1)
+    const samples = await scrapeUntil(metricsOf(agent), (s) => (sampleValue(s, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER }) ?? 0) >= 1)
     expect(sampleValue(samples, 'parley_events_retried_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
     expect(sampleValue(samples, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
   })
@@ -122,7 +107,7 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
     }
     expect(answer.status).toBe(503)
     expect(answer.body.checks.outbox).toMatchObject({ ok: false, subscriber })
-    const samples = await scrape(agent)
+    const samples = await scrape(metricsOf(agent))
     expect(sampleValue(samples, 'parley_outbox_pending_events', { subscriber })).toBe(1)
     expect(sampleValue(samples, 'parley_outbox_lag_seconds', { subscriber })).toBeGreaterThan(0.2)
 

@@ -25,3 +25,22 @@ export function parseSamples(text: string): Sample[] {
 export function sampleValue(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
   return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value
 }
+
+/** `GET url` (a `/metrics` endpoint), which must answer 200 in Prometheus text format. @returns its samples. */
+export async function scrape(url: string): Promise<Sample[]> {
+  const response = await fetch(url)
+  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/plain')) {
+    throw new Error(`${url} answered ${response.status} ${response.headers.get('content-type')}`)
+  }
+  return parseSamples(await response.text())
+}
+
+/** Scrapes `url` until `condition` holds on the samples (counters move once traffic settles), at most 200 times. */
+export async function scrapeUntil(url: string, condition: (samples: Sample[]) => boolean): Promise<Sample[]> {
+  for (let i = 0; i < 200; i++) {
+    const samples = await scrape(url)
+    if (condition(samples)) return samples
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${url}: the metrics never reached the expected values`)
+}
