@@ -11,6 +11,7 @@ import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
+import { AdminTokens } from './admin/auth.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
@@ -143,7 +144,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost)
   const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
-  eventStream.attach(adminServer)
+  eventStream.attach(adminServer, new AdminTokens(config.adminApiTokens))
   tunnel?.start()
 
   return {

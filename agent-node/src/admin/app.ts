@@ -1,11 +1,12 @@
 /**
  * The admin REST interface (spec "Endpoints"), one router per resource on an OpenAPI app, so
  * `/api` documents exactly the schemas that validate requests. Bind it to a private interface
- * only: it has no authentication of its own (spec "Authentication").
+ * (spec "Authentication"); with ADMIN_API_TOKENS set it also requires a bearer token (`auth.ts`).
  */
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AdminDeps } from './context.ts'
 import { errorHandler, errorResponse, validationHook } from './errors.ts'
+import { AdminTokens } from './auth.ts'
 import { apiExplorer } from './explorer.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { connectionRoutes } from './routes/connections.ts'
@@ -22,13 +23,18 @@ import { vtRoutes } from './routes/vt.ts'
 /** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
+  app.use('*', new AdminTokens(deps.config.adminApiTokens).middleware())
   const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
   for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {
+    // With tokens, the document declares bearer auth so the explorer's "Authorize" sends it.
+    const bearer = deps.config.adminApiTokens.length > 0
+    if (bearer) app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
     app.doc31('/api/openapi.json', {
       openapi: '3.1.0',
       info: { title: 'Parley agent admin API', version: deps.build.version },
+      ...(bearer ? { security: [{ bearerAuth: [] }] } : {}),
     })
     app.route('/', apiExplorer('/api/openapi.json'))
   }

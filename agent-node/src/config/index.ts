@@ -7,7 +7,7 @@
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV; operational
- * settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS.
+ * settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -39,6 +39,11 @@ export interface AgentNodeConfig {
   /** Admin interface bind address and port (ADMIN_HOST, default 127.0.0.1; ADMIN_PORT, default 3000). */
   adminHost: string
   adminPort: number
+  /**
+   * Bearer tokens the admin port accepts (ADMIN_API_TOKENS, comma-separated, each at least 22
+   * characters); empty: no authentication (`admin/auth.ts`). Secrets: never log them.
+   */
+  adminApiTokens: string[]
   /** Serve the OpenAPI explorer at `/api` (ENABLE_PUBLIC_API_EXPLORER). */
   enableApiExplorer: boolean
   /** Base URL of the controller's webhook receiver (EVENTS_BASE_URL); events are POSTed to `<base>/<topic>`. */
@@ -102,6 +107,7 @@ const Env = z.object({
   AGENT_INVITATION_BASE_URL: httpUrl.optional(),
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   ADMIN_PORT: port.default(3000),
+  ADMIN_API_TOKENS: z.string().optional(),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
   EVENTS_BASE_URL: httpUrl.optional(),
   EVENTS_SIGNING_SECRET: z.string().optional(),
@@ -170,6 +176,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  const adminApiTokens = (e.ADMIN_API_TOKENS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (adminApiTokens.some((token) => token.length < MIN_SECRET_LENGTH)) {
+    problems.push(`ADMIN_API_TOKENS: each token must be at least ${MIN_SECRET_LENGTH} characters`)
+  }
+  if (adminApiTokens.length === 0 && !/^(127\.|::1$|localhost$)/.test(e.ADMIN_HOST)) {
+    notices.push(`ADMIN_HOST is ${e.ADMIN_HOST} and ADMIN_API_TOKENS is not set: anyone who reaches that address controls the agent; keep it on a private network`)
+  }
+
   let tunnel: AgentNodeConfig['tunnel']
   if (e.CONTROLLER_TUNNEL_URL && !e.TUNNEL_SECRET) problems.push('TUNNEL_SECRET: required when CONTROLLER_TUNNEL_URL is set')
   else if (!e.CONTROLLER_TUNNEL_URL && e.TUNNEL_SECRET) problems.push('CONTROLLER_TUNNEL_URL: required when TUNNEL_SECRET is set')
@@ -207,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       invitationBaseUrl: e.AGENT_INVITATION_BASE_URL ?? `${publicUrl}/qr`,
       adminHost: e.ADMIN_HOST,
       adminPort: e.ADMIN_PORT,
+      adminApiTokens,
       enableApiExplorer: e.ENABLE_PUBLIC_API_EXPLORER,
       eventsBaseUrl: e.EVENTS_BASE_URL?.replace(/\/+$/, ''),
       eventDelivery: {

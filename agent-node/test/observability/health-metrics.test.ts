@@ -85,7 +85,7 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
 
   it('counts a failed webhook attempt as a retry, then the delivery', async () => {
     const connectionId = '88888888-8888-4888-8888-888888888888'
-    agent.node.events.publish({ type: 'connection-state-updated', connectionId, invitationId: 'inv', state: 'completed' })
+    agent.node.events.publish({ type: 'connection-state-updated', connectionId, invitationId: '56565656-5656-4656-8656-565656565656', state: 'completed' })
     const samples = await scrapeUntil(metricsOf(agent), (s) => (sampleValue(s, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER }) ?? 0) >= 1)
     expect(sampleValue(samples, 'parley_events_retried_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
     expect(sampleValue(samples, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
@@ -94,7 +94,7 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
   it('is not ready while the oldest pending event is older than the limit, and ready again once delivered', async () => {
     const subscription = await agent.subscribe({ url: slow.url })
     const subscriber = `subscription:${subscription.id}`
-    agent.node.events.publish({ type: 'connection-state-updated', connectionId: '99999999-9999-4999-8999-999999999999', invitationId: 'inv', state: 'completed' })
+    agent.node.events.publish({ type: 'connection-state-updated', connectionId: '99999999-9999-4999-8999-999999999999', invitationId: '56565656-5656-4656-8656-565656565656', state: 'completed' })
 
     const readiness = async () => {
       const response = await agent.admin('/readyz')
