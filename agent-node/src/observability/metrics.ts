@@ -3,7 +3,8 @@
  * (`routes.ts`). Names and what they count are listed in docs/operations.md ("Metrics"):
  *
  * - DIDComm: messages processed and sent by message type (`@type` URI), sends by outcome, and
- *   DIDComm errors (an outbound message nobody could take, a problem report from a peer);
+ *   DIDComm errors (an HTTP envelope rejected, an outbound message nobody could take, a problem
+ *   report from a peer);
  * - events: attempts acknowledged, retried, dead-lettered and replayed per subscriber (from the
  *   delivery engine's observer); the outbox lag per subscriber, read from the database at scrape;
  * - tunnel: connected or not, last WebSocket ping round trip, events awaiting the worker's ack,
@@ -19,6 +20,7 @@ import {
 } from '@credo-ts/didcomm'
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { INBOUND_MESSAGE_REJECTED, type InboundMessageRejectedEvent } from '../didcomm/transport/HttpInboundTransport.ts'
 import type { DeliveryEngine, DeliveryRecord } from '../events/delivery/engine.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { TunnelClient } from '../tunnel/TunnelClient.ts'
@@ -53,7 +55,7 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
 
   const received = new Counter({ name: 'parley_didcomm_messages_received_total', help: 'DIDComm messages processed, by message type', labelNames: ['type'], registers: [registry] })
   const sent = new Counter({ name: 'parley_didcomm_messages_sent_total', help: 'DIDComm messages sent, by message type and outcome (SentToSession, SentToTransport, QueuedForPickup, Undeliverable)', labelNames: ['type', 'status'], registers: [registry] })
-  const errors = new Counter({ name: 'parley_didcomm_errors_total', help: 'DIDComm errors: undeliverable (an outbound message no transport took), problem-report (a peer reported a problem)', labelNames: ['kind'], registers: [registry] })
+  const errors = new Counter({ name: 'parley_didcomm_errors_total', help: 'DIDComm errors: inbound-rejected (an envelope POSTed over HTTP that could not be unpacked or processed), undeliverable (an outbound message no transport took), problem-report (a peer reported a problem)', labelNames: ['kind'], registers: [registry] })
   const onProcessed = ({ payload }: DidCommMessageProcessedEvent) => {
     received.inc({ type: payload.message.type })
     if (PROBLEM_REPORT.test(payload.message.type)) errors.inc({ kind: 'problem-report' })
@@ -62,8 +64,10 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
     sent.inc({ type: payload.message.message.type, status: payload.status })
     if (payload.status === OutboundMessageSendStatus.Undeliverable) errors.inc({ kind: 'undeliverable' })
   }
+  const onRejected = () => errors.inc({ kind: 'inbound-rejected' })
   agent.events.on<DidCommMessageProcessedEvent>(DidCommEventTypes.DidCommMessageProcessed, onProcessed)
   agent.events.on<DidCommMessageSentEvent>(DidCommEventTypes.DidCommMessageSent, onSent)
+  agent.events.on<InboundMessageRejectedEvent>(INBOUND_MESSAGE_REJECTED, onRejected)
 
   const deliveries = Object.fromEntries(Object.entries(DELIVERY_COUNTERS).map(([status, { name, help }]) =>
     [status, new Counter({ name, help, labelNames: ['subscriber'], registers: [registry] })])) as Record<DeliveryRecord['status'], Counter<'subscriber'>>
@@ -115,6 +119,7 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
       stopObserving()
       agent.events.off<DidCommMessageProcessedEvent>(DidCommEventTypes.DidCommMessageProcessed, onProcessed)
       agent.events.off<DidCommMessageSentEvent>(DidCommEventTypes.DidCommMessageSent, onSent)
+      agent.events.off<InboundMessageRejectedEvent>(INBOUND_MESSAGE_REJECTED, onRejected)
     },
   }
 }

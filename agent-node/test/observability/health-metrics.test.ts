@@ -1,7 +1,7 @@
 /**
  * Health and metrics on the admin port of an in-process agent-node, after real traffic: a Credo
  * wallet over WebSocket sends and receives texts, webhooks are retried once, a subscription
- * rejects events (dead letters). `/metrics` counts all of it; `/healthz` and `/readyz` answer;
+ * rejects events (dead letters), a forged envelope is POSTed. `/metrics` counts all of it; `/healthz` and `/readyz` answer;
  * `/readyz` turns 503 while a subscriber is further behind than READY_MAX_OUTBOX_LAG_SECONDS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -60,6 +60,20 @@ describe.each(dialects)('health and metrics on the admin port after DIDComm traf
     expect(sampleValue(samples, 'parley_events_delivered_total', { subscriber: rejectedBy })).toBeUndefined()
     expect(sampleValue(samples, 'parley_outbox_lag_seconds', { subscriber: rejectedBy })).toBe(0)
     expect(sampleValue(samples, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0)
+  })
+
+  it('counts an envelope POSTed to the public port that cannot be unpacked as a DIDComm error', async () => {
+    const { agent } = started
+    const before = sampleValue(await scrape(metricsOf(agent)), 'parley_didcomm_errors_total', { kind: 'inbound-rejected' }) ?? 0
+    const envelope = { protected: Buffer.from('{"enc":"xchacha20poly1305_ietf","typ":"JWM/1.0","alg":"Authcrypt","recipients":[]}').toString('base64url'), iv: 'AAAA', ciphertext: 'AAAA', tag: 'AAAA' }
+    const answer = await fetch(`http://127.0.0.1:${agent.node.publicPort}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/didcomm-envelope-enc' },
+      body: JSON.stringify(envelope),
+    })
+    expect(answer.status).toBe(400)
+    const samples = await scrape(metricsOf(agent))
+    expect(sampleValue(samples, 'parley_didcomm_errors_total', { kind: 'inbound-rejected' })).toBe(before + 1)
   })
 })
 

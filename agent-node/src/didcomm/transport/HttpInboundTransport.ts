@@ -8,9 +8,11 @@
  * - 202 with no body when it was accepted and nothing came back on this request,
  * - 400 with a JSON error for a body that is not a DIDComm envelope or cannot be unpacked,
  * - 415 for any other content type.
+ * An envelope that cannot be unpacked or processed is also reported on the agent's event bus as
+ * `InboundMessageRejectedEvent` (metrics count it).
  */
 import { randomUUID } from 'node:crypto'
-import type { AgentContext } from '@credo-ts/core'
+import { EventEmitter, type AgentContext, type BaseEvent } from '@credo-ts/core'
 import {
   DidCommMessageReceiver,
   DidCommMimeType,
@@ -23,6 +25,15 @@ import {
 import type { Context } from 'hono'
 
 const CONTENT_TYPES: string[] = [DidCommMimeType.V1, DidCommMimeType.V0]
+
+/** Type of the event emitted when an inbound envelope is rejected. */
+export const INBOUND_MESSAGE_REJECTED = 'ParleyInboundMessageRejected'
+
+/** An inbound DIDComm envelope could not be unpacked or processed (`transport` it came on, the error's message). */
+export interface InboundMessageRejectedEvent extends BaseEvent {
+  type: typeof INBOUND_MESSAGE_REJECTED
+  payload: { transport: 'http'; error: string }
+}
 
 /** Largest envelope accepted, in bytes (media travels by reference, not inline). */
 export const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024
@@ -64,6 +75,10 @@ export class HttpInboundTransport implements DidCommInboundTransport {
         .receiveMessage(envelope as DidCommEncryptedMessage, { session })
     } catch (error) {
       agentContext.config.logger.warn('rejected inbound DIDComm message', { error })
+      agentContext.dependencyManager.resolve(EventEmitter).emit<InboundMessageRejectedEvent>(agentContext, {
+        type: INBOUND_MESSAGE_REJECTED,
+        payload: { transport: 'http', error: (error as Error).message },
+      })
       return c.json({ error: `message could not be processed: ${(error as Error).message}` }, 400)
     } finally {
       transportService.removeSession(session)
