@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config'
 // NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
 // ./test/logs/ when NODE_ENV is `test` (vitest's default).
 const env = { NODE_ENV: 'development' }
+// The container image test (test/deploy/agent-node-image.test.ts) builds an image with podman: minutes, root, podman and
+// debootstrap needed. It runs when PARLEY_TEST_CONTAINER_IMAGE=1 (.ci/run decides).
+const containerTests = process.env.PARLEY_TEST_CONTAINER_IMAGE === '1' ? [] : ['test/deploy/agent-node-image.test.ts']
 
 export default defineConfig({
   test: {
@@ -25,6 +28,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...containerTests],
           env,
           testTimeout: 120_000,
           hookTimeout: 180_000,

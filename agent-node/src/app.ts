@@ -11,6 +11,7 @@ import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
+import { AdminTokens } from './admin/auth.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
@@ -24,7 +25,10 @@ import { EventStreamServer } from './events/stream/server.ts'
 import { SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
+import { CleanupStack } from './lifecycle/cleanup-stack.ts'
 import type { Logger } from './logging/index.ts'
+import { createMetrics } from './observability/metrics.ts'
+import { observabilityRoutes } from './observability/routes.ts'
 import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
@@ -60,11 +64,26 @@ export interface AgentNode {
   stop(): Promise<void>
 }
 
-/** Starts everything `config` describes. */
+/**
+ * Starts everything `config` describes. When a step fails, what was started is stopped again
+ * (servers, delivery, the agent) and the database is closed before the error is rethrown.
+ */
 export async function startAgentNode(config: AgentNodeConfig, logger: Logger): Promise<AgentNode> {
+  const cleanup = new CleanupStack(logger)
+  try {
+    return await assemble(config, logger, cleanup)
+  } catch (error) {
+    await cleanup.unwind()
+    throw error
+  }
+}
+
+/** The start-up steps of `startAgentNode`; each resource registers its undo step on `cleanup`. */
+async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: CleanupStack): Promise<AgentNode> {
   const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'), {
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
+  cleanup.defer('database', () => database.close())
   const wallet = await openWallet(database, config.walletKey)
   const transports = createPublicTransports(config.envelopeLimits, logger.child({ component: 'public' }))
   const agent = createDidcommAgent({
@@ -77,23 +96,29 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
     maxFrameBytes: config.envelopeLimits.maxBytes,
     ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
   })
+  cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
   const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)
   logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 
   const outbox = await OutboxStore.open(database)
   const delivery = new DeliveryEngine(outbox, logger.child({ component: 'delivery' }))
+  cleanup.defer('delivery', () => delivery.stop())
   const events = new EventPublisher(outbox, delivery, logger)
+  cleanup.defer('events', () => events.drain())
   const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
+  cleanup.defer('messages', () => messages.drain())
   if (config.eventsBaseUrl) {
     await delivery.addSubscriber(new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }))
   }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const guard = new OutboundGuard(config.outboundAllowedNetworks)
+  cleanup.defer('outbound guard', () => guard.close())
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database), engine: delivery, guard, delivery: config.eventDelivery, logger: logger.child({ component: 'subscriptions' }),
   })
+  cleanup.defer('subscriptions', () => subscriptions.stop())
   await subscriptions.start()
   bridgeCredoEvents(agent, events)
   const recovered = await recoverLostEvents(agent, outbox, events, logger.child({ component: 'recovery' }))
@@ -104,15 +129,25 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, credentialTypes, shortUrls, guard, logger })
   presentationRequests.start()
+  cleanup.defer('presentation requests', () => presentationRequests.stop())
 
   const publicApp = createPublicApp(() => agent, transports, config, shortUrls)
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
   const publicServer = await listenPublic(publicApp, transports, config.publicPort, logger.child({ component: 'public' }))
+  cleanup.defer('public server', () => {
+    for (const socket of transports.socketServer.clients) socket.terminate()
+    const closed = new Promise((resolve) => publicServer.close(resolve))
+    publicServer.closeAllConnections?.()
+    return closed
+  })
+  const metrics = createMetrics({ agent, delivery, outbox, tunnel })
+  cleanup.defer('metrics', () => metrics.close())
   const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
+  adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
   const eventStream = new EventStreamServer(outbox, events, config.adminAccess, logger.child({ component: 'event-stream' }))
-  eventStream.attach(adminServer)
+  eventStream.attach(adminServer, new AdminTokens(config.adminApiTokens))
   tunnel?.start()
 
   return {
@@ -142,6 +177,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await delivery.stop()
       subscriptions.stop()
       await tunnel?.stop()
+      metrics.close()
       await guard.close()
       await agent.shutdown()
       await database.close()

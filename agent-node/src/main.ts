@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
+// A failed start-up has closed what it opened (startAgentNode): the process ends by itself once
+// nothing is left, so a handle left open would show as a process that never exits.
 main().catch((error) => {
   console.error('agent-node failed to start:', error)
-  process.exit(1)
+  process.exitCode = 1
 })

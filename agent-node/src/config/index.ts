@@ -7,7 +7,8 @@
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
- * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md.
+ * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
+ * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -48,6 +49,11 @@ export interface AgentNodeConfig {
   adminBody: AdminBodyLimits
   /** Inbound DIDComm envelope bounds (DIDCOMM_MAX_ENVELOPE_BYTES, default 5 MiB; DIDCOMM_MAX_RECIPIENTS, default 8). */
   envelopeLimits: EnvelopeLimits
+  /**
+   * Bearer tokens the admin port accepts (ADMIN_API_TOKENS, comma-separated, each at least 22
+   * characters); empty: no authentication (`admin/auth.ts`). Secrets: never log them.
+   */
+  adminApiTokens: string[]
   /** Serve the OpenAPI explorer at `/api` (ENABLE_PUBLIC_API_EXPLORER). */
   enableApiExplorer: boolean
   /** Base URL of the controller's webhook receiver (EVENTS_BASE_URL); events are POSTed to `<base>/<topic>`. */
@@ -79,6 +85,11 @@ export interface AgentNodeConfig {
   outboundAllowedNetworks: string[]
   /** How long a short URL (`/s?id=…`) works after it is made, in seconds (SHORT_URL_EXPIRY_SECONDS, default 7 days). */
   shortUrlExpirySeconds: number
+  /**
+   * `GET /readyz` answers 503 once the oldest event a subscriber has not had is older than this,
+   * in seconds (READY_MAX_OUTBOX_LAG_SECONDS, default 300).
+   */
+  readyMaxOutboxLagSeconds: number
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
@@ -112,6 +123,7 @@ const Env = z.object({
   ADMIN_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1_000).default(32),
   DIDCOMM_MAX_ENVELOPE_BYTES: z.coerce.number().int().min(1_024).default(DEFAULT_ENVELOPE_LIMITS.maxBytes),
   DIDCOMM_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_ENVELOPE_LIMITS.maxRecipients),
+  ADMIN_API_TOKENS: z.string().optional(),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
   EVENTS_BASE_URL: httpUrl.optional(),
   EVENTS_SIGNING_SECRET: z.string().optional(),
@@ -126,6 +138,7 @@ const Env = z.object({
   TUNNEL_SECRET: z.string().optional(),
   OUTBOUND_ALLOWED_NETWORKS: z.string().optional(),
   SHORT_URL_EXPIRY_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -179,6 +192,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  const adminApiTokens = (e.ADMIN_API_TOKENS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (adminApiTokens.some((token) => token.length < MIN_SECRET_LENGTH)) {
+    problems.push(`ADMIN_API_TOKENS: each token must be at least ${MIN_SECRET_LENGTH} characters`)
+  }
+  if (adminApiTokens.length === 0 && !/^(127\.|::1$|localhost$)/.test(e.ADMIN_HOST)) {
+    notices.push(`ADMIN_HOST is ${e.ADMIN_HOST} and ADMIN_API_TOKENS is not set: anyone who reaches that address controls the agent; keep it on a private network`)
+  }
+
   let tunnel: AgentNodeConfig['tunnel']
   if (e.CONTROLLER_TUNNEL_URL && !e.TUNNEL_SECRET) problems.push('TUNNEL_SECRET: required when CONTROLLER_TUNNEL_URL is set')
   else if (!e.CONTROLLER_TUNNEL_URL && e.TUNNEL_SECRET) problems.push('CONTROLLER_TUNNEL_URL: required when TUNNEL_SECRET is set')
@@ -226,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminAccess,
       adminBody: { maxBodyBytes: e.ADMIN_MAX_BODY_BYTES, maxJsonDepth: e.ADMIN_MAX_JSON_DEPTH },
       envelopeLimits: { maxBytes: e.DIDCOMM_MAX_ENVELOPE_BYTES, maxRecipients: e.DIDCOMM_MAX_RECIPIENTS },
+      adminApiTokens,
       enableApiExplorer: e.ENABLE_PUBLIC_API_EXPLORER,
       eventsBaseUrl: e.EVENTS_BASE_URL?.replace(/\/+$/, ''),
       eventDelivery: {
@@ -239,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tunnel,
       outboundAllowedNetworks,
       shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
+      readyMaxOutboxLagSeconds: e.READY_MAX_OUTBOX_LAG_SECONDS,
       logLevel: e.LOG_LEVEL,
       production,
     },

@@ -12,7 +12,7 @@ export type { Logger } from 'pino'
 const REDACT = [
   'secret', '*.secret', 'walletKey', '*.walletKey', 'authorization', '*.authorization',
   'headers.authorization', 'headers["x-parley-signature"]', 'privateJwk', '*.privateJwk', 'd', '*.d',
-  'databaseUrl', '*.databaseUrl',
+  'databaseUrl', '*.databaseUrl', 'adminApiTokens', '*.adminApiTokens',
 ]
 
 /** Creates the process logger at `level`; JSON lines on stdout. */

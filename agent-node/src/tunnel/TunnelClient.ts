@@ -21,6 +21,7 @@
  * to 30 min; a connection that lasts 30 min resets that. The secret's holder that keeps the tunnel
  * is the one the operator must look at: the log says so.
  */
+import { randomUUID } from 'node:crypto'
 import { backOff } from 'exponential-backoff'
 import WebSocket, { type ClientOptions } from 'ws'
 import {
@@ -31,6 +32,7 @@ import {
   TUNNEL_CLOSE_REPLACED,
   type CommandFrame,
   type CommandResultFrame,
+  type StatsFrame,
   type UpstreamFrame,
 } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
@@ -51,6 +53,8 @@ export interface TunnelClientOptions {
   ackTimeoutMs?: number
   /** Wait before redialling after a takeover (close 4000), doubled per takeover in a row; milliseconds. */
   replacedHoldOffMs?: number
+  /** Interval of WebSocket pings that measure the round trip (`roundTripMs`), in milliseconds (default 15000). */
+  pingIntervalMs?: number
 }
 
 /** Largest frame accepted from the worker, in bytes (a command carries one message body). */
@@ -76,6 +80,11 @@ export class TunnelClient implements Subscriber {
   /** Takeovers in a row, and the timer of the redial after the last one. */
   private takeovers = 0
   private holdOff?: NodeJS.Timeout
+  private pingTimer?: NodeJS.Timeout
+  /** `stats-request` frames sent and not answered: id -> settles the request. */
+  private readonly awaitingStats = new Map<string, (counters: StatsFrame['counters'] | Error) => void>()
+  /** Round trip of the last WebSocket ping answered, in milliseconds; undefined before the first pong. */
+  roundTripMs?: number
 
   constructor(
     private readonly options: TunnelClientOptions,
@@ -95,6 +104,7 @@ export class TunnelClient implements Subscriber {
   async stop(): Promise<void> {
     this.stopped = true
     clearTimeout(this.holdOff)
+    clearInterval(this.pingTimer)
     this.socket?.close(1000, 'agent shutting down')
     this.socket = undefined
   }
@@ -120,6 +130,27 @@ export class TunnelClient implements Subscriber {
   }
 
   /**
+   * Asks the worker's tunnel gateway for its counters (a `stats-request` frame).
+   * @returns the counters by name.
+   * @throws when the tunnel is not open, or closes or stays silent for `timeoutMs` first.
+   */
+  requestStats(timeoutMs = 2_000): Promise<StatsFrame['counters']> {
+    if (!this.connected) return Promise.reject(new Error('the tunnel is not open'))
+    const id = randomUUID()
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => settle(new Error(`no stats within ${timeoutMs} ms`)), timeoutMs)
+      const settle = (answer: StatsFrame['counters'] | Error) => {
+        clearTimeout(timer)
+        this.awaitingStats.delete(id)
+        if (answer instanceof Error) reject(answer)
+        else resolve(answer)
+      }
+      this.awaitingStats.set(id, settle)
+      this.send({ kind: 'stats-request', id })
+    })
+  }
+
+  /**
    * One attempt: waits for the tunnel to be open, sends the event and waits for its ack.
    * `retry` when the tunnel stays down, the socket closes first, or no ack comes in time.
    */
@@ -137,6 +168,7 @@ export class TunnelClient implements Subscriber {
       const timer = setTimeout(() => settle({ result: 'retry', error: `no acknowledgement within ${timeoutMs} ms` }), timeoutMs)
       const onOpen = () => {
         this.awaitingAck.set(id, settle)
+        this.logger.debug({ eventId: id, connectionId, seq }, 'event sent up the tunnel')
         this.send({ kind: 'event', id, connectionId, seq, event })
       }
       signal.addEventListener('abort', onAbort, { once: true })
@@ -193,14 +225,17 @@ export class TunnelClient implements Subscriber {
     socket.on('error', (error) => this.rateLimited.log('warn', 'tunnel-socket-error', { err: error }, 'tunnel socket error'))
     socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
     socket.on('close', (code, reason) => {
+      clearInterval(this.pingTimer)
       if (this.socket === socket) this.socket = undefined
       for (const settle of [...this.awaitingAck.values()]) settle({ result: 'retry', error: 'tunnel closed before the acknowledgement' })
       if (Date.now() - openedAt >= REPLACED_HOLD_OFF_CAP_MS) this.takeovers = 0
+      for (const settle of [...this.awaitingStats.values()]) settle(new Error('tunnel closed before the stats'))
       if (code === TUNNEL_CLOSE_REPLACED && !this.stopped) this.holdOffAfterTakeover()
       else this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
       this.reconnect()
     })
     this.logger.info({ url: this.options.url }, 'tunnel connected')
+    this.measureRoundTrip(socket)
     const listeners = [...this.openListeners]
     this.openListeners.clear()
     for (const listener of listeners) listener()
@@ -221,6 +256,22 @@ export class TunnelClient implements Subscriber {
     this.holdOff.unref()
   }
 
+  /** Pings `socket` now and every `pingIntervalMs`; each pong sets `roundTripMs`. */
+  private measureRoundTrip(socket: WebSocket): void {
+    let sentAt = 0
+    const ping = () => {
+      sentAt = performance.now()
+      socket.ping()
+    }
+    socket.on('pong', () => {
+      this.roundTripMs = performance.now() - sentAt
+    })
+    clearInterval(this.pingTimer)
+    this.pingTimer = setInterval(ping, this.options.pingIntervalMs ?? 15_000)
+    this.pingTimer.unref()
+    ping()
+  }
+
   private send(frame: UpstreamFrame): void {
     this.socket?.send(JSON.stringify(frame))
   }
@@ -233,6 +284,7 @@ export class TunnelClient implements Subscriber {
     }
     const { frame } = parsed
     if (frame.kind === 'ack') this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
+    else if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
     else void this.runCommand(frame)
   }
 
@@ -247,6 +299,7 @@ export class TunnelClient implements Subscriber {
     try {
       const result = await runCommand(frame.command, { messages: this.messages, idempotencyKey: frame.idempotencyKey })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
+      this.logger.debug({ commandId: frame.id, idempotencyKey: frame.idempotencyKey, result }, 'tunnel command done')
     } catch (error) {
       this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
       outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }

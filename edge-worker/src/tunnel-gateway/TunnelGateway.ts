@@ -2,7 +2,8 @@
  * The tunnel gateway: the one Durable Object agent-node's tunnel WebSocket connects to
  * (`idFromName('tunnel')`). It authenticates the socket, routes each event frame to the
  * Conversation object of its DIDComm connection and acknowledges it once stored, and carries
- * commands from the conversations down to the agent. Frames: shared/src/tunnel/frames.ts.
+ * commands from the conversations down to the agent, and answers `stats-request` frames with its
+ * counters (`counters.ts`). Frames: shared/src/tunnel/frames.ts.
  *
  * The socket uses the WebSocket hibernation API, so an idle tunnel costs nothing; whatever must
  * survive hibernation (nonces, undelivered commands) is in SQLite.
@@ -20,12 +21,14 @@ import {
   type AckFrame,
   type CommandResultFrame,
   type EventFrame,
+  type StatsFrame,
 } from '@parley/shared/tunnel'
 import { conversationFor } from '../bindings.ts'
 import type { Env } from '../env.ts'
 import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import { ConnectionQueues } from './ConnectionQueues.ts'
+import { count, readCounters } from './counters.ts'
 import { migrations } from './migrations.ts'
 import { nonces, outbox, schema } from './schema.ts'
 
@@ -76,6 +79,7 @@ export class TunnelGateway extends DurableObject<Env> {
     this.queues.reset()
     const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
     for (const row of pending) server.send(JSON.stringify(row.frame))
+    count(this.db, 'agent_connections')
     this.log.info('agent connected', { pendingCommands: pending.length })
     return new Response(null, { status: 101, webSocket: client })
   }
@@ -89,7 +93,11 @@ export class TunnelGateway extends DurableObject<Env> {
    */
   async sendCommand(frame: CommandFrame): Promise<void> {
     const command = CommandFrame.parse(frame)
-    this.db.insert(outbox).values({ commandId: command.id, frame: command, createdAt: Date.now() }).onConflictDoNothing().run()
+    const queued = this.db.insert(outbox).values({ commandId: command.id, frame: command, createdAt: Date.now() }).onConflictDoNothing().returning().get()
+    if (queued) {
+      count(this.db, 'commands_queued')
+      this.log.debug('command queued', { commandId: command.id, idempotencyKey: command.idempotencyKey, connectionId: command.command.message.connectionId })
+    }
     const [socket] = this.openSockets()
     if (socket) this.trySend(socket, command)
   }
@@ -98,11 +106,13 @@ export class TunnelGateway extends DurableObject<Env> {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const parsed = parseFrame(UpstreamFrame, message)
     if ('error' in parsed) {
+      count(this.db, 'frames_rejected')
       this.log.warn('frame rejected', { error: parsed.error })
       return
     }
     const { frame } = parsed
     if (frame.kind === 'command-result') this.settleCommand(frame)
+    else if (frame.kind === 'stats-request') this.trySend(ws, { kind: 'stats', id: frame.id, counters: readCounters(this.db) })
     else await this.routeEvent(ws, frame)
   }
 
@@ -122,6 +132,7 @@ export class TunnelGateway extends DurableObject<Env> {
   }
 
   private refuse(reason: string): Response {
+    count(this.db, 'handshakes_refused')
     this.log.warn('tunnel refused', { reason })
     return Response.json({ error: 'unauthorized', reason }, { status: 401 })
   }
@@ -140,6 +151,7 @@ export class TunnelGateway extends DurableObject<Env> {
    */
   private async routeEvent(ws: WebSocket, frame: EventFrame): Promise<void> {
     if (eventConnectionId(frame.event) !== frame.connectionId) {
+      count(this.db, 'frames_rejected')
       this.log.warn('frame rejected', { error: 'connectionId differs from the event\'s connection', eventId: frame.id })
       return
     }
@@ -148,21 +160,29 @@ export class TunnelGateway extends DurableObject<Env> {
       try {
         await conversation.receiveEvent(frame)
       } catch (error) {
+        count(this.db, 'events_not_stored')
         this.log.error('event not stored', { eventId: frame.id, connectionId: frame.connectionId, error: errorMessage(error) })
         throw error
       }
     })
-    if (outcome === 'done') this.trySend(ws, { kind: 'ack', id: frame.id })
-    else if (outcome === 'held-back') this.log.warn('event held back until an earlier one is stored', { eventId: frame.id, connectionId: frame.connectionId })
+    if (outcome === 'done') {
+      count(this.db, 'events_acknowledged')
+      this.log.debug('event stored', { eventId: frame.id, connectionId: frame.connectionId, seq: frame.seq })
+      this.trySend(ws, { kind: 'ack', id: frame.id })
+    } else if (outcome === 'held-back') {
+      count(this.db, 'events_held_back')
+      this.log.warn('event held back until an earlier one is stored', { eventId: frame.id, connectionId: frame.connectionId })
+    }
   }
 
   private settleCommand(result: CommandResultFrame): void {
     const removed = this.db.delete(outbox).where(eq(outbox.commandId, result.id)).returning({ frame: outbox.frame }).get()
+    if (removed) count(this.db, result.ok ? 'command_results_ok' : 'command_results_failed')
     if (!result.ok) this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
   }
 
-  private trySend(ws: WebSocket, frame: AckFrame | CommandFrame): void {
+  private trySend(ws: WebSocket, frame: AckFrame | CommandFrame | StatsFrame): void {
     try {
       ws.send(JSON.stringify(frame))
     } catch (error) {

@@ -13,4 +13,8 @@ export const migrations: readonly string[] = [
     frame TEXT NOT NULL,
     created_at INTEGER NOT NULL
   );`,
+  `CREATE TABLE counters (
+    name TEXT PRIMARY KEY NOT NULL,
+    value INTEGER NOT NULL
+  );`,
 ]

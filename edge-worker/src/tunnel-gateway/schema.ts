@@ -1,6 +1,6 @@
 /**
- * Storage of the tunnel gateway: handshake nonces already used (replay protection) and the
- * outbox of commands not yet confirmed by agent-node.
+ * Storage of the tunnel gateway: handshake nonces already used (replay protection), the
+ * outbox of commands not yet confirmed by agent-node, and the gateway's counters.
  */
 import type { CommandFrame } from '@parley/shared/tunnel'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
@@ -19,4 +19,10 @@ export const outbox = sqliteTable('outbox', {
   createdAt: integer('created_at').notNull(),
 })
 
-export const schema = { nonces, outbox }
+/** What the gateway counted since it was created (`counters.ts`), by snake_case name; sent in `stats` frames. */
+export const counters = sqliteTable('counters', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull(),
+})
+
+export const schema = { nonces, outbox, counters }

@@ -5,10 +5,12 @@
  * agent-node -> worker
  * - `event`: one agent event, with its id (dedupe key) and its per-connection sequence number.
  * - `command-result`: the outcome of a command, keyed by the command id.
+ * - `stats-request`: asks for the gateway's counters (agent-node's `/metrics` scrape).
  *
  * worker -> agent-node
  * - `ack`: the conversation Durable Object has stored the event with this id.
  * - `command`: something for the agent to do; `idempotencyKey` makes a retried command run once.
+ * - `stats`: the answer to a `stats-request` (same id): the gateway's counters since it was created.
  */
 import { z } from 'zod'
 import { AgentEvent } from '../events/index.ts'
@@ -58,12 +60,23 @@ export const CommandResultFrame = z.discriminatedUnion('ok', [
 ])
 export type CommandResultFrame = z.infer<typeof CommandResultFrame>
 
+export const StatsRequestFrame = z.object({ kind: z.literal('stats-request'), id: z.uuid() })
+export type StatsRequestFrame = z.infer<typeof StatsRequestFrame>
+
+/** Counter names are snake_case (they become a Prometheus label); values only grow. */
+export const StatsFrame = z.object({
+  kind: z.literal('stats'),
+  id: z.uuid(),
+  counters: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.number().int().nonnegative()),
+})
+export type StatsFrame = z.infer<typeof StatsFrame>
+
 /** Frames agent-node sends up the tunnel. */
-export const UpstreamFrame = z.union([EventFrame, CommandResultFrame])
+export const UpstreamFrame = z.union([EventFrame, CommandResultFrame, StatsRequestFrame])
 export type UpstreamFrame = z.infer<typeof UpstreamFrame>
 
 /** Frames the worker sends down the tunnel. */
-export const DownstreamFrame = z.union([AckFrame, CommandFrame])
+export const DownstreamFrame = z.union([AckFrame, CommandFrame, StatsFrame])
 export type DownstreamFrame = z.infer<typeof DownstreamFrame>
 
 /**

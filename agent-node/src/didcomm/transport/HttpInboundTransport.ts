@@ -10,9 +10,11 @@
  * - 413 for a body larger than the envelope limit (`envelope.ts`; the public app refuses it while
  *   it streams in, before it is read whole),
  * - 415 for any other content type.
+ * An envelope refused by the limits or that cannot be unpacked or processed is also reported on the agent's event bus as
+ * `InboundMessageRejectedEvent` (metrics count it).
  */
 import { randomUUID } from 'node:crypto'
-import type { AgentContext } from '@credo-ts/core'
+import { EventEmitter, type AgentContext, type BaseEvent } from '@credo-ts/core'
 import {
   DidCommMessageReceiver,
   DidCommMimeType,
@@ -26,6 +28,15 @@ import type { RateLimitedLogger } from '../../logging/rate-limited.ts'
 import { checkInboundEnvelope, type EnvelopeLimits } from './envelope.ts'
 
 const CONTENT_TYPES: string[] = [DidCommMimeType.V1, DidCommMimeType.V0]
+
+/** Type of the event emitted when an inbound envelope is rejected. */
+export const INBOUND_MESSAGE_REJECTED = 'ParleyInboundMessageRejected'
+
+/** An inbound DIDComm envelope could not be unpacked or processed (`transport` it came on, the error's message). */
+export interface InboundMessageRejectedEvent extends BaseEvent {
+  type: typeof INBOUND_MESSAGE_REJECTED
+  payload: { transport: 'http'; error: string }
+}
 
 export class HttpInboundTransport implements DidCommInboundTransport {
   private agentContext?: AgentContext
@@ -52,6 +63,7 @@ export class HttpInboundTransport implements DidCommInboundTransport {
     const check = checkInboundEnvelope(Buffer.from(await c.req.arrayBuffer()), this.limits)
     if (!check.ok) {
       this.log.log('warn', `http-refused:${check.status}`, { reason: check.reason }, 'refused inbound DIDComm message')
+      this.reportRejected(agentContext, check.reason)
       return c.json({ error: check.reason }, check.status)
     }
 
@@ -63,6 +75,7 @@ export class HttpInboundTransport implements DidCommInboundTransport {
         .receiveMessage(check.envelope, { session })
     } catch (error) {
       this.log.log('warn', 'http-unprocessed', { err: error }, 'rejected inbound DIDComm message')
+      this.reportRejected(agentContext, (error as Error).message)
       return c.json({ error: `message could not be processed: ${(error as Error).message}` }, 400)
     } finally {
       transportService.removeSession(session)
@@ -70,6 +83,14 @@ export class HttpInboundTransport implements DidCommInboundTransport {
     session.closed = true
     if (!session.reply) return c.body(null, 202)
     return c.body(JSON.stringify(session.reply), 200, { 'content-type': session.contentType })
+  }
+
+  /** Reports an envelope refused by the limits or that could not be unpacked on the agent's event bus. */
+  private reportRejected(agentContext: AgentContext, error: string): void {
+    agentContext.dependencyManager.resolve(EventEmitter).emit<InboundMessageRejectedEvent>(agentContext, {
+      type: INBOUND_MESSAGE_REJECTED,
+      payload: { transport: 'http', error },
+    })
   }
 }
 

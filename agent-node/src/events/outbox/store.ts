@@ -344,6 +344,23 @@ export class OutboxStore {
   }
 
   /**
+   * How far each subscriber is behind, over the lanes it has started (a lane's cursor is made on
+   * its first run, right after the event that creates it is appended): `pending`, the events after
+   * its cursors; `oldestCreatedAt`, when the oldest of them was appended (ms since the epoch).
+   * Subscribers with nothing pending are absent. Reads cursors and sequences, not the outbox.
+   */
+  async lag(): Promise<{ subscriber: string; pending: number; oldestCreatedAt: number }[]> {
+    const rows = await selectRows<{ subscriber: string; pending: Integer; oldest: Integer | null }>(this.database, sql`
+      SELECT c.subscriber AS subscriber, SUM(s.last_seq - c.delivered_seq) AS pending, MIN(o.created_at) AS oldest
+        FROM event_cursors c
+        JOIN event_sequences s ON s.connection_id = c.connection_id
+        LEFT JOIN event_outbox o ON o.connection_id = c.connection_id AND o.seq = c.delivered_seq + 1
+        WHERE s.last_seq > c.delivered_seq
+        GROUP BY c.subscriber`)
+    return rows.map((row) => ({ subscriber: row.subscriber, pending: Number(row.pending), oldestCreatedAt: Number(row.oldest ?? Date.now()) }))
+  }
+
+  /**
    * Events after `afterPosition` in outbox order (all connections), only those of `topics` and
    * `connectionId` when given: the read of event streams that resume from a position.
    */

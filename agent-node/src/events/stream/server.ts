@@ -1,7 +1,7 @@
 /**
  * The admin event stream, `GET /v1/events` upgraded to a WebSocket on the admin server: for local
- * controllers on the private network (the admin port has no authentication), which dial the
- * agent instead of exposing a receiver.
+ * controllers on the private network (the admin port's bearer token when ADMIN_API_TOKENS is
+ * set, `admin/auth.ts`), which dial the agent instead of exposing a receiver.
  *
  * The agent sends one `event` frame per event (`../websocket/frames.ts`) in outbox order (all
  * connections interleaved as they happened, each connection in `seq` order), filtered by the
@@ -21,6 +21,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import WebSocket, { WebSocketServer } from 'ws'
 import { checkAdminAccess, type AdminAccessPolicy } from '../../admin/access.ts'
+import type { AdminTokens } from '../../admin/auth.ts'
 import type { ErrorBody } from '../../admin/errors.ts'
 import type { Logger } from '../../logging/index.ts'
 import type { OutboxStore } from '../outbox/store.ts'
@@ -47,9 +48,12 @@ export class EventStreamServer {
     private readonly logger: Logger,
   ) {}
 
-  /** Takes the WebSocket upgrades of `server` (the admin server). */
-  attach(server: Server): void {
-    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head))
+  /**
+   * Takes the WebSocket upgrades of `server` (the admin server). With `tokens` enabled, an
+   * upgrade without an accepted `Authorization: Bearer` token is refused with 401.
+   */
+  attach(server: Server, tokens?: AdminTokens): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head, tokens))
   }
 
   /** Closes every stream (code 1001; cut after a second without the client's close frame) and waits for them to end. */
@@ -62,12 +66,16 @@ export class EventStreamServer {
     this.sockets.close()
   }
 
-  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, tokens?: AdminTokens): void {
     // Node removes its own listener on upgrade; until ws takes the socket over, a reset must not throw.
     socket.on('error', (error) => this.logger.debug({ err: error }, 'event stream upgrade socket error'))
     const refusal = checkAdminAccess(this.access, request.headers.host, request.headers.origin)
     if (refusal) {
       refuse(socket, 403, refusal)
+      return
+    }
+    if (tokens?.guards(EVENT_STREAM_PATH) && !tokens.accepts(request.headers.authorization)) {
+      refuse(socket, 401, { error: 'unauthorized', message: 'the event stream needs Authorization: Bearer <token> (ADMIN_API_TOKENS)' })
       return
     }
     const url = new URL(request.url ?? '/', 'http://admin')

@@ -118,7 +118,7 @@ export class SubscriptionService {
     }
     const socket = new WebSocketSubscriber({
       name, url: subscription.url, accepts, lookup: guard.lookup, answerTimeoutMs: delivery.timeoutMs, redial: WEBSOCKET_REDIAL,
-      logger,
+      signingKey: delivery.signingKey, logger,
     })
     socket.start()
     this.sockets.set(subscription.id, socket)

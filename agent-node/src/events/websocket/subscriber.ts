@@ -10,9 +10,18 @@
  * stays where it is, and once it is back delivery resumes there, each connection in `seq` order.
  * An event whose ack was lost is sent again with the same `id`, so subscribers dedupe by it.
  *
+ * With a signing key (EVENTS_SIGNING_SECRET), each dial is signed like a webhook POST
+ * (`../webhooks/signing.ts`): the upgrade request carries `webhook-id` (new for each dial),
+ * `webhook-timestamp` and `webhook-signature`, the signed payload being the subscription's URL
+ * exactly as registered, as a JSON string (`JSON.stringify(url)`: Standard Webhooks libraries
+ * parse payloads as JSON). A subscriber verifies them (e.g. `new Webhook(secret).verify(
+ * JSON.stringify(url), headers)`) before accepting the socket; everything on that socket then
+ * comes from the agent.
+ *
  * Frames that do not parse are logged (rate-limited) and dropped; the socket stays up. The URL is not logged
  * (it may carry a token); logs name the subscriber.
  */
+import { randomUUID } from 'node:crypto'
 import type { LookupFunction } from 'node:net'
 import { backOff } from 'exponential-backoff'
 import WebSocket from 'ws'
@@ -22,6 +31,7 @@ import { RateLimitedLogger } from '../../logging/rate-limited.ts'
 import type { RetryPolicy } from '../delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../delivery/subscriber.ts'
 import type { PublishedEvent } from '../outbox/store.ts'
+import { signatureHeaders } from '../webhooks/signing.ts'
 import { eventFrame, SubscriberFrame } from './frames.ts'
 
 /** Largest frame accepted from a subscriber, in bytes (acks are tiny). */
@@ -42,6 +52,8 @@ export interface WebSocketSubscriberOptions {
   lookup?: LookupFunction
   /** How long one attempt waits for the socket to open, then for the answer; milliseconds. */
   answerTimeoutMs: number
+  /** Standard Webhooks key the opening handshake is signed with (EVENTS_SIGNING_SECRET); unsigned when absent. */
+  signingKey?: Buffer
   /** First redial delay and its cap, in milliseconds. */
   redial: { minDelayMs: number; maxDelayMs: number }
   logger: Logger
@@ -147,7 +159,9 @@ export class WebSocketSubscriber implements Subscriber {
   private dialOnce(): Promise<void> {
     if (this.stopped) return Promise.resolve()
     return new Promise<void>((resolve, reject) => {
-      const socket = new WebSocket(this.options.url, {
+      const { url, signingKey } = this.options
+      const socket = new WebSocket(url, {
+        headers: signingKey ? signatureHeaders(signingKey, randomUUID(), Math.floor(Date.now() / 1000), JSON.stringify(url)) : undefined,
         lookup: this.options.lookup,
         handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
         maxPayload: MAX_SUBSCRIBER_FRAME_BYTES,
