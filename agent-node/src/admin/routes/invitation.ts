@@ -12,7 +12,7 @@ import { createConnectionInvitation, publicConnectionInvitation } from '../../di
 import { InvitationTooLongError, renderQrCode } from '../../public/qr-page.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
-import { DidCommVersionField, InvitationBody } from '../schemas.ts'
+import { DidCommVersionField, InvitationBody, jsonResponse } from '../schemas.ts'
 
 const MultiUse = z.boolean().optional().describe('true: any number of wallets may connect through it (each gets its own connection)')
 
@@ -37,8 +37,7 @@ const QrQuery = z.strictObject({
   bcolor: z.string().regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb').optional().describe('Light colour, rrggbb'),
 })
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })
-const invalid = json(ErrorBody, 'Invalid query or body; `issues` names the fields')
+const invalid = jsonResponse(ErrorBody, 'Invalid query or body; `issues` names the fields')
 
 const getInvitation = createRoute({
   method: 'get',
@@ -46,7 +45,7 @@ const getInvitation = createRoute({
   tags: ['connections'],
   summary: 'Create a connection invitation',
   request: { query: InvitationQuery },
-  responses: { 200: json(InvitationBody, 'An out-of-band invitation, single-use unless multiUse=true'), 400: invalid },
+  responses: { 200: jsonResponse(InvitationBody, 'An out-of-band invitation, single-use unless multiUse=true'), 400: invalid },
 })
 
 const postInvitation = createRoute({
@@ -55,7 +54,7 @@ const postInvitation = createRoute({
   tags: ['connections'],
   summary: 'Create a connection invitation (vs-agent form)',
   request: { body: { required: false, content: { 'application/json': { schema: InvitationCreate } } } },
-  responses: { 200: json(InvitationBody, 'An out-of-band invitation, single-use unless multiUse'), 400: invalid },
+  responses: { 200: jsonResponse(InvitationBody, 'An out-of-band invitation, single-use unless multiUse'), 400: invalid },
 })
 
 const getQr = createRoute({

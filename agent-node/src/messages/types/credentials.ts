@@ -19,6 +19,7 @@ import {
 } from '@credo-ts/didcomm'
 import type { CredentialReceptionState } from '@parley/shared'
 import type { MessageReceiver, MessageSender } from '../contract.ts'
+import { credentialExchangeView } from '../../credentials/exchanges.ts'
 import type { DidcommAgent } from '../../didcomm/agent.ts'
 import { credentialV2, sendExchangeMessage, type ExchangeThread } from './protocol-messages.ts'
 
@@ -73,18 +74,16 @@ export const receiveCredentialProposal: MessageReceiver = (agent, receive) => {
     const record = payload.credentialExchangeRecord
     if (record.role !== DidCommCredentialRole.Issuer || record.state !== DidCommCredentialState.ProposalReceived || !record.connectionId) return
     const connectionId = record.connectionId
-    void agent.modules.didcomm.credentials
-      .getFormatData(record.id)
-      .then((data) => {
-        const proposal = data.proposal?.anoncreds as { cred_def_id?: string } | undefined
+    void credentialExchangeView(agent, record)
+      .then(({ credentialDefinitionId, claims }) => {
         receive({
           type: 'credential-request',
           id: randomUUID(),
           connectionId,
           timestamp: Math.floor(Date.now() / 1000),
           threadId: record.threadId,
-          credentialDefinitionId: proposal?.cred_def_id ?? null,
-          claims: (data.proposalAttributes ?? []).map(({ name, value }) => ({ name, value })),
+          credentialDefinitionId,
+          claims,
         })
       })
       .catch((error: unknown) => agent.config.logger.warn('could not report a credential proposal', { credentialExchangeId: record.id, error }))
