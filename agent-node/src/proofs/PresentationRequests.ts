@@ -53,10 +53,11 @@ export interface PresentationRequestInvitation {
   shortUrl: string
 }
 
-/** Body POSTed to `callbackUrl`. */
+/** Body POSTed to `callbackUrl`: the spec's `status`, and the same value as `state`, vs-agent's name for it. */
 export interface PresentationCallbackBody extends CallbackUpdate {
   ref?: string
   proofExchangeId: string
+  state: CallbackUpdate['status']
 }
 
 export interface PresentationRequestsDeps {
@@ -209,7 +210,7 @@ export class PresentationRequests {
       const flow = await this.repository().getById(agent.context, flowId)
       const head = flow.pendingCallbacks?.[0]
       if (!head || !flow.callbackUrl || signal.aborted) return
-      const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head }
+      const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head, state: head.status }
       const outcome = await postForDelivery(flow.callbackUrl, JSON.stringify(body), {}, { fetch: (url, init) => guard.fetch(url, init), timeoutMs: CALLBACK_TIMEOUT_MS, signal })
       if (signal.aborted) return
       attempts++

@@ -9,7 +9,9 @@
  * `scanned` (the wallet opened the short URL or sent its connection request), `connected` (the
  * connection completed), then one final status: `ok` (presentation verified; `claims` present),
  * `refused` (the user declined or the wallet could not present: a problem report, `reason` gives
- * its text) or `verification-error` (a presentation arrived and did not verify; `reason`).
+ * its text), `no-compatible-credentials` (the wallet's problem report says it holds no matching
+ * credential), `verification-error` (a presentation arrived and did not verify; `reason`) or
+ * `unspecified-error` (the exchange was abandoned without a report).
  * Requested predicates (`age >= 18`) are part of the proof request; `ok` means each was proven,
  * and the outcome lists them.
  * The names follow 2060.io's service agent.
@@ -20,11 +22,22 @@ import { z } from 'zod'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { RequestedCredential } from './PresentationFlowRecord.ts'
 
-export const PresentationStatus = z.enum(['scanned', 'connected', 'ok', 'refused', 'verification-error'])
+export const PresentationStatus = z.enum(['scanned', 'connected', 'ok', 'refused', 'no-compatible-credentials', 'verification-error', 'unspecified-error'])
 export type PresentationStatus = z.infer<typeof PresentationStatus>
 
 /** How far along each status is; a flow never reports a status at or below the current one. */
-export const STATUS_RANK: Record<PresentationStatus, number> = { scanned: 1, connected: 2, ok: 3, refused: 3, 'verification-error': 3 }
+export const STATUS_RANK: Record<PresentationStatus, number> = {
+  scanned: 1,
+  connected: 2,
+  ok: 3,
+  refused: 3,
+  'no-compatible-credentials': 3,
+  'verification-error': 3,
+  'unspecified-error': 3,
+}
+
+/** The final statuses of a failed exchange. */
+type FailedStatus = Exclude<PresentationStatus, 'scanned' | 'connected' | 'ok'>
 
 /**
  * The final outcome of a proof exchange: verified, with the revealed claims and the proven
@@ -32,7 +45,7 @@ export const STATUS_RANK: Record<PresentationStatus, number> = { scanned: 1, con
  */
 export type PresentationOutcome =
   | { status: 'ok'; claims: Map<string, Claim[]>; predicates: Map<string, Predicate[]> }
-  | { status: 'refused' | 'verification-error'; reason: string }
+  | { status: FailedStatus; reason: string }
 
 /** The attribute-group referent of requested credential number `index`. */
 const referent = (index: number) => `credential-${index}`
@@ -60,6 +73,17 @@ export function anonCredsProofRequest(requested: readonly Omit<RequestedCredenti
   }
 }
 
+/**
+ * Why an abandoned exchange failed, as vs-agent distinguishes it: a presentation that did not
+ * verify; the wallet's `e.req.no-compatible-credentials` problem report; any other problem report
+ * from the user's side (a refusal); no report at all (`unspecified-error`).
+ */
+function failedStatus(record: DidCommProofExchangeRecord): FailedStatus {
+  if (record.isVerified === false) return 'verification-error'
+  if (!record.errorMessage) return 'unspecified-error'
+  return record.errorMessage.includes('no-compatible-credentials') ? 'no-compatible-credentials' : 'refused'
+}
+
 type AnonCredsProof = {
   requested_proof: {
     revealed_attr_groups?: Record<string, { values: Record<string, { raw: string }> }>
@@ -77,10 +101,7 @@ export async function presentationOutcome(
   record: DidCommProofExchangeRecord,
   requested: readonly RequestedCredential[],
 ): Promise<PresentationOutcome | undefined> {
-  if (record.state === DidCommProofState.Abandoned) {
-    const reason = record.errorMessage ?? 'the exchange was abandoned'
-    return { status: record.isVerified === false ? 'verification-error' : 'refused', reason }
-  }
+  if (record.state === DidCommProofState.Abandoned) return { status: failedStatus(record), reason: record.errorMessage ?? 'the exchange was abandoned' }
   if (record.state !== DidCommProofState.PresentationReceived || record.isVerified !== true) return undefined
   const data = await agent.modules.didcomm.proofs.getFormatData(record.id)
   const proof = (data.presentation?.anoncreds as AnonCredsProof | undefined)?.requested_proof
