@@ -96,6 +96,18 @@ describe('admin API strictness', () => {
       await expectField(`${path} top`, path, { body: { format: 'anoncreds', jsonSchemaCredentialId: 'https://example.org/s.json', claims: {}, did: 'did:web:x' } }, 'did')
       await expectField(`${path} both urls`, path, { body: { format: 'anoncreds', jsonSchemaCredential: 'https://example.org/s.json', jsonSchemaCredentialId: 'https://example.org/s.json', claims: {} } }, 'jsonSchemaCredential')
     }
+    const exported = {
+      id: definition,
+      data: {
+        name: 'n',
+        version: '1',
+        schema: { issuerId: 'did:web:x', name: 'n', version: '1', attrNames: ['a'], seqNo: 1 },
+        credentialDefinition: { issuerId: 'did:web:x', schemaId: 's', type: 'CL', tag: '1', value: { primary: {} } },
+        credentialDefinitionPrivate: {},
+        keyCorrectnessProof: {},
+      },
+    }
+    await expectField('type import', '/v1/credential-types/import', { body: exported }, 'data.schema.seqNo')
     await expectField('invitation', '/v1/invitation', { body: { multiUse: true, goalCode: 'x' } }, 'goalCode')
     await expectField('invitation label NUL', '/v1/invitation', { body: { label: '\u0000' } }, 'label')
     await expectField('subscription', '/v1/event-subscriptions', { body: { url: 'https://example.org/hook', secret: 'x' } }, 'secret')

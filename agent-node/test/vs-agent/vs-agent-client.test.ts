@@ -185,4 +185,29 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     expect((await fetch(`${base}/v1/connections/${extra}`)).status).toBe(404)
     expect((await fetch(`${base}/v1/connections/${extra}`, { method: 'DELETE' })).status).toBe(404)
   }, 180_000)
+
+  it('credentialTypes.export and import: a type deleted and imported again issues credentials the wallet accepts', async () => {
+    // vs-agent-client `CredentialTypeService.export` / `import`.
+    const url = `${base}/v1/credential-types`
+    const exported = (await (await fetch(`${url}/export/${encodeURIComponent(credentialDefinitionId)}`, { headers: { accept: 'application/json' } })).json()) as { id: string; data: Record<string, unknown> }
+    expect(exported.id).toBe(credentialDefinitionId)
+    expect(Object.keys(exported.data).sort()).toEqual(['credentialDefinition', 'credentialDefinitionPrivate', 'keyCorrectnessProof', 'name', 'schema', 'version'])
+
+    expect((await fetch(`${url}/${encodeURIComponent(credentialDefinitionId)}`, { method: 'DELETE' })).status).toBe(204)
+    const offerWhileGone = await stack.admin('/v1/credential-offer', { credentialDefinitionId, claims: [{ name: 'name', value: 'Carol' }, { name: 'level', value: 'gold' }] })
+    expect(offerWhileGone.status).toBe(404)
+
+    const post = (body: unknown) => fetch(`${url}/import`, { method: 'POST', headers: { accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const forged = await post({ ...exported, id: `${credentialDefinitionId}x` })
+    expect(forged.status).toBe(400)
+    expect(((await forged.json()) as { issues: { field: string }[] }).issues[0]!.field).toBe('id')
+    const imported = await post(exported)
+    expect(imported.status).toBe(201)
+    expect(((await imported.json()) as { id: string }).id).toBe(credentialDefinitionId)
+    expect((await post(exported)).status).toBe(409)
+
+    await issueThroughShortUrl(stack, credentialDefinitionId, { name: 'Carol', level: 'gold' })
+    const held = await stack.wallet.anonCredsCredentials()
+    expect(held.map((c) => c.attributes)).toContainEqual({ name: 'Carol', level: 'gold' })
+  }, 180_000)
 })
