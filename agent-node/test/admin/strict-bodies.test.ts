@@ -16,7 +16,7 @@ describe('admin API strictness', () => {
   const definition = 'did:webvh:example.org?service=anoncreds&relativeRef=/credDef/1'
 
   beforeAll(async () => {
-    node = await startTestAgentNode({}, { label: 'strict' })
+    node = await startTestAgentNode({ ENABLE_PUBLIC_API_EXPLORER: 'true' }, { label: 'strict' })
   }, 120_000)
   afterAll(() => node?.close())
 
@@ -122,5 +122,19 @@ describe('admin API strictness', () => {
     await expectField('dead letters query', '/v1/dead-letters?topic=x', {}, 'topic')
     await expectField('presentations query', '/v1/presentations?state=done', {}, 'state')
     await expectField('credential exchanges query', '/v1/credential-exchanges?state=done', {}, 'state')
+  })
+
+  it('the OpenAPI document describes the added routes', async () => {
+    const document = (await (await node.admin('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } }
+    const methods = (path: string) => Object.keys(document.paths[path] ?? {}).sort()
+    expect(methods('/v1/invitation')).toEqual(['get', 'post'])
+    expect(methods('/v1/qr')).toEqual(['get'])
+    expect(methods('/v1/connections/{connection_id}')).toEqual(['delete', 'get'])
+    expect(methods('/v1/presentations/{proofExchangeId}')).toEqual(['delete', 'get'])
+    expect(methods('/v1/credential-exchanges/{credentialExchangeId}')).toEqual(['get'])
+    expect(methods('/v1/credential-types/{id}')).toEqual(['delete', 'get'])
+    expect(methods('/v1/credential-types/import')).toEqual(['post'])
+    expect(methods('/v1/vt/issue-credential')).toEqual(['post'])
+    expect(JSON.stringify(document.components.schemas.PresentationRequestCreate)).toContain('predicates')
   })
 })
