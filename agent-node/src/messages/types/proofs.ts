@@ -5,8 +5,9 @@
  *   omitted, and its predicates); the items are remembered with the exchange, whose thread is
  *   the message id;
  * - when that exchange ends -> `identity-proof-submit` with one submitted item per requested
- *   item: `verified: true` with its revealed `claims` and proven `predicates`, or `verified: false` with `errorCode`
- *   (`refused`, `verification-error`) and `reason`;
+ *   item: `verified: true` with its revealed `claims` and proven `predicates`, or `verified:
+ *   false` with `errorCode` (a final status of `proofs/outcome.ts`: `refused`,
+ *   `no-compatible-credentials`, `verification-error`, `unspecified-error`) and `reason`;
  * - `identity-proof-result` -> the verdict on that exchange: `ack` when every item is `ok`, else a
  *   `problem-report` with the items' descriptions (the exchange then ends `declined`). The agent
  *   does not acknowledge a presentation of an `identity-proof-request` by itself: the user's
