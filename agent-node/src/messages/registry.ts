@@ -18,7 +18,7 @@ import { receiveMrtd, sendEMrtdDataRequest, sendMrzDataRequest } from './types/m
 import { receiveProfile, sendProfile } from './types/profile.ts'
 import { receiveIdentityProofSubmit, sendIdentityProofRequest, sendIdentityProofResult } from './types/proofs.ts'
 import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
-import { sendReaction, sendReceipts } from './types/receipts.ts'
+import { receiveReactions, sendReaction, sendReceipts } from './types/receipts.ts'
 import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
 import { receiveText, sendText } from './types/text.ts'
 
@@ -51,7 +51,7 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
  * derived from protocol state (a hang-up, a credential or proof exchange's outcome) do not.
  */
 export const receivers: readonly MessageReceiver[] = [
-  ...[receiveText, receiveMedia, receiveProfile, receiveMenuSelect, receiveActionMenu, receiveCalls, receiveMrtd].map(acknowledged),
+  ...[receiveText, receiveMedia, receiveProfile, receiveMenuSelect, receiveActionMenu, receiveCalls, receiveMrtd, receiveReactions].map(acknowledged),
   receiveTerminateConnection,
   receiveCredentialReception,
   receiveCredentialProposal,

@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto'
 import { DidCommCredentialEventTypes, DidCommCredentialState, type DidCommCredentialStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MessageReaction, MessageReactionsMessage, ReactionAction } from '../../src/didcomm/reactions/index.ts'
 import { ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../../src/didcomm/receipts/index.ts'
+import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
 import { issueThroughShortUrl, nextOfferReceived, nextProofRequestReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
 import { nextEvent } from '../support/next-event.ts'
 
@@ -82,6 +84,15 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
       expect(sent.status, JSON.stringify(sent.body)).toBe(200)
       expect(await delivered).toBe('viewed')
     }
+  }, 120_000)
+
+  it("a user's reaction arrives as a reaction message", async () => {
+    const walletConnection = (await stack.wallet.agent.modules.didcomm.connections.getAll())[0]!
+    const reacted = randomUUID()
+    const reaction = new MessageReactionsMessage({ reactions: [new MessageReaction({ messageId: reacted, emoji: '🎉', action: ReactionAction.React })] })
+    await sendOnConnection(stack.wallet.agent.context, walletConnection.id, reaction)
+    const message = await received((m) => m.type === 'reaction')
+    expect(message).toMatchObject({ id: reaction.id, connectionId, reactions: [{ messageId: reacted, emoji: '🎉', action: 'react' }] })
   }, 120_000)
 
   it('reaction and invitation without url are sent', async () => {

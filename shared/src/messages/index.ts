@@ -23,7 +23,7 @@ import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
 import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
 import { EMrtdDataRequestMessageBody, EMrtdDataSubmitMessageEnvelope, MrzDataRequestMessageBody, MrzDataSubmitMessageEnvelope } from './mrtd.ts'
 import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
-import { ReactionMessageBody, ReceiptsMessageBody } from './receipts.ts'
+import { ReactionMessageBody, ReactionMessageEnvelope, ReceiptsMessageBody } from './receipts.ts'
 import { IdentityProofRequestMessageBody, IdentityProofResultMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
 import { TerminateConnectionMessageBody, TerminateConnectionMessageEnvelope } from './terminate-connection.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
@@ -99,5 +99,6 @@ export const MessageEnvelope = z.discriminatedUnion('type', [
   CallEndMessageEnvelope,
   MrzDataSubmitMessageEnvelope,
   EMrtdDataSubmitMessageEnvelope,
+  ReactionMessageEnvelope,
 ])
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>

@@ -1,11 +1,11 @@
 /**
- * `receipts` and `reaction`, sent by the controller (vs-agent's model; its NestJS client POSTs a
+ * `receipts` and `reaction`, sent by the controller, and `reaction` received from the user (vs-agent's model; its NestJS client POSTs a
  * `receipts` message for every message it receives). Each entry names a message the user sent by
  * its id (the `id` of the received envelope), as `message_id` (vs-agent's wire name) or
  * `messageId`, exactly one of them. On the wire: 2060.io receipts and reactions protocols.
  */
 import { z } from 'zod'
-import { AnyTimestamp, boundedName, SendMessageBase } from './common.ts'
+import { AnyTimestamp, boundedName, MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
 /** Fields naming the message an entry is about (either name) and when (now when omitted). */
 const reference = { messageId: boundedName(256).optional(), message_id: boundedName(256).optional(), timestamp: AnyTimestamp.optional() }
@@ -45,3 +45,13 @@ export function timestampDate(timestamp: string | number | undefined): Date | un
   if (timestamp === undefined) return undefined
   return typeof timestamp === 'number' ? new Date(timestamp * 1000) : new Date(timestamp)
 }
+
+/** A reaction the user sent (inside `message-received`): `messageId` names the message reacted to; `timestamp` Unix seconds. */
+export const ReceivedReaction = z.object({ messageId: z.string(), emoji: z.string(), action: z.enum(['react', 'unreact']), timestamp: z.number().int() })
+
+/** `reaction` received from the user (2060.io `message-reactions`). */
+export const ReactionMessageEnvelope = MessageEnvelopeBase.extend({
+  type: z.literal('reaction'),
+  reactions: z.array(ReceivedReaction),
+})
+export type ReactionMessageEnvelope = z.infer<typeof ReactionMessageEnvelope>

@@ -1,11 +1,12 @@
 /**
  * `receipts` and `reaction` from the controller -> 2060.io `message-receipts` and
- * `message-reactions` on the connection, each entry naming the user's message by its `@id`.
+ * `message-reactions` on the connection, each entry naming the user's message by its `@id`;
+ * `message-reactions` from the user -> `reaction` envelopes.
  */
 import { timestampDate, type Reaction, type Receipt } from '@parley/shared'
-import { MessageReaction, MessageReactionsMessage, ReactionAction } from '../../didcomm/reactions/messages/MessageReactionsMessage.ts'
+import { MessageReaction, MessageReactionsMessage, ReactionAction, ReactionsEventTypes, type MessageReactionsReceivedEvent } from '../../didcomm/reactions/index.ts'
 import { MessageReceipt, MessageReceiptsMessage, ReceiptState } from '../../didcomm/receipts/index.ts'
-import type { MessageSender } from '../contract.ts'
+import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
 
 /** The message id an entry names, under whichever name it was given. */
 const referenced = (entry: Receipt | Reaction) => (entry.messageId ?? entry.message_id)!
@@ -34,4 +35,17 @@ export const sendReaction: MessageSender<'reaction'> = async (body, context) => 
       }),
   )
   await context.sendDidComm(new MessageReactionsMessage({ reactions }))
+}
+
+export const receiveReactions: MessageReceiver = (agent, receive) => {
+  agent.events.on<MessageReactionsReceivedEvent>(ReactionsEventTypes.MessageReactionsReceived, ({ payload: { connectionId, message } }) => {
+    receive({
+      type: 'reaction',
+      id: message.id,
+      connectionId,
+      timestamp: Math.floor(Date.now() / 1000),
+      threadId: envelopeThreadId(message),
+      reactions: message.reactions.map(({ messageId, emoji, action, timestamp }) => ({ messageId, emoji, action, timestamp: Math.floor(timestamp.getTime() / 1000) })),
+    })
+  })
 }
