@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop())
   process.on('SIGTERM', () => void stop())
 
-  const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
+  // Multi-use: the printed code serves every wallet that scans it.
+  const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation?multiUse=true`)).json()) as { url: string }
   console.log(await QRCode.toString(url, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }))
   console.log(`Invitation: ${url}\n`)
   console.log(`Chat from a terminal:  npm run wallet -- '${url}'`)

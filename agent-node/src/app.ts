@@ -127,7 +127,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const publicDid = didRecord.did
   const credentialTypes = new CredentialTypes(agent, publicDid)
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
-  const presentationRequests = new PresentationRequests({ agent, config, credentialTypes, shortUrls, guard, logger })
+  const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
   presentationRequests.start()
   cleanup.defer('presentation requests', () => presentationRequests.stop())
 

@@ -12,6 +12,7 @@ import { AdminTokens } from './auth.ts'
 import { apiExplorer } from './explorer.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { connectionRoutes } from './routes/connections.ts'
+import { credentialExchangeRoutes } from './routes/credential-exchanges.ts'
 import { credentialOfferRoutes } from './routes/credential-offer.ts'
 import { credentialTypeRoutes } from './routes/credential-types.ts'
 import { deadLetterRoutes } from './routes/dead-letters.ts'
@@ -20,6 +21,7 @@ import { eventSubscriptionRoutes } from './routes/event-subscriptions.ts'
 import { invitationRoutes } from './routes/invitation.ts'
 import { messageRoutes } from './routes/messages.ts'
 import { presentationRequestRoutes } from './routes/presentation-request.ts'
+import { presentationRoutes } from './routes/presentations.ts'
 import { vtRoutes } from './routes/vt.ts'
 
 /**
@@ -30,7 +32,7 @@ import { vtRoutes } from './routes/vt.ts'
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
   app.use(adminAccess(deps.config.adminAccess), new AdminTokens(deps.config.adminApiTokens).middleware(), adminBodyLimit(deps.config.adminBody), adminJsonGuard(deps.config.adminBody))
-  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
+  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, credentialExchangeRoutes, presentationRequestRoutes, presentationRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
   for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {

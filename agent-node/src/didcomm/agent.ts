@@ -36,6 +36,7 @@ import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/stor
 import { CallsModule } from './calls/index.ts'
 import { MediaSharingModule } from './media-sharing/index.ts'
 import { MrtdModule } from './mrtd/index.ts'
+import { ReactionsModule } from './reactions/index.ts'
 import { ReceiptsModule } from './receipts/index.ts'
 import { UserProfileModule, type UserProfileData } from './user-profile/index.ts'
 
@@ -90,6 +91,7 @@ function modules(options: DidcommAgentOptions) {
     // 2060.io's protocols, spoken by the Hologram wallet (agent-node/src/didcomm/<protocol>/).
     media: new MediaSharingModule(),
     receipts: new ReceiptsModule(),
+    reactions: new ReactionsModule(),
     userProfile: new UserProfileModule({ ownProfile: options.ownProfile }),
     calls: new CallsModule(),
     mrtd: new MrtdModule(),

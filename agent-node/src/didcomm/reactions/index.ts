@@ -1,0 +1,3 @@
+export * from './ReactionsEvents.ts'
+export * from './ReactionsModule.ts'
+export * from './messages/MessageReactionsMessage.ts'
