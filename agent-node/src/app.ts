@@ -12,6 +12,7 @@ import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
+import { CredentialKeyWorkers } from './anoncreds/key-generation/CredentialKeyWorkers.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
 import { ensurePublicDid } from './did/PublicDidService.ts'
@@ -97,7 +98,8 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   logger.info(recovered, 'start-up event recovery')
 
   const publicDid = didRecord.did
-  const credentialTypes = new CredentialTypes(agent, publicDid)
+  const keyWorkers = new CredentialKeyWorkers()
+  const credentialTypes = new CredentialTypes(agent, publicDid, { workers: keyWorkers, logger: logger.child({ component: 'credential-types' }) })
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, credentialTypes, shortUrls, guard, logger })
   presentationRequests.start()
@@ -131,6 +133,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       publicServer.closeAllConnections?.()
       await messages.drain()
       await presentationRequests.stop()
+      await keyWorkers.close()
       await events.drain()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()
