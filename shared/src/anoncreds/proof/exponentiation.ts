@@ -2,9 +2,10 @@
  * Products of powers modulo an RSA modulus, the bulk of CL proof work (AnonCreds specification,
  * "Generate Presentation" / "Verify Presentation": every T value is such a product).
  *
- * - Fixed bases (the issuer key's S, Z, R_ctxt, R_i) keep a lazily grown table of
- *   base^(2^(6·i)); all fixed-base factors of one product share one Brickell–Gordon–McCurley–
- *   Wilson bucket pass: about Σ bits/6 + 128 multiplications, no squarings.
+ * - Fixed bases (the issuer key's S, Z, R_ctxt, R_i; a holder's A) keep lazily grown tables of
+ *   base^(2^(6·i)) and of its inverse; all fixed-base factors of one product share one
+ *   Brickell–Gordon–McCurley–Wilson bucket pass over signed digits: about Σ bits/6 + 64
+ *   multiplications, no squarings.
  * - Variable bases (Â, the predicate commitments T_i) are exponentiated together with
  *   interleaved sliding windows: one squaring chain for all of them.
  *
@@ -13,7 +14,7 @@
 import { mod, modInverse } from '../math/index.ts'
 
 const DIGIT_BITS = 6
-const DIGIT_MASK = (1 << DIGIT_BITS) - 1
+const HALF_DIGIT = 1 << (DIGIT_BITS - 1)
 
 /**
  * A base with precomputed powers base^(2^(6·i)) mod n, extended on demand; reuse one per key.
@@ -47,9 +48,12 @@ export class FixedBase {
     return this.powers[i]!
   }
 
-  /** The table of base^-1. @throws RangeError when the base is not invertible. */
+  /** The table of base^-1 (whose own inverse is this table). @throws RangeError when the base is not invertible. */
   inverted(): FixedBase {
-    this.inverse ??= new FixedBase(modInverse(this.base, this.modulus), this.modulus)
+    if (!this.inverse) {
+      this.inverse = new FixedBase(modInverse(this.base, this.modulus), this.modulus)
+      this.inverse.inverse = this
+    }
     return this.inverse
   }
 }
@@ -81,7 +85,7 @@ export class PowerProduct {
   /** The product of all factors, in [0, n). */
   value(): bigint {
     const n = this.modulus
-    const fixed = fixedProduct(this.fixedTerms.map(([t, e]): [FixedBase, bigint] => (e < 0n ? [t.inverted(), -e] : [t, e])), n)
+    const fixed = fixedProduct(this.fixedTerms, n)
     const variable = variableProduct(
       this.variableTerms.map(([b, e]): [bigint, bigint] => (e < 0n ? [modInverse(b, n), -e] : [mod(b, n), e])),
       n,
@@ -91,23 +95,35 @@ export class PowerProduct {
   }
 }
 
-/** BGMW: bucket every table entry by its base-64 digit, then Π d^bucket[d] with running products. */
+/**
+ * BGMW with signed base-64 digits in [-31, 32]: bucket every table entry (or its inverse, for a
+ * negative digit) by the digit's size, then Π d^bucket[d] with running products (2·32
+ * multiplications instead of 2·63 for unsigned digits).
+ */
 function fixedProduct(terms: Array<[FixedBase, bigint]>, n: bigint): bigint | undefined {
   if (terms.length === 0) return undefined
-  const buckets: Array<bigint | undefined> = new Array(DIGIT_MASK + 1)
-  for (const [table, exponent] of terms) {
-    const bits = exponent.toString(2)
-    for (let i = 0, end = bits.length; end > 0; i++, end -= DIGIT_BITS) {
-      const digit = parseInt(bits.slice(Math.max(0, end - DIGIT_BITS), end), 2)
-      if (digit === 0) continue
-      const p = table.power(i)
-      const b = buckets[digit]
-      buckets[digit] = b === undefined ? p : (b * p) % n
+  const buckets: Array<bigint | undefined> = new Array(HALF_DIGIT + 1)
+  const put = (digit: number, entry: bigint) => {
+    const b = buckets[digit]
+    buckets[digit] = b === undefined ? entry : (b * entry) % n
+  }
+  for (const [signed, exponent] of terms) {
+    const table = exponent < 0n ? signed.inverted() : signed
+    const bits = (exponent < 0n ? -exponent : exponent).toString(2)
+    let carry = 0
+    let i = 0
+    for (let end = bits.length; end > 0; i++, end -= DIGIT_BITS) {
+      let digit = parseInt(bits.slice(Math.max(0, end - DIGIT_BITS), end), 2) + carry
+      carry = digit > HALF_DIGIT ? 1 : 0
+      digit -= carry << DIGIT_BITS
+      if (digit > 0) put(digit, table.power(i))
+      else if (digit < 0) put(-digit, table.inverted().power(i))
     }
+    if (carry) put(1, table.power(i))
   }
   let running: bigint | undefined
   let result: bigint | undefined
-  for (let d = DIGIT_MASK; d >= 1; d--) {
+  for (let d = HALF_DIGIT; d >= 1; d--) {
     const b = buckets[d]
     if (b !== undefined) running = running === undefined ? b : (running * b) % n
     if (running !== undefined) result = result === undefined ? running : (result * running) % n
