@@ -52,12 +52,11 @@ export function predicateTaus(key: PrimaryKey, ge: ParsedPredicateProof, c: bigi
   for (let i = 0; i < 4; i++) taus.push(evaluate(product().fixed(key.z, ge.u[i]!).fixed(key.s, ge.r[i]!).variable(inverses[i]!, c)))
   const less = isLess(ge.predicate)
   const tDelta = ge.t[4]!
-  // T_Δ^-c enters τ̂_Q always and τ̂_Δ for GE, GT: computed once
-  const tDeltaInverseC = evaluate(product().variable(inverses[4]!, c))
-  if (tDeltaInverseC === undefined) return undefined
-  const zDelta = product().fixed(key.z, ge.mj - c * deltaPrime(ge.predicate))
-  taus.push(evaluate(less ? zDelta.fixed(key.s, -ge.r[4]!).variable(tDelta, c) : zDelta.fixed(key.s, ge.r[4]!).variable(tDeltaInverseC, 1n)))
-  const q = product().fixed(key.s, ge.alpha).variable(tDeltaInverseC, 1n)
+  taus.push(evaluate(product()
+    .fixed(key.z, ge.mj - c * deltaPrime(ge.predicate))
+    .fixed(key.s, less ? -ge.r[4]! : ge.r[4]!)
+    .variable(less ? tDelta : inverses[4]!, c)))
+  const q = product().fixed(key.s, ge.alpha).variable(inverses[4]!, c)
   for (let i = 0; i < 4; i++) q.variable(ge.t[i]!, ge.u[i]!)
   taus.push(evaluate(q))
   return taus.every((t) => t !== undefined) ? (taus as bigint[]) : undefined
