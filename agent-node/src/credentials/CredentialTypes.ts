@@ -138,9 +138,13 @@ export class CredentialTypes {
     // Key generation takes seconds: the keys are made in worker threads first, and Credo's
     // synchronous engine call below only picks them up, so the event loop keeps serving.
     const what = { name: request.name, version: request.version }
-    await this.keys.workers.prepare(request.attributes, ({ step, done, total, elapsedMs }) =>
-      this.keys.logger.info({ ...what, step, elapsedMs: Math.round(elapsedMs) }, `credential definition keys: ${step} ready (${done}/${total})`),
-    )
+    await this.keys.workers
+      .prepare(request.attributes, ({ step, done, total, elapsedMs }) =>
+        this.keys.logger.info({ ...what, step, elapsedMs: Math.round(elapsedMs) }, `credential definition keys: ${step} ready (${done}/${total})`),
+      )
+      .catch((error: unknown) => {
+        throw new CredentialTypeRegistrationError('credential definition', error instanceof Error ? error.message : String(error))
+      })
     // Revocation registries come with the revocation issue; until then a definition never supports it.
     const definition = await anoncreds.registerCredentialDefinition({
       credentialDefinition: { issuerId: this.issuerId, schemaId: schemaState.schemaId, tag: request.version },
