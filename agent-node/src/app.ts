@@ -13,6 +13,7 @@ import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { createAdminApp } from './admin/app.ts'
 import { AdminTokens } from './admin/auth.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
+import { CredentialKeyWorkers } from './anoncreds/key-generation/CredentialKeyWorkers.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
 import { ensurePublicDid } from './did/PublicDidService.ts'
@@ -125,7 +126,8 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   logger.info(recovered, 'start-up event recovery')
 
   const publicDid = didRecord.did
-  const credentialTypes = new CredentialTypes(agent, publicDid)
+  const keyWorkers = new CredentialKeyWorkers()
+  const credentialTypes = new CredentialTypes(agent, publicDid, { workers: keyWorkers, logger: logger.child({ component: 'credential-types' }) })
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
   presentationRequests.start()
@@ -172,6 +174,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       publicServer.closeAllConnections?.()
       await messages.drain()
       await presentationRequests.stop()
+      await keyWorkers.close()
       await events.drain()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()

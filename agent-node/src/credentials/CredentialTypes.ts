@@ -3,12 +3,16 @@
  * credential definition under the agent's public DID (the issuer id) through Credo, which keeps
  * the definition's private key and key-correctness proof in the agent's storage. A type is found
  * again by name and version, so creating it twice returns the first one; creations run one at a
- * time so two concurrent requests cannot mint two definitions.
+ * time so two concurrent requests cannot mint two definitions. The definition's keys are made in
+ * worker threads (`CredentialKeyWorkers`) before Credo's synchronous engine call, so the agent
+ * keeps answering while they are made; each step is logged as a progress line.
  *
  * `checkClaims` is how offers and issuance validate claims: exactly one value per attribute.
  */
 import type { Claim } from '@parley/shared'
+import type { CredentialKeyWorkers } from '../anoncreds/key-generation/CredentialKeyWorkers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { Logger } from '../logging/index.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { CredentialTypeRecord } from './CredentialTypeRecord.ts'
 
@@ -48,8 +52,15 @@ export class CredentialTypes {
   /** Creations in progress, chained so they run one after the other. */
   private queue: Promise<unknown> = Promise.resolve()
 
-  /** @param issuerId the agent's public DID, issuer of every schema and definition. */
-  constructor(private readonly agent: DidcommAgent, private readonly issuerId: string) {}
+  /**
+   * @param issuerId the agent's public DID, issuer of every schema and definition.
+   * @param keys where definition keys are made, and the logger of their progress lines.
+   */
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly issuerId: string,
+    private readonly keys: { workers: CredentialKeyWorkers; logger: Logger },
+  ) {}
 
   /**
    * Returns the type named `name` at `version`, creating schema and definition when there is none.
@@ -111,6 +122,16 @@ export class CredentialTypes {
     })
     const { schemaState } = schema
     if (schemaState.state !== 'finished') throw new CredentialTypeRegistrationError('schema', 'reason' in schemaState ? String(schemaState.reason) : schemaState.state)
+    // Key generation takes seconds: the keys are made in worker threads first, and Credo's
+    // synchronous engine call below only picks them up, so the event loop keeps serving.
+    const what = { name: request.name, version: request.version }
+    await this.keys.workers
+      .prepare(request.attributes, ({ step, done, total, elapsedMs }) =>
+        this.keys.logger.info({ ...what, step, elapsedMs: Math.round(elapsedMs) }, `credential definition keys: ${step} ready (${done}/${total})`),
+      )
+      .catch((error: unknown) => {
+        throw new CredentialTypeRegistrationError('credential definition', error instanceof Error ? error.message : String(error))
+      })
     // Revocation registries come with the revocation issue; until then a definition never supports it.
     const definition = await anoncreds.registerCredentialDefinition({
       credentialDefinition: { issuerId: this.issuerId, schemaId: schemaState.schemaId, tag: request.version },

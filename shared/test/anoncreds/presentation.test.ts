@@ -155,6 +155,18 @@ describe('legacy AnonCreds flow through the Anoncreds interface', () => {
     expect(verify(engine.presentationFromJson({ json: JSON.stringify(p) }), request(nonce))).toBe(false)
   }, 60_000)
 
+  it('is false when only a revealed raw value was changed (encoded value and proof untouched)', () => {
+    const tampered = json(presentation)
+    tampered.requested_proof.revealed_attrs.name_ref.raw = 'Bob'
+    expect(verify(engine.presentationFromJson({ json: JSON.stringify(tampered) }), request(nonce))).toBe(false)
+    const inGroup = json(presentation)
+    inGroup.requested_proof.revealed_attr_groups.group_ref.values.sex.raw = 'female'
+    expect(verify(engine.presentationFromJson({ json: JSON.stringify(inGroup) }), request(nonce))).toBe(false)
+    // the same JSON untouched still verifies
+    const untouched = json(presentation)
+    expect(verify(engine.presentationFromJson({ json: JSON.stringify(untouched) }), request(nonce))).toBe(true)
+  }, 60_000)
+
   it('is false against another credential definition', () => {
     expect(verify(presentation, request(nonce), otherCredDef)).toBe(false)
   }, 60_000)

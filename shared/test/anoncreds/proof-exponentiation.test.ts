@@ -25,6 +25,25 @@ describe('PowerProduct', () => {
     }
   })
 
+  it('matches modPow on signed-digit carries and comb chunk edges, with and without a long variable chain', () => {
+    const ones = (bits: number) => (1n << BigInt(bits)) - 1n
+    // all-ones exponents carry through every signed base-64 digit; 252 bits is one comb chunk
+    const shapes = [ones(6), 1n << 6n, ones(252), 1n << 252n, ones(504), ones(3100), (1n << 3100n) + 1n, 33n, 32n, 31n]
+    const base = randomBits(2040)
+    const other = randomBits(2040)
+    const table = new FixedBase(base, n)
+    for (const e of shapes) {
+      for (const exponent of [e, -e]) {
+        // alone and with a short variable factor: BGMW or comb, whichever is cheaper
+        expect(new PowerProduct(n).fixed(table, exponent).value()).toBe(ref([[base, exponent]]))
+        expect(new PowerProduct(n).fixed(table, exponent).variable(other, 5n).value()).toBe(ref([[base, exponent], [other, 5n]]))
+        // with a 300-bit variable exponent: the fixed factor rides on its squaring chain
+        const long = randomBits(300) | (1n << 299n)
+        expect(new PowerProduct(n).fixed(table, exponent).variable(other, long).value()).toBe(ref([[base, exponent], [other, long]]))
+      }
+    }
+  })
+
   it('gives 1 for an empty product and ignores zero exponents', () => {
     expect(new PowerProduct(n).value()).toBe(1n)
     expect(new PowerProduct(n).variable(5n, 0n).fixed(new FixedBase(7n, n), 0n).value()).toBe(1n)

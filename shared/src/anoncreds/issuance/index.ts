@@ -1,4 +1,4 @@
-export { createCredentialKeys, SAFE_PRIME_BITS, type CredentialKeys } from './keys.ts'
+export { createCredentialKeys, credentialKeysFromPrimes, safePrimeHalf, SAFE_PRIME_BITS, type CredentialKeys } from './keys.ts'
 export { verifyKeyCorrectnessProof } from './keyCorrectness.ts'
 export {
   blindLinkSecret,

@@ -5,10 +5,13 @@ import type { Ledger } from '../presentation/types.ts'
 import { inputError } from './errors.ts'
 import type { HandleTable, ObjectTypeName } from './handles.ts'
 import { normaliseObject } from './object-types.ts'
+import type { PreparedCredentialKeys } from './prepared-keys.ts'
 
 /** What every group of `Anoncreds` functions works with: the handle table and typed access. */
 export type EngineContext = {
   handles: HandleTable
+  /** Issuer keys made ahead of `createCredentialDefinition` (e.g. in a worker thread). */
+  preparedKeys: PreparedCredentialKeys
   /** Stores an engine-built value (normalised through its schema) and returns its handle. */
   put(typeName: ObjectTypeName, value: unknown): ObjectHandle
   /** The value behind a handle, checked to be of `typeName`. */
@@ -19,9 +22,10 @@ export type EngineContext = {
 export type EngineOps<K extends keyof Anoncreds> = (ctx: EngineContext) => Pick<Anoncreds, K>
 
 /** Builds the context of an engine over `handles`. */
-export function engineContext(handles: HandleTable): EngineContext {
+export function engineContext(handles: HandleTable, preparedKeys: PreparedCredentialKeys): EngineContext {
   return {
     handles,
+    preparedKeys,
     put: (typeName, value) => handles.put(typeName, normaliseObject(typeName, value)),
     get: <T>(handle: ObjectHandle, typeName: ObjectTypeName) => handles.get<T>(handle, typeName),
   }

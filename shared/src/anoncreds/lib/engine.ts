@@ -7,6 +7,7 @@ import { HandleTable } from './handles.ts'
 import { issuanceOps } from './ops-issuance.ts'
 import { objectOps } from './ops-objects.ts'
 import { presentationOps } from './ops-presentation.ts'
+import { PreparedCredentialKeys } from './prepared-keys.ts'
 import { revocationOps } from './ops-revocation.ts'
 import { w3cOps } from './ops-w3c.ts'
 import { isAnoncredsError } from './runtime-classes.ts'
@@ -30,14 +31,17 @@ function engineError(error: unknown): AnoncredsError {
 /**
  * Creates an object implementing the whole `Anoncreds` interface of
  * `@hyperledger/anoncreds-shared` 0.3.x in TypeScript, with its own handle table (exposed as
- * `handles` for tests). Every function throws `AnoncredsError` with anoncreds-rs codes
+ * `handles` for tests) and its store of issuer keys made ahead (`preparedKeys`: a caller that
+ * generates keys off its main thread adds them there before `createCredentialDefinition`, which
+ * then does not block). Every function throws `AnoncredsError` with anoncreds-rs codes
  * (remembered for `getCurrentError`, as `{"code","message"}` JSON). Revocation functions throw
  * "revocation not supported yet". Register it with `lib/register-node.ts` (Node) or
  * `lib/register.ts` (bundlers).
  */
-export function createAnoncredsEngine(): Anoncreds & { readonly handles: HandleTable } {
+export function createAnoncredsEngine(): Anoncreds & { readonly handles: HandleTable; readonly preparedKeys: PreparedCredentialKeys } {
   const handles = new HandleTable()
-  const ctx = engineContext(handles)
+  const preparedKeys = new PreparedCredentialKeys()
+  const ctx = engineContext(handles, preparedKeys)
   let lastError = { code: 0, message: '' }
 
   const api: Anoncreds = {
@@ -63,5 +67,5 @@ export function createAnoncredsEngine(): Anoncreds & { readonly handles: HandleT
       }
     }
   }
-  return Object.assign(wrapped as Anoncreds, { handles })
+  return Object.assign(wrapped as Anoncreds, { handles, preparedKeys })
 }

@@ -1,4 +1,4 @@
-import { encodeAttributeValue, normalizeAttributeName } from '../encoding/index.ts'
+import { encodeAttributeValue } from '../encoding/index.ts'
 import { blindLinkSecret, createCredentialKeys } from '../issuance/index.ts'
 import type { CredentialDefinition, KeyCorrectnessProofObject } from '../objects/credential-definition.ts'
 import type { CredentialOffer } from '../objects/credential-offer.ts'
@@ -8,12 +8,11 @@ import type { EngineOps } from './context.ts'
 import { inputError, revocationNotSupported } from './errors.ts'
 import { issueSignature, processSignature } from './issue.ts'
 import { createLinkSecret, generateNonce } from './random-values.ts'
-import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
-
+import { credentialKeyAttributeNames } from './prepared-keys.ts'
 
 /**
  * The legacy issuance part of the interface: schemas, credential definitions (signature type
- * `CL`, no revocation), offers, link secrets, requests (entropy or prover DID), credentials and
+ * `CL`, no revocation; keys prepared ahead in `ctx.preparedKeys` are used first), offers, link secrets, requests (entropy or prover DID), credentials and
  * their processing, attribute encoding.
  */
 export const issuanceOps: EngineOps<
@@ -36,10 +35,8 @@ export const issuanceOps: EngineOps<
     if (o.signatureType !== 'CL') inputError('Invalid signature type')
     if (o.supportRevocation) revocationNotSupported()
     const schema = ctx.get<Schema>(o.schema, 'Schema')
-    const names = schema.attrNames.map(normalizeAttributeName)
-    if (names.includes(LINK_SECRET_ATTRIBUTE)) inputError(`Schema attribute name ${LINK_SECRET_ATTRIBUTE} is reserved`)
-    if (new Set(names).size !== names.length) inputError('Attributes inside the schema must be unique (after normalisation)')
-    const keys = createCredentialKeys([...names, LINK_SECRET_ATTRIBUTE])
+    const names = credentialKeyAttributeNames(schema.attrNames)
+    const keys = ctx.preparedKeys.take(names) ?? createCredentialKeys(names)
     return {
       credentialDefinition: ctx.put('CredentialDefinition', {
         schemaId: o.schemaId,

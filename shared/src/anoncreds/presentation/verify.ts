@@ -1,4 +1,4 @@
-import { normalizeAttributeName } from '../encoding/index.ts'
+import { encodeAttributeValue, normalizeAttributeName } from '../encoding/index.ts'
 import { revocationNotSupported } from '../lib/errors.ts'
 import type { PresentationRequest } from '../objects/presentation-request.ts'
 import type { Presentation, PresentationIdentifier } from '../objects/presentation.ts'
@@ -45,17 +45,26 @@ function provenValue(presentation: Presentation, subProofIndex: number, name: st
   throw new PresentationRejectedError(`Attribute with name "${name}" not found in CryptoProof`)
 }
 
-function checkRevealedValue(presentation: Presentation, subProofIndex: number, name: string, encoded: string): void {
+/**
+ * A revealed value: its encoded form equals the one the CL proof proves, and its raw form encodes
+ * to it (anoncreds-rs leaves the second check to its caller; a verifier that reads `raw` without
+ * it could be shown any raw value). Raw values encode as `encodeAttributeValue` does.
+ */
+function checkRevealedValue(presentation: Presentation, subProofIndex: number, name: string, value: { raw: string; encoded: string }): void {
   const proven = provenValue(presentation, subProofIndex, name)
-  if (normalizeEncoded(encoded) !== proven) {
-    throw new PresentationRejectedError(`Encoded Values for "${name}" are different in RequestedProof "${encoded}" and CryptoProof "${proven}"`)
+  const encoded = normalizeEncoded(value.encoded)
+  if (encoded !== proven) {
+    throw new PresentationRejectedError(`Encoded Values for "${name}" are different in RequestedProof "${value.encoded}" and CryptoProof "${proven}"`)
+  }
+  if (encodeAttributeValue(value.raw) !== encoded) {
+    throw new PresentationRejectedError(`Raw value for "${name}" does not encode to its encoded value "${value.encoded}"`)
   }
 }
 
 /**
  * The request-level checks of anoncreds-rs `verifier::verify_presentation` before the CL proof:
  * referents received = referents requested (attributes incl. self-attested, predicates); revealed
- * encoded values equal the proof's; restrictions hold for each credential used. Throws
+ * encoded values equal the proof's, and (beyond anoncreds-rs) their raw values encode to them; restrictions hold for each credential used. Throws
  * `PresentationRejectedError` when a check fails, `PresentationInputError` when a schema or
  * cred def the presentation names was not supplied.
  */
@@ -81,7 +90,7 @@ export function checkPresentationAgainstRequest(presentation: Presentation, requ
   for (const [ref, info] of Object.entries(rp.revealed_attrs)) {
     const name = request.requested_attributes[ref]?.name
     if (!name) throw new PresentationRejectedError(`Attribute with referent "${ref}" not found in ProofRequests`)
-    checkRevealedValue(presentation, info.sub_proof_index, name, info.encoded)
+    checkRevealedValue(presentation, info.sub_proof_index, name, info)
   }
   for (const [ref, info] of Object.entries(groups)) {
     const names = request.requested_attributes[ref]?.names
@@ -92,7 +101,7 @@ export function checkPresentationAgainstRequest(presentation: Presentation, requ
     for (const name of names) {
       const value = info.values[name]
       if (!value) throw new PresentationRejectedError('Proof Revealed Attr Group does not match Proof Request Attribute Group')
-      checkRevealedValue(presentation, info.sub_proof_index, name, value.encoded)
+      checkRevealedValue(presentation, info.sub_proof_index, name, value)
     }
   }
 

@@ -14,9 +14,12 @@ export interface PrimaryKey {
   rctxt: FixedBase
   /** R per attribute name (the link secret's `master_secret` included). */
   r: Map<string, FixedBase>
+  /** Tables of credential signatures' A under this key (`signatureBase`), most recent last. */
+  signatures: Map<bigint, FixedBase>
 }
 
 const CACHE_SIZE = 16
+const SIGNATURE_CACHE_SIZE = 32
 const cache = new Map<string, PrimaryKey>()
 
 /**
@@ -37,10 +40,24 @@ export function primaryKey(json: CredentialPrimaryPublicKey): PrimaryKey {
   const table = (value: unknown, what: string) => new FixedBase(parseBig(value, what), n)
   const r = new Map<string, FixedBase>()
   for (const [name, value] of parseBigRecord(json.r, 'primary.r')) r.set(name, new FixedBase(value, n))
-  const key: PrimaryKey = { n, s: table(json.s, 'primary.s'), z: table(json.z, 'primary.z'), rctxt: table(json.rctxt, 'primary.rctxt'), r }
+  const key: PrimaryKey = { n, s: table(json.s, 'primary.s'), z: table(json.z, 'primary.z'), rctxt: table(json.rctxt, 'primary.rctxt'), r, signatures: new Map() }
   cache.set(id, key)
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!)
   return key
+}
+
+/**
+ * The table of a credential signature's A (a holder's credential under `key`): A is a fixed base
+ * for every presentation of that credential (Â^ẽ = A^ẽ·S^(r·ẽ)), so its table is kept (a small
+ * LRU per key) and later presentations skip A's squarings.
+ */
+export function signatureBase(key: PrimaryKey, a: bigint): FixedBase {
+  const hit = key.signatures.get(a)
+  if (hit) key.signatures.delete(a)
+  const table = hit ?? new FixedBase(a, key.n)
+  key.signatures.set(a, table)
+  if (key.signatures.size > SIGNATURE_CACHE_SIZE) key.signatures.delete(key.signatures.keys().next().value!)
+  return table
 }
 
 function cacheId(json: CredentialPrimaryPublicKey): string {

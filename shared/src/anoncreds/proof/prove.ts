@@ -1,8 +1,8 @@
 /**
  * Creating a CL proof over one or more credentials (anoncreds-clsignatures-rs `ProofBuilder`:
  * `_init_eq_proof`, `_init_ne_proof`, `finalize`; AnonCreds specification, "Generate
- * Presentation"). Every T the prover computes uses only the issuer key's fixed bases plus one
- * short power of the credential's A, since the prover knows all discrete logs involved:
+ * Presentation"). Every T the prover computes uses only fixed bases (the issuer key's, and the
+ * credential's A, whose table is kept per credential), since the prover knows all discrete logs involved:
  *   Â^ẽ = A^ẽ·S^(r·ẽ),   Π T_i^ũ_i = Z^(Σ u_i·ũ_i)·S^(Σ r_i·ũ_i).
  */
 import { fourSquares, randomBits } from '../math/index.ts'
@@ -12,7 +12,7 @@ import {
   R_BITS, R_TILDE_BITS, SQUARE_KEYS, U_TILDE_BITS, V_TILDE_BITS,
 } from './constants.ts'
 import { PowerProduct } from './exponentiation.ts'
-import { primaryKey, type PrimaryKey } from './key.ts'
+import { primaryKey, signatureBase, type PrimaryKey } from './key.ts'
 import { bigIntToBytes, parseBig, parseNatural, ProofFormatError, toByteArray, toDecimal } from './parse.ts'
 import { checkPredicate, delta, isLess, sortPredicates } from './predicate.ts'
 import type {
@@ -152,9 +152,9 @@ function initSubProof(sub: ProverSubProof, linkSecret: bigint, linkSecretTilde: 
 
 function equalityTau(init: SubProofInit): bigint {
   const { key } = init
-  // Â^ẽ = A^ẽ · S^(r·ẽ): only A is a variable base
+  // Â^ẽ = A^ẽ · S^(r·ẽ); A is the same in every presentation of the credential: a fixed base
   const product = new PowerProduct(key.n)
-    .variable(init.a, init.eTilde)
+    .fixed(signatureBase(key, init.a), init.eTilde)
     .fixed(key.s, init.vTilde + init.rETilde)
     .fixed(key.rctxt, init.m2Tilde)
   for (const name of init.hidden) product.fixed(key.r.get(name)!, init.mTilde.get(name)!)
