@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentNodeConfig } from './config/index.ts'
+import { lockDataDir, prepareDataDir } from './data-dir/index.ts'
 import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
@@ -58,8 +59,25 @@ export interface AgentNode {
   stop(): Promise<void>
 }
 
-/** Starts everything `config` describes. */
+/**
+ * Starts everything `config` describes, after making the data folder private (0700) and taking
+ * its lock (`data-dir/`).
+ *
+ * @throws DataDirLockedError when another live agent-node holds `config.dataDir`
+ */
 export async function startAgentNode(config: AgentNodeConfig, logger: Logger): Promise<AgentNode> {
+  prepareDataDir(config.dataDir)
+  const unlock = lockDataDir(config.dataDir)
+  try {
+    return await start(config, logger, unlock)
+  } catch (error) {
+    unlock()
+    throw error
+  }
+}
+
+/** `startAgentNode` once the data folder is locked; `unlock` is called by `stop`. */
+async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void): Promise<AgentNode> {
   const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'), {
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
@@ -139,6 +157,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
       await guard.close()
       await agent.shutdown()
       await database.close()
+      unlock()
     },
   }
 }

@@ -263,7 +263,7 @@ function defaultPublicDid(publicUrl: string): ConfiguredPublicDid {
 function devWalletKey(dataDir: string): string {
   const file = join(dataDir, 'dev-wallet-key')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const key = randomBytes(32).toString('base64url')
   writeFileSync(file, `${key}\n`, { mode: 0o600 })
   return key

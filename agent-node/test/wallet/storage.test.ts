@@ -20,6 +20,7 @@ import { selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
 import { selectRecords } from '../../src/wallet/storage/query.ts'
+import { openRecordStore } from '../support/record-store.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 function contextFor(contextCorrelationId: string) {
@@ -64,7 +65,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
   beforeEach(async () => {
     database = await databases.open()
-    storage = await DrizzleStorageService.open(database)
+    storage = await openRecordStore(database)
   })
 
   async function tagRowCount() {
@@ -354,7 +355,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
   describe('concurrent writers', () => {
     it('two connections save, update and delete at once without losing a record or a tag row', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       const ours = Array.from({ length: 30 }, (_, index) => generic(`a${index}`, { side: 'a', list: ['x', `${index}`] }))
       const theirs = Array.from({ length: 30 }, (_, index) => generic(`b${index}`, { side: 'b', list: ['x', `${index}`] }))
       await Promise.all([
@@ -374,7 +375,7 @@ describe.each(dialects)('on %s', (dialect) => {
     })
 
     it('of the same new record, exactly one wins and the other gets RecordDuplicateError', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       const results = await Promise.allSettled([
         storage.save(agentContext, generic('contested', { by: 'first' })),
         other.save(agentContext, generic('contested', { by: 'second' })),
@@ -386,7 +387,7 @@ describe.each(dialects)('on %s', (dialect) => {
     })
 
     it('of the same record, the updates queue: the stored tags are those of one whole update', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       await storage.save(agentContext, generic('shared', { version: '0' }))
       const updates = Array.from({ length: 20 }, (_, index) => {
         const record = generic('shared', { version: `${index}`, list: [`${index}`, `${index}-b`] })
@@ -466,8 +467,8 @@ describe.each(dialects)('on %s', (dialect) => {
     it('is created once: opening again, even twice at once, keeps the data', async () => {
       await storage.save(agentContext, generic('kept', { a: 'x' }))
       const [first, second] = await Promise.all([
-        databases.open().then((reopened) => DrizzleStorageService.open(reopened)),
-        databases.open().then((reopened) => DrizzleStorageService.open(reopened)),
+        databases.open().then((reopened) => openRecordStore(reopened)),
+        databases.open().then((reopened) => openRecordStore(reopened)),
       ])
       expect((await first.findByQuery(agentContext, GenericRecord, { a: 'x' })).map((r) => r.id)).toEqual(['kept'])
       expect((await second.getAll(agentContext, GenericRecord)).map((r) => r.id)).toEqual(['kept'])
@@ -476,7 +477,7 @@ describe.each(dialects)('on %s', (dialect) => {
     it('is created without races by two connections opening a fresh database at the same time', async () => {
       const location = await databases.newLocation()
       const [a, b] = await Promise.all([databases.open(location), databases.open(location)])
-      const [first, second] = await Promise.all([DrizzleStorageService.open(a), DrizzleStorageService.open(b)])
+      const [first, second] = await Promise.all([openRecordStore(a), openRecordStore(b)])
       await first.save(agentContext, generic('one', { a: 'x' }))
       expect((await second.findByQuery(agentContext, GenericRecord, { a: 'x' })).map((r) => r.id)).toEqual(['one'])
     })
