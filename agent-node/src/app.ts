@@ -82,12 +82,14 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
   const wallet = await openWallet(database, config.walletKey)
+  const guard = new OutboundGuard(config.outboundAllowedNetworks)
   const transports = createPublicTransports()
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],
     kms: wallet.kms,
     storageService: wallet.storageService,
+    fetch: guard.fetch as typeof globalThis.fetch,
     logger,
     logLevel: config.logLevel,
     ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
@@ -105,7 +107,6 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
   }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
-  const guard = new OutboundGuard(config.outboundAllowedNetworks)
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database), engine: delivery, guard, delivery: config.eventDelivery, logger: logger.child({ component: 'subscriptions' }),
   })

@@ -11,6 +11,7 @@ import { createClient } from '@libsql/client'
 import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
+import { redactedUrl } from '@parley/shared'
 
 /** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
 const BUSY_TIMEOUT_MS = 5_000
@@ -52,17 +53,6 @@ export interface OpenDatabaseOptions {
    * a log line. Without it such errors are ignored (they would otherwise end the process).
    */
   onConnectionError?: (error: Error) => void
-}
-
-/** `url` with its password, if any, replaced by `***`: the form safe for logs and errors. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return '(unparseable URL)'
-  }
 }
 
 async function openSqlite(path: string): Promise<SqliteDatabase> {

@@ -13,7 +13,7 @@ import {
   AnonCredsDidCommProofFormatService,
   AnonCredsModule,
 } from '@credo-ts/anoncreds'
-import { Agent, Kms } from '@credo-ts/core'
+import { Agent, DidsModule, JwkDidResolver, Kms } from '@credo-ts/core'
 import {
   DidCommAutoAcceptCredential,
   DidCommAutoAcceptProof,
@@ -27,6 +27,7 @@ import {
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
+import { WebDidResolver } from '../did/WebDidResolver.ts'
 import { ActionMenuModule } from './action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
@@ -46,15 +47,25 @@ export interface DidcommAgentOptions {
   logLevel: string
   /** The profile this agent answers `request-profile` with (user-profile protocol); none when omitted. */
   ownProfile?: UserProfileData
+  /**
+   * The `fetch` of every HTTP request the agent makes: invitation URLs, DIDComm over HTTP,
+   * did:web resolution, AnonCreds objects. agent-node passes `OutboundGuard.fetch`, so nothing a
+   * peer or an API caller supplies reaches its own network; default the global fetch.
+   */
+  fetch?: typeof globalThis.fetch
 }
 
 function modules(options: DidcommAgentOptions) {
+  const fetch = options.fetch ?? globalThis.fetch
   return {
     storage: new DrizzleStorageModule(options.storageService),
     kms: new Kms.KeyManagementModule({ backends: [options.kms] }),
+    // Credo's default resolvers, with did:web resolved by ours (through `fetch`); did:peer and
+    // did:key are added by Credo.
+    dids: new DidsModule({ resolvers: [new WebDidResolver(fetch), new JwkDidResolver()] }),
     anoncreds: new AnonCredsModule({
       // did:web / did:webvh issuers: publishes under this agent's public DID, resolves over HTTP.
-      registries: [new DidWebAnonCredsRegistry()],
+      registries: [new DidWebAnonCredsRegistry(fetch)],
       anoncreds: anoncredsEngine,
     }),
     didcomm: new DidCommModule({
@@ -99,7 +110,8 @@ export function createDidcommAgent(options: DidcommAgentOptions): DidcommAgent {
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), credoLogLevel(options.logLevel)),
     },
-    dependencies: agentDependencies,
+    // Credo fetches invitation URLs and sends DIDComm over HTTP with `dependencies.fetch`.
+    dependencies: { ...agentDependencies, fetch: options.fetch ?? agentDependencies.fetch },
     modules: modules(options),
   })
 }

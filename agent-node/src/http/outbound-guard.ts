@@ -13,6 +13,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
+import { redactedUrl } from '@parley/shared'
 import ipaddr from 'ipaddr.js'
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici'
 
@@ -25,6 +26,9 @@ export class UnsafeUrlError extends Error {
 }
 
 type Network = [ipaddr.IPv4 | ipaddr.IPv6, number]
+
+/** `::/96`, the IPv4-compatible IPv6 addresses (`::` and `::1` aside, refused under their own names). */
+const IPV4_COMPATIBLE = ipaddr.parse('::')
 
 /**
  * Parses CIDR ranges (`10.0.0.0/8`, `::1/128`; a bare address means that one address).
@@ -69,20 +73,25 @@ export class OutboundGuard {
   /**
    * Why `address` may not be called, or undefined when it may: public unicast addresses and
    * allow-listed ones pass; loopback, private, link-local, unique-local, CGNAT, multicast,
-   * reserved and unspecified addresses do not. IPv4-mapped IPv6 is judged as the IPv4 address.
+   * reserved and unspecified addresses do not, nor IPv4-compatible IPv6 (`::/96`). IPv4-mapped
+   * IPv6 is judged as the IPv4 address.
    */
   refusal(address: string): string | undefined {
     let parsed = ipaddr.parse(address)
     if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
     if (this.allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return undefined
-    const range = parsed.range()
+    // ipaddr.js calls IPv4-compatible addresses (::a.b.c.d, deprecated by RFC 4291) unicast,
+    // but they can reach the IPv4 address they embed (::7f00:1 is 127.0.0.1)
+    let range: string = parsed.range()
+    if (range === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE, 96)) range = 'IPv4-compatible (::/96)'
     return range === 'unicast' ? undefined : `${address} is a ${range} address and not in OUTBOUND_ALLOWED_NETWORKS`
   }
 
   /**
-   * Checks `url` before it is accepted (for example in an admin request): its protocol, and every
-   * address its host resolves to.
-   * @throws UnsafeUrlError for a wrong protocol, a host that does not resolve, or a refused address.
+   * Checks `url` before it is accepted (for example in an admin request): its protocol, that it
+   * carries no `user:password@`, and every address its host resolves to.
+   * @throws UnsafeUrlError for a wrong protocol, credentials, a host that does not resolve, or a
+   *   refused address.
    */
   async check(url: string, kind: UrlKind = 'http'): Promise<void> {
     let parsed: URL
@@ -92,6 +101,7 @@ export class OutboundGuard {
       throw new UnsafeUrlError(url, 'not an absolute URL')
     }
     if (!PROTOCOLS[kind].includes(parsed.protocol)) throw new UnsafeUrlError(url, `protocol must be one of ${PROTOCOLS[kind].join(', ')}`)
+    if (parsed.username || parsed.password) throw new UnsafeUrlError(redactedUrl(url), 'a URL must not carry a user name or password')
     const host = parsed.hostname.replace(/^\[|\]$/g, '')
     const addresses = isIP(host) ? [host] : await resolveAll(host).catch(() => {
       throw new UnsafeUrlError(url, `host '${host}' does not resolve`)
@@ -104,9 +114,10 @@ export class OutboundGuard {
 
   /**
    * `fetch` whose every connection, redirects included, is checked. Rejects with a `TypeError`
-   * whose `cause` is an UnsafeUrlError when an address is refused.
+   * whose `cause` is an UnsafeUrlError when an address is refused (and, as every WHATWG fetch,
+   * with a `TypeError` for a URL carrying credentials). A bound function: pass it as a `fetch`.
    */
-  fetch(url: string, init: Omit<UndiciRequestInit, 'dispatcher'> = {}): Promise<Response> {
+  readonly fetch = (url: string | URL, init: Omit<UndiciRequestInit, 'dispatcher'> = {}): Promise<Response> => {
     return undiciFetch(url, { ...init, dispatcher: this.dispatcher }) as unknown as Promise<Response>
   }
 

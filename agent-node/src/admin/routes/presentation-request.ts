@@ -8,6 +8,7 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import type { PresentationRequestInput } from '../../proofs/PresentationRequests.ts'
+import { HttpUrl } from '@parley/shared'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
 import { ErrorBody } from '../errors.ts'
@@ -24,7 +25,7 @@ const PresentationRequestCreate = z
     credentialDefinitionId: z.string().min(1).optional().describe('Simple shape: the definition'),
     claims: attributeNames.optional().describe('Simple shape: attribute names to reveal'),
     ref: z.string().max(500).optional().describe('Flow label chosen by the controller, echoed in every callback'),
-    callbackUrl: z.url({ protocol: /^https?$/ }).optional().describe('Receives the status POSTs'),
+    callbackUrl: HttpUrl.optional().describe('Receives the status POSTs'),
     requestedCredentials: z
       .array(z.object({ credentialDefinitionId: z.string().min(1), attributes: attributeNames }))
       .min(1)

@@ -2,6 +2,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { JsonSchemaCredentialError } from '../../credentials/json-schema-credential.ts'
 import { issueFromJsonSchemaCredential } from '../../credentials/vt-issue.ts'
+import { HttpUrl } from '@parley/shared'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
@@ -9,7 +10,7 @@ import { ErrorBody, errorResponse } from '../errors.ts'
 const VtIssueCredential = z
   .object({
     format: z.literal('anoncreds').describe('Only anoncreds is supported'),
-    jsonSchemaCredential: z.url({ protocol: /^https?$/ }).describe('URL of the JSON Schema Credential defining the attributes'),
+    jsonSchemaCredential: HttpUrl.describe('URL of the JSON Schema Credential defining the attributes'),
     claims: z
       .record(z.string(), z.union([z.string(), z.array(z.string())]))
       .describe('`id` (the recipient) and one property per attribute; arrays are stored as JSON text'),
