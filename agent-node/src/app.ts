@@ -11,6 +11,7 @@ import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
+import { DatabaseQueueTransportRepository } from './didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { createAdminApp } from './admin/app.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
@@ -90,6 +91,7 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
     kms: wallet.kms,
     storageService: wallet.storageService,
     fetch: guard.fetch as typeof globalThis.fetch,
+    pickupQueue: await DatabaseQueueTransportRepository.open(database),
     logger,
     logLevel: config.logLevel,
     ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
@@ -114,6 +116,7 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
   bridgeCredoEvents(agent, events)
   const recovered = await recoverLostEvents(agent, outbox, events, logger.child({ component: 'recovery' }))
   logger.info(recovered, 'start-up event recovery')
+  logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
 
   const publicDid = didRecord.did
   const credentialTypes = new CredentialTypes(agent, publicDid)

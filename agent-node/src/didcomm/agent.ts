@@ -23,6 +23,7 @@ import {
   DidCommProofV2Protocol,
   DidCommWsOutboundTransport,
   type DidCommInboundTransport,
+  type DidCommQueueTransportRepository,
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
@@ -53,6 +54,8 @@ export interface DidcommAgentOptions {
    * peer or an API caller supplies reaches its own network; default the global fetch.
    */
   fetch?: typeof globalThis.fetch
+  /** Where messages wait for a wallet to pick them up; Credo's in-memory queue when omitted. */
+  pickupQueue?: DidCommQueueTransportRepository
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -70,6 +73,7 @@ function modules(options: DidcommAgentOptions) {
     }),
     didcomm: new DidCommModule({
       endpoints: options.endpoints,
+      queueTransportRepository: options.pickupQueue,
       transports: {
         inbound: options.inboundTransports,
         outbound: [new DidCommWsOutboundTransport(), new DidCommHttpOutboundTransport()],
