@@ -7,49 +7,25 @@
  * POSTs (what the worker does with unacknowledged commands) sends what was never accepted. The
  * Credo wallet peer, reconnecting by itself, receives each text exactly once.
  */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '../../agent-node/src/logging/index.ts'
-import { WalletPeer, type ReceivedText } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
-import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
+import type { ReceivedText } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
 
 const COUNT = 5
 
 describe('accepted messages survive a SIGKILL right after the 200', () => {
-  let receiver: EventReceiver
-  let wallet: WalletPeer
-  let agent: AgentNodeProcess
-  let dataDir: string
-  let env: Record<string, string>
+  let stack: KillableAgent
 
   beforeAll(async () => {
-    receiver = await startEventReceiver()
-    dataDir = mkdtempSync(join(tmpdir(), 'parley-accepted-'))
-    env = {
-      EVENTS_BASE_URL: receiver.url,
-      DATA_DIR: dataDir,
-      AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-      PUBLIC_PORT: String(await freePort()),
-      ADMIN_PORT: String(await freePort()),
-      LOG_LEVEL: 'warn',
-    }
-    agent = await startAgentNodeProcess({ env })
-    wallet = await WalletPeer.create({ label: 'accepted wallet', logger: createLogger('fatal', 'wallet') })
+    stack = await startKillableAgent('accepted')
   })
-
   afterAll(async () => {
-    await wallet?.stop()
-    await agent?.stop()
-    await receiver?.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await stack?.stop()
   })
 
   it('delivers each accepted message once after SIGKILL, restart and the caller retrying', async () => {
-    const { url } = (await (await fetch(`${agent.adminUrl}/v1/invitation`)).json()) as { url: string }
+    const { receiver, wallet } = stack
+    const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
     await wallet.connect(url)
     const completed = await receiver.waitFor((e) => e.topic === 'connection-state-updated' && e.body.state === 'completed')
     const connectionId = String(completed.body.connectionId)
@@ -57,35 +33,30 @@ describe('accepted messages survive a SIGKILL right after the 200', () => {
     wallet.onText((text) => received.push(text))
 
     const post = (n: number) =>
-      fetch(`${agent.adminUrl}/v1/message`, {
+      fetch(`${stack.agent.adminUrl}/v1/message`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': `accepted-${n}` },
         body: JSON.stringify({ type: 'text', connectionId, content: `accepted ${n}` }),
       })
     const accepted = new Map<number, string>()
-    let killed = false
-    const kill = () => {
-      if (killed) return
-      killed = true
-      process.kill(-agent.child.pid!, 'SIGKILL')
-    }
+    let killed: Promise<void> | undefined
+    const kill = () => (killed ??= stack.kill())
     await Promise.all(
       Array.from({ length: COUNT }, async (_, n) => {
         try {
           const response = await post(n)
           if (response.status !== 200) return
           accepted.set(n, ((await response.json()) as { id: string }).id)
-          kill() // on the first 200: the background sends have had no time
+          void kill() // on the first 200: the background sends have had no time
         } catch {
           // the process is gone: never accepted
         }
       }),
     )
-    kill()
-    if (agent.child.exitCode === null && agent.child.signalCode === null) await new Promise((resolve) => agent.child.once('exit', resolve))
+    await kill()
     expect(accepted.size).toBeGreaterThan(0)
 
-    agent = await startAgentNodeProcess({ env })
+    await stack.restart()
     // the caller retries every command it has no answer for, and the accepted ones too
     for (let n = 0; n < COUNT; n++) {
       const response = await post(n)
@@ -96,7 +67,7 @@ describe('accepted messages survive a SIGKILL right after the 200', () => {
 
     // a marker after the retries: the wallet gets messages in order, so once it is in, the rest is
     const marker = wallet.nextText((text) => text.content === 'marker', 60_000)
-    const markerPost = await fetch(`${agent.adminUrl}/v1/message`, {
+    const markerPost = await fetch(`${stack.agent.adminUrl}/v1/message`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'text', connectionId, content: 'marker' }),
