@@ -13,12 +13,15 @@ import { eventConnectionId } from '@parley/shared/events'
 import {
   CommandFrame,
   DEFAULT_MAX_SKEW_MS,
+  eventBytes,
+  MAX_EVENT_BYTES,
   parseFrame,
   UpstreamFrame,
   verifyTunnelHandshake,
   type AckFrame,
   type CommandResultFrame,
   type EventFrame,
+  type RejectFrame,
 } from '@parley/shared/tunnel'
 import { conversationFor } from '../conversation/index.ts'
 import type { Env } from '../env.ts'
@@ -135,13 +138,17 @@ export class TunnelGateway extends DurableObject<Env> {
   /**
    * Hands `frame` to the Conversation object of its connection, in order after the connection's
    * earlier events, and acknowledges it on `ws` once stored. Nothing is acknowledged when the
-   * frame is inconsistent or storing fails: agent-node delivers it again.
+   * frame is inconsistent or storing fails: agent-node delivers it again. An event that can never
+   * be stored (larger than `MAX_EVENT_BYTES`, which keeps every row below SQLite's limit) is
+   * answered `reject`, so agent-node dead-letters it, and the connection's later events go on.
    */
   private async routeEvent(ws: WebSocket, frame: EventFrame): Promise<void> {
     if (eventConnectionId(frame.event) !== frame.connectionId) {
       this.log.warn('frame rejected', { error: 'connectionId differs from the event\'s connection', eventId: frame.id })
       return
     }
+    const bytes = eventBytes(frame.event)
+    if (bytes > MAX_EVENT_BYTES) return this.reject(ws, frame, `event of ${bytes} bytes, more than the ${MAX_EVENT_BYTES} a conversation stores`)
     const conversation = conversationFor(this.env, frame.connectionId)
     const outcome = await this.queues.run(frame.connectionId, frame.id, async () => {
       try {
@@ -161,7 +168,13 @@ export class TunnelGateway extends DurableObject<Env> {
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
   }
 
-  private trySend(ws: WebSocket, frame: AckFrame | CommandFrame): void {
+  /** Answers `reject` for an event that can never be stored, with a log line saying why. */
+  private reject(ws: WebSocket, frame: EventFrame, reason: string): void {
+    this.log.error('event can never be stored; rejected for agent-node to dead-letter', { eventId: frame.id, connectionId: frame.connectionId, type: frame.event.type, reason })
+    this.trySend(ws, { kind: 'reject', id: frame.id, reason: reason.slice(0, 1_000) })
+  }
+
+  private trySend(ws: WebSocket, frame: AckFrame | RejectFrame | CommandFrame): void {
     try {
       ws.send(JSON.stringify(frame))
     } catch (error) {
