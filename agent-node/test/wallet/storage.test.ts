@@ -5,6 +5,7 @@ import {
   DidDocumentRole,
   DidRecord,
   GenericRecord,
+  JsonTransformer,
   RecordDuplicateError,
   RecordNotFoundError,
   StorageVersionRecord,
@@ -16,7 +17,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { selectRows } from '../../src/database/dialect.ts'
+import { execute, selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
 import { selectRecords } from '../../src/wallet/storage/query.ts'
@@ -74,6 +75,22 @@ describe.each(dialects)('on %s', (dialect) => {
   }
 
   describe('records', () => {
+    it('seals record values at rest, and seals at open the values an older version stored in clear', async () => {
+      const record = new GenericRecord({ content: { secret: 'a private value 8f3e1c' } })
+      await storage.save(agentContext, record)
+      const rawValue = async () => (await selectRows<{ value: string }>(database, sql`SELECT value FROM credo_records WHERE id = ${record.id}`))[0]!.value
+      expect(await rawValue()).toMatch(/^sealed:v1:/)
+      expect(await rawValue()).not.toContain('8f3e1c')
+
+      // as an older version stored it: the record's JSON in clear
+      const clear = JSON.stringify(JsonTransformer.toJSON(record))
+      await execute(database, sql`UPDATE credo_records SET value = ${clear} WHERE id = ${record.id}`)
+      expect((await storage.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+      const reopened = await openRecordStore(await databases.open())
+      expect(await rawValue()).toMatch(/^sealed:v1:/)
+      expect((await reopened.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+    })
+
     it('saves and loads a DidRecord as a class instance with dates, metadata and tags', async () => {
       const record = new DidRecord({
         did: 'did:peer:1zQmExample',
