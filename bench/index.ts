@@ -7,6 +7,7 @@ import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
 import { runEventSubscriptions } from './event-subscriptions.ts'
+import { runInboundBurst } from './inbound-burst.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -14,6 +15,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   storage: runStorage,
   events: runEvents,
   'event-subscriptions': runEventSubscriptions,
+  'inbound-burst': runInboundBurst,
 }
 
 const only = process.argv[2]

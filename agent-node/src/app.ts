@@ -12,6 +12,7 @@ import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { DatabaseQueueTransportRepository } from './didcomm/transport/DatabaseQueueTransportRepository.ts'
+import { InboundInbox } from './didcomm/inbox/InboundInbox.ts'
 import { createAdminApp } from './admin/app.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
@@ -84,7 +85,8 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
   })
   const wallet = await openWallet(database, config.walletKey)
   const guard = new OutboundGuard(config.outboundAllowedNetworks)
-  const transports = createPublicTransports()
+  const inbox = await InboundInbox.open(database, logger.child({ component: 'inbox' }))
+  const transports = createPublicTransports(inbox)
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],
@@ -115,6 +117,8 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
   await subscriptions.start()
   bridgeCredoEvents(agent, events)
   const recovered = await recoverLostEvents(agent, outbox, events, logger.child({ component: 'recovery' }))
+  // after recovery, so events of messages read before a crash come after the recovered ones
+  inbox.start(agent.context)
   logger.info(recovered, 'start-up event recovery')
   logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
 
@@ -151,6 +155,7 @@ async function start(config: AgentNodeConfig, logger: Logger, unlock: () => void
       for (const socket of transports.socketServer.clients) socket.terminate()
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
+      await inbox.stop()
       await messages.drain()
       await presentationRequests.stop()
       await events.drain()

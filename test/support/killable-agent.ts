@@ -15,6 +15,8 @@ import { startEventReceiver, type EventReceiver } from './event-receiver.ts'
 export interface KillableAgent {
   readonly receiver: EventReceiver
   readonly wallet: WalletPeer
+  /** Its DATA_DIR (`agent.sqlite` is there). */
+  readonly dataDir: string
   /** The running process (a new one after `restart`). */
   readonly agent: AgentNodeProcess
   /** Sends SIGKILL to the process group and resolves once it exited. */
@@ -41,6 +43,7 @@ export async function startKillableAgent(label: string, env: Record<string, stri
   return {
     receiver,
     wallet,
+    dataDir,
     get agent() {
       return agent
     },

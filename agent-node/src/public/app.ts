@@ -8,13 +8,14 @@
  * - `GET /health`.
  */
 import type { Server } from 'node:http'
-import { DidCommWsInboundTransport } from '@credo-ts/node'
 import { Hono } from 'hono'
 import { WebSocketServer } from 'ws'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { createConnectionInvitation } from '../didcomm/invitations.ts'
+import type { InboundInbox } from '../didcomm/inbox/InboundInbox.ts'
 import { HttpInboundTransport, MAX_ENVELOPE_BYTES } from '../didcomm/transport/HttpInboundTransport.ts'
+import { WsInboundTransport } from '../didcomm/transport/WsInboundTransport.ts'
 import { listen } from '../http/listen.ts'
 import { renderInvitationPage } from './qr-page.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
@@ -23,13 +24,14 @@ import { shortUrlRoute } from '../short-urls/route.ts'
 /** The inbound transports the public server feeds; hand them to the agent before it starts. */
 export interface PublicTransports {
   http: HttpInboundTransport
-  ws: DidCommWsInboundTransport
+  ws: WsInboundTransport
   socketServer: WebSocketServer
 }
 
-export function createPublicTransports(): PublicTransports {
+/** The HTTP and WebSocket inbound transports, both feeding `inbox`. */
+export function createPublicTransports(inbox: InboundInbox): PublicTransports {
   const socketServer = new WebSocketServer({ noServer: true, maxPayload: MAX_ENVELOPE_BYTES })
-  return { http: new HttpInboundTransport(), ws: new DidCommWsInboundTransport({ server: socketServer }), socketServer }
+  return { http: new HttpInboundTransport(inbox), ws: new WsInboundTransport(socketServer, inbox), socketServer }
 }
 
 export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig, shortUrls: ShortUrls): Hono {

@@ -7,12 +7,13 @@
  * - 200 with the reply envelope when the message asked for return routing and the agent answered,
  * - 202 with no body when it was accepted and nothing came back on this request,
  * - 400 with a JSON error for a body that is not a DIDComm envelope or cannot be unpacked,
- * - 415 for any other content type.
+ * - 415 for any other content type,
+ * - 503 with `Retry-After` while the inbox backlog is full (`didcomm/inbox/`).
+ * The envelope is stored in the inbox before it is processed, and answered once processed.
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
 import {
-  DidCommMessageReceiver,
   DidCommMimeType,
   DidCommTransportService,
   isValidJweStructure,
@@ -21,6 +22,7 @@ import {
   type DidCommTransportSession,
 } from '@credo-ts/didcomm'
 import type { Context } from 'hono'
+import type { InboundInbox } from '../inbox/InboundInbox.ts'
 
 const CONTENT_TYPES: string[] = [DidCommMimeType.V1, DidCommMimeType.V0]
 
@@ -29,6 +31,8 @@ export const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024
 
 export class HttpInboundTransport implements DidCommInboundTransport {
   private agentContext?: AgentContext
+
+  constructor(private readonly inbox: InboundInbox) {}
 
   async start(agentContext: AgentContext): Promise<void> {
     this.agentContext = agentContext
@@ -42,6 +46,7 @@ export class HttpInboundTransport implements DidCommInboundTransport {
   async handle(c: Context): Promise<Response> {
     const agentContext = this.agentContext
     if (!agentContext) return c.json({ error: 'agent is not ready' }, 503)
+    if (this.inbox.full) return c.json({ error: 'too many messages waiting; retry shortly' }, 503, { 'retry-after': '1' })
     const contentType = c.req.header('content-type')?.split(';')[0]?.trim()
     if (!contentType || !CONTENT_TYPES.includes(contentType)) {
       return c.json({ error: `unsupported content-type; use ${CONTENT_TYPES.join(' or ')}` }, 415)
@@ -58,16 +63,13 @@ export class HttpInboundTransport implements DidCommInboundTransport {
 
     const transportService = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(contentType)
+    let failure: Error | undefined
     try {
-      await agentContext.dependencyManager
-        .resolve(DidCommMessageReceiver)
-        .receiveMessage(envelope as DidCommEncryptedMessage, { session })
-    } catch (error) {
-      agentContext.config.logger.warn('rejected inbound DIDComm message', { error })
-      return c.json({ error: `message could not be processed: ${(error as Error).message}` }, 400)
+      failure = await (await this.inbox.accept(envelope as DidCommEncryptedMessage, session)).processed
     } finally {
       transportService.removeSession(session)
     }
+    if (failure) return c.json({ error: `message could not be processed: ${failure.message}` }, 400)
     session.closed = true
     if (!session.reply) return c.body(null, 202)
     return c.body(JSON.stringify(session.reply), 200, { 'content-type': session.contentType })
