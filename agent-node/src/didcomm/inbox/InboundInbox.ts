@@ -1,7 +1,9 @@
 /**
  * The inbound DIDComm inbox: every envelope read from the public port (HTTP or WebSocket) is
- * stored in the agent database before it is processed, processed one at a time in arrival order
- * (as Credo does), and deleted once processed. A crash loses nothing that was read: envelopes
+ * stored in the agent database before it is processed, and deleted once processed. WebSocket
+ * envelopes are processed one at a time in arrival order (as Credo does); an HTTP envelope is
+ * processed at once in its request (a request waiting behind others could deadlock two agents
+ * that answer each other over HTTP). A crash loses nothing that was read: envelopes
  * still stored are processed at the next start. An envelope processed but not yet deleted when the
  * process died is processed again (at least once; events carry the DIDComm message id).
  *
@@ -33,11 +35,12 @@ interface Job {
   id: string
   envelope: DidCommEncryptedMessage
   session?: DidCommTransportSession
-  done: (error?: Error) => void
 }
 
 export class InboundInbox {
   private readonly jobs: Job[] = []
+  /** HTTP envelopes being processed in their requests. */
+  private inRequests = 0
   private readonly roomListeners = new Set<() => void>()
   private agentContext?: AgentContext
   private working?: Promise<void>
@@ -50,19 +53,19 @@ export class InboundInbox {
     await applySchema(database, SCHEMA_SQL)
     const inbox = new InboundInbox(database, logger)
     const left = await selectRows<{ id: string; envelope: string }>(database, sql`SELECT id, envelope FROM didcomm_inbox ORDER BY received_at, id`)
-    for (const row of left) inbox.jobs.push({ id: row.id, envelope: JSON.parse(row.envelope) as DidCommEncryptedMessage, done: () => {} })
+    for (const row of left) inbox.jobs.push({ id: row.id, envelope: JSON.parse(row.envelope) as DidCommEncryptedMessage })
     if (left.length > 0) logger.warn({ count: left.length }, 'inbound DIDComm messages read before the last stop and not processed: processing them now')
     return inbox
   }
 
   /** Envelopes stored and not yet processed. */
   get backlog(): number {
-    return this.jobs.length
+    return this.jobs.length + this.inRequests
   }
 
   /** Whether transports should stop reading (`MAX_INBOX_BACKLOG` reached). */
   get full(): boolean {
-    return this.jobs.length >= MAX_INBOX_BACKLOG
+    return this.backlog >= MAX_INBOX_BACKLOG
   }
 
   /** Calls `listener` once, when the backlog is down to half of `MAX_INBOX_BACKLOG`. */
@@ -71,16 +74,32 @@ export class InboundInbox {
   }
 
   /**
-   * Stores `envelope`, then queues it for processing (with `session` for return-route replies).
-   * Resolves once it is stored; `processed` resolves once it was processed, with the error when
-   * Credo could not process it (then logged and dropped).
+   * Stores `envelope`, then queues it for processing in arrival order (WebSocket; `session` takes
+   * return-route replies). Resolves once it is stored; a failure to process it is logged.
    */
-  async accept(envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<{ processed: Promise<Error | undefined> }> {
-    const id = randomUUID()
-    await execute(this.database, sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()})`)
-    const processed = new Promise<Error | undefined>((done) => this.jobs.push({ id, envelope, session, done }))
+  async accept(envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<void> {
+    const id = await this.store(envelope)
+    this.jobs.push({ id, envelope, session })
     this.kick()
-    return { processed }
+  }
+
+  /**
+   * Stores `envelope` and processes it now (HTTP: the reply goes back on `session`).
+   * @returns the error when Credo could not process it (then logged and dropped)
+   * @throws when the agent is not started or the envelope cannot be stored
+   */
+  async processNow(envelope: DidCommEncryptedMessage, session: DidCommTransportSession): Promise<Error | undefined> {
+    const agentContext = this.agentContext
+    if (!agentContext) throw new Error('the inbox is not started')
+    this.inRequests++
+    try {
+      const id = await this.store(envelope)
+      const failure = await this.process(agentContext, envelope, session)
+      await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${id}`)
+      return failure
+    } finally {
+      this.inRequests--
+    }
   }
 
   /** Starts processing (stored envelopes first) in `agentContext`, once the agent is initialized. */
@@ -95,6 +114,24 @@ export class InboundInbox {
     await this.working
   }
 
+  private async store(envelope: DidCommEncryptedMessage): Promise<string> {
+    const id = randomUUID()
+    await execute(this.database, sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()})`)
+    return id
+  }
+
+  /** Has Credo process `envelope`; the error, logged, when it could not. */
+  private async process(agentContext: AgentContext, envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<Error | undefined> {
+    try {
+      await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+      return undefined
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error))
+      this.logger.warn({ err: failure }, 'inbound DIDComm message could not be processed; dropped')
+      return failure
+    }
+  }
+
   private kick(): void {
     if (this.working || !this.agentContext || this.stopped) return
     this.working = this.work(this.agentContext).finally(() => {
@@ -103,20 +140,12 @@ export class InboundInbox {
   }
 
   private async work(agentContext: AgentContext): Promise<void> {
-    const receiver = agentContext.dependencyManager.resolve(DidCommMessageReceiver)
     while (!this.stopped) {
       const job = this.jobs[0]
       if (!job) return
-      let failure: Error | undefined
-      try {
-        await receiver.receiveMessage(job.envelope, { session: job.session })
-      } catch (error) {
-        failure = error instanceof Error ? error : new Error(String(error))
-        this.logger.warn({ err: failure }, 'inbound DIDComm message could not be processed; dropped')
-      }
+      await this.process(agentContext, job.envelope, job.session)
       await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${job.id}`)
       this.jobs.shift()
-      job.done(failure)
       if (this.jobs.length <= MAX_INBOX_BACKLOG / 2 && this.roomListeners.size > 0) {
         const listeners = [...this.roomListeners]
         this.roomListeners.clear()

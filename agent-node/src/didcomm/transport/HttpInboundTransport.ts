@@ -9,7 +9,8 @@
  * - 400 with a JSON error for a body that is not a DIDComm envelope or cannot be unpacked,
  * - 415 for any other content type,
  * - 503 with `Retry-After` while the inbox backlog is full (`didcomm/inbox/`).
- * The envelope is stored in the inbox before it is processed, and answered once processed.
+ * The envelope is stored in the inbox before it is processed (at once, in the request), and
+ * answered once processed.
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
@@ -65,7 +66,7 @@ export class HttpInboundTransport implements DidCommInboundTransport {
     const session = new HttpTransportSession(contentType)
     let failure: Error | undefined
     try {
-      failure = await (await this.inbox.accept(envelope as DidCommEncryptedMessage, session)).processed
+      failure = await this.inbox.processNow(envelope as DidCommEncryptedMessage, session)
     } finally {
       transportService.removeSession(session)
     }
