@@ -39,6 +39,9 @@ interface Job {
 
 export class InboundInbox {
   private readonly jobs: Job[] = []
+  /** Envelopes accepted and not yet stored (the next batch). */
+  private readonly arriving: Array<{ job: Job; resolve: () => void; reject: (error: unknown) => void }> = []
+  private storing?: Promise<void>
   /** HTTP envelopes being processed in their requests. */
   private inRequests = 0
   private readonly roomListeners = new Set<() => void>()
@@ -60,7 +63,7 @@ export class InboundInbox {
 
   /** Envelopes stored and not yet processed. */
   get backlog(): number {
-    return this.jobs.length + this.inRequests
+    return this.arriving.length + this.jobs.length + this.inRequests
   }
 
   /** Whether transports should stop reading (`MAX_INBOX_BACKLOG` reached). */
@@ -76,11 +79,38 @@ export class InboundInbox {
   /**
    * Stores `envelope`, then queues it for processing in arrival order (WebSocket; `session` takes
    * return-route replies). Resolves once it is stored; a failure to process it is logged.
+   * Envelopes accepted in the same tick are stored in one statement (one commit, one sync to disk,
+   * where one each would hold the event loop for a burst).
    */
-  async accept(envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<void> {
-    const id = await this.store(envelope)
-    this.jobs.push({ id, envelope, session })
-    this.kick()
+  accept(envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.arriving.push({ job: { id: randomUUID(), envelope, session }, resolve, reject })
+      this.storing ??= this.storeArriving()
+    })
+  }
+
+  /** Stores the envelopes accepted so far in one INSERT, then queues them in order. */
+  private async storeArriving(): Promise<void> {
+    await Promise.resolve() // let the current tick's envelopes join this batch
+    try {
+      while (this.arriving.length > 0) {
+        const batch = this.arriving.splice(0, MAX_INBOX_BACKLOG)
+        const now = Date.now()
+        const rows = batch.map(({ job }, i) => sql`(${job.id}, ${JSON.stringify(job.envelope)}, ${now + i})`)
+        try {
+          await execute(this.database, sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES ${sql.join(rows, sql`, `)}`)
+          for (const { job, resolve } of batch) {
+            this.jobs.push(job)
+            resolve()
+          }
+          this.kick()
+        } catch (error) {
+          for (const { reject } of batch) reject(error)
+        }
+      }
+    } finally {
+      this.storing = undefined
+    }
   }
 
   /**
