@@ -9,6 +9,7 @@ import { runEvents } from './events.ts'
 import { runEventSubscriptions } from './event-subscriptions.ts'
 import { runPublicLimits } from './public-limits.ts'
 import { runToolTurn } from './tool-turn.ts'
+import { runInboundBurst } from './inbound-burst.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -18,6 +19,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'event-subscriptions': runEventSubscriptions,
   'public-limits': runPublicLimits,
   'tool-turn': runToolTurn,
+  'inbound-burst': runInboundBurst,
 }
 
 const only = process.argv[2]

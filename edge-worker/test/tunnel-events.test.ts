@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers'
+import { MAX_EVENT_BYTES } from '@parley/shared/tunnel'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { messageState, TestAgent, textMessage } from './support/agent.ts'
 import { conversationRows } from './support/storage.ts'
@@ -71,5 +72,19 @@ describe('tunnel events', () => {
     expect(agent.invalid).toEqual([])
     expect(await conversationRows(connectionId, 'SELECT id FROM events')).toEqual([{ id: valid.id }])
     expect(await conversationRows(mismatched.connectionId, 'SELECT id FROM events')).toEqual([])
+  })
+
+  it('rejects an event too large to store, for agent-node to dead-letter, and goes on with the next ones', async () => {
+    const connectionId = crypto.randomUUID()
+    const huge = agent.sendEvent(textMessage(connectionId, 'x'.repeat(MAX_EVENT_BYTES + 1)), 1)
+    const next = agent.sendEvent(textMessage(connectionId, 'after the huge one'), 2)
+    expect(await agent.next((frame) => frame.kind === 'reject' && frame.id === huge.id)).toEqual({
+      kind: 'reject',
+      id: huge.id,
+      reason: expect.stringMatching(/more than the 1000000 a conversation stores/),
+    })
+    await agent.acks(next.id)
+    expect(agent.frames.filter((frame) => frame.kind === 'ack' && frame.id === huge.id)).toEqual([])
+    expect(await conversationRows(connectionId, 'SELECT id FROM events')).toEqual([{ id: next.id }])
   })
 })

@@ -33,7 +33,7 @@ import type { AgentContext } from '@credo-ts/core'
 import { z } from 'zod'
 import { isLoopbackHost } from '../did/identifier.ts'
 import { findPublicDid } from '../did/PublicDidService.ts'
-import { DidResolutionError, get, parseJson, resolveDidDocument } from '../did/resolve.ts'
+import { DidResolutionError, get, parseJson, resolveDidDocument, type ResolutionFetch } from '../did/resolve.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { AnonCredsObjectRecord } from './AnonCredsObjectRecord.ts'
 import { DID_WEB_ANONCREDS_IDENTIFIER, anonCredsObjectId, contentId, parseAnonCredsObjectId, type AnonCredsObjectKind } from './identifiers.ts'
@@ -60,6 +60,9 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   readonly methodName = 'web'
   readonly supportedIdentifier = DID_WEB_ANONCREDS_IDENTIFIER
 
+  /** @param fetch what resolutions fetch with (agent-node: its outbound guard's; default the global one) */
+  constructor(private readonly fetch: ResolutionFetch = globalThis.fetch) {}
+
   async registerSchema(agentContext: AgentContext, { schema }: RegisterSchemaOptions): Promise<RegisterSchemaReturn> {
     const published = await publish(agentContext, 'schema', schema.issuerId, schema)
     return {
@@ -70,7 +73,7 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   }
 
   async getSchema(agentContext: AgentContext, schemaId: string): Promise<GetSchemaReturn> {
-    const found = await resolveObject(agentContext, 'schema', schemaId, SchemaShape)
+    const found = await resolveObject(agentContext, this.fetch, 'schema', schemaId, SchemaShape)
     if ('error' in found) return { schemaId, resolutionMetadata: { error: found.error, message: found.message }, schemaMetadata: {} }
     return { schemaId, schema: found.object as AnonCredsSchema, resolutionMetadata: {}, schemaMetadata: found.metadata }
   }
@@ -90,7 +93,7 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   }
 
   async getCredentialDefinition(agentContext: AgentContext, credentialDefinitionId: string): Promise<GetCredentialDefinitionReturn> {
-    const found = await resolveObject(agentContext, 'credDef', credentialDefinitionId, CredentialDefinitionShape)
+    const found = await resolveObject(agentContext, this.fetch, 'credDef', credentialDefinitionId, CredentialDefinitionShape)
     if ('error' in found) {
       return { credentialDefinitionId, resolutionMetadata: { error: found.error, message: found.message }, credentialDefinitionMetadata: {} }
     }
@@ -139,18 +142,18 @@ async function publish(agentContext: AgentContext, kind: AnonCredsObjectKind, is
   return { ok: true, id }
 }
 
-async function resolveObject<T>(agentContext: AgentContext, kind: AnonCredsObjectKind, id: string, shape: z.ZodType<T>): Promise<Resolved<T>> {
+async function resolveObject<T>(agentContext: AgentContext, fetch: ResolutionFetch, kind: AnonCredsObjectKind, id: string, shape: z.ZodType<T>): Promise<Resolved<T>> {
   const parsed = parseAnonCredsObjectId(id)
   if (!parsed || parsed.kind !== kind) return { error: 'invalid', message: `not a did:web AnonCreds ${kind} id: ${id}` }
   const own = await findPublishedObject(agentContext, id)
   if (own) return { object: own.object as T, metadata: {} }
   try {
-    const document = await resolveDidDocument(parsed.did)
+    const document = await resolveDidDocument(parsed.did, fetch)
     const service = document.service?.find((s) => s.id === `${parsed.did}#${parsed.service}` || s.id === `#${parsed.service}`)
     const endpoint = Array.isArray(service?.serviceEndpoint) ? service.serviceEndpoint[0] : service?.serviceEndpoint
     if (typeof endpoint !== 'string') return { error: 'invalid', message: `${parsed.did} has no '${parsed.service}' service with a URL` }
     const url = objectUrl(endpoint, parsed.relativeRef)
-    const body = ObjectResolution.safeParse(parseJson(await get(url), url))
+    const body = ObjectResolution.safeParse(parseJson(await get(url, fetch), url))
     if (!body.success) return { error: 'invalid', message: `${url} did not answer an AnonCreds object resolution: ${body.error.issues[0]?.message}` }
     const object = shape.safeParse(body.data.resource)
     if (!object.success) return { error: 'invalid', message: `${url} did not answer a ${kind}: ${object.error.issues[0]?.message}` }

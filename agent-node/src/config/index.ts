@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { HttpUrl } from '@parley/shared'
 import { z } from 'zod'
 import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
 import type { RetryPolicy } from '../events/delivery/retry.ts'
@@ -104,17 +105,16 @@ export class ConfigError extends Error {
 }
 
 const port = z.coerce.number().int().min(0).max(65_535)
-const httpUrl = z.url({ protocol: /^https?$/ })
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')
 
 const Env = z.object({
   AGENT_LABEL: z.string().min(1).default('Parley'),
-  AGENT_INVITATION_IMAGE_URL: httpUrl.optional(),
+  AGENT_INVITATION_IMAGE_URL: HttpUrl.optional(),
   PUBLIC_PORT: port.default(3001),
-  PUBLIC_API_BASE_URL: httpUrl.optional(),
+  PUBLIC_API_BASE_URL: HttpUrl.optional(),
   AGENT_PUBLIC_DID: z.string().optional(),
   AGENT_ENDPOINTS: z.string().optional(),
-  AGENT_INVITATION_BASE_URL: httpUrl.optional(),
+  AGENT_INVITATION_BASE_URL: HttpUrl.optional(),
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   ADMIN_PORT: port.default(3000),
   ADMIN_ALLOWED_HOSTS: z.string().optional(),
@@ -125,7 +125,7 @@ const Env = z.object({
   DIDCOMM_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_ENVELOPE_LIMITS.maxRecipients),
   ADMIN_API_TOKENS: z.string().optional(),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
-  EVENTS_BASE_URL: httpUrl.optional(),
+  EVENTS_BASE_URL: HttpUrl.optional(),
   EVENTS_SIGNING_SECRET: z.string().optional(),
   EVENTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(12),
   EVENTS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1_000),
@@ -325,7 +325,7 @@ function defaultPublicDid(publicUrl: string): ConfiguredPublicDid {
 function devWalletKey(dataDir: string): string {
   const file = join(dataDir, 'dev-wallet-key')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const key = randomBytes(32).toString('base64url')
   writeFileSync(file, `${key}\n`, { mode: 0o600 })
   return key

@@ -17,6 +17,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { WebSocketServer } from 'ws'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { InboundInbox } from '../didcomm/inbox/InboundInbox.ts'
 import { publicConnectionInvitation } from '../didcomm/invitations.ts'
 import type { EnvelopeLimits } from '../didcomm/transport/envelope.ts'
 import { HttpInboundTransport } from '../didcomm/transport/HttpInboundTransport.ts'
@@ -35,11 +36,14 @@ export interface PublicTransports {
   socketServer: WebSocketServer
 }
 
-/** The transports, bounded by `limits`; what peers cause is logged through one rate-limited log. */
-export function createPublicTransports(limits: EnvelopeLimits, logger: Logger): PublicTransports {
+/**
+ * The HTTP and WebSocket inbound transports, both feeding `inbox` and bounded by `limits`; what
+ * peers cause is logged through one rate-limited log.
+ */
+export function createPublicTransports(inbox: InboundInbox, limits: EnvelopeLimits, logger: Logger): PublicTransports {
   const socketServer = new WebSocketServer({ noServer: true, maxPayload: limits.maxBytes })
   const log = new RateLimitedLogger(logger)
-  return { http: new HttpInboundTransport(limits, log), ws: new WsInboundTransport(socketServer, limits, log), socketServer }
+  return { http: new HttpInboundTransport(inbox, limits, log), ws: new WsInboundTransport(socketServer, inbox, limits, log), socketServer }
 }
 
 export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig, shortUrls: ShortUrls): Hono {

@@ -19,6 +19,15 @@ describe('publicationUrl', () => {
     expect(() => publicationUrl('did:web:user@evil.example')).toThrow(/malformed/)
     expect(() => publicationUrl('did:webvh:agent.example.com')).toThrow(/malformed/)
   })
+
+  it('refuses a path segment that would leave its place in the URL (%2F, dot segments)', () => {
+    expect(() => publicationUrl('did:web:127.0.0.1%3A3001:v1%2Fadmin%2Fsecrets%23')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:a%2F..%2F..%2Fadmin')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:..:admin')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:%2E%2E:admin')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:a%5Cb')).toThrow(/malformed path/)
+    expect(publicationUrl('did:web:agent.example.com:caf%C3%A9').pathname).toBe('/caf%C3%A9/did.json')
+  })
 })
 
 describe('parseConfiguredDid', () => {

@@ -134,7 +134,8 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     const { config } = loadConfig({ AGENT_WALLET_KEY: 'x'.repeat(32), DATA_DIR: databases.dir })
     const app = createAdminApp({ outbox, delivery, config, logger, build: { name: 'test', version: '0' } } as unknown as AdminDeps)
     const call = async (method: string, path: string, body?: string) => {
-      const response = await app.request(path, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } })
+      // as a client on the admin port sends it: the admin API refuses requests without an allowed Host
+      const response = await app.request(path, { method, body, headers: { host: '127.0.0.1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) } })
       return { status: response.status, body: (await response.json()) as Record<string, any> }
     }
 

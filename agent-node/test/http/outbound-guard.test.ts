@@ -11,7 +11,7 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port
 
 describe('OutboundGuard.refusal', () => {
   const guard = new OutboundGuard()
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::'])(
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::', '::7f00:1', '::a00:1', '::808:808'])(
     'refuses %s',
     (address) => expect(guard.refusal(address)).toMatch(/not in OUTBOUND_ALLOWED_NETWORKS/),
   )
@@ -40,6 +40,12 @@ describe('OutboundGuard.check', () => {
     await expect(guard.check('https://example.com/x', 'websocket')).rejects.toThrow(/protocol must be one of ws:, wss:/)
     await expect(guard.check('/relative')).rejects.toThrow(/not an absolute URL/)
     await expect(guard.check('http://no-such-host.invalid/x')).rejects.toThrow(/does not resolve/)
+  })
+  it('refuses a URL carrying a user name or password, without repeating the password', async () => {
+    const refused = guard.check('https://alice:s3cret@8.8.8.8/cb')
+    await expect(refused).rejects.toThrow(/must not carry a user name or password/)
+    await expect(refused).rejects.not.toThrow(/s3cret/)
+    await expect(guard.check('https://alice@8.8.8.8/cb')).rejects.toThrow(UnsafeUrlError)
   })
   it('accepts a public literal address', async () => {
     await expect(guard.check('https://8.8.8.8/cb')).resolves.toBeUndefined()

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
-import { loadConfig } from '../../src/config/index.ts'
+import { loadConfig, type AgentNodeConfig } from '../../src/config/index.ts'
 import { Subscription } from '../../src/events/subscriptions/model.ts'
 import type { Dialect } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
@@ -21,6 +21,8 @@ import { usePostgresTestDatabase } from './temp-databases.ts'
 
 export interface TestAgentNode {
   readonly node: AgentNode
+  /** The configuration it was started with (data folder, database URL, wallet key…). */
+  readonly config: AgentNodeConfig
   /** `http://127.0.0.1:<admin port>` */
   readonly adminUrl: string
   /** Calls the admin API with a JSON body when `body` is given. */
@@ -65,6 +67,7 @@ export async function startTestAgentNode(env: Record<string, string> = {}, optio
     get node() {
       return node
     },
+    config,
     get adminUrl() {
       return `http://127.0.0.1:${node.adminPort}`
     },

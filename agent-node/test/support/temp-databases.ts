@@ -17,7 +17,8 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterEach, beforeEach } from 'vitest'
 import { execute } from '../../src/database/dialect.ts'
-import { openDatabase, redactedUrl, type Database, type Dialect } from '../../src/database/index.ts'
+import { redactedUrl } from '@parley/shared'
+import { openDatabase, type Database, type Dialect } from '../../src/database/index.ts'
 import { useSuiteResource } from './suite-resource.ts'
 
 /** Both dialects, for `describe.each(dialects)`. */

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { SendMessageBody, TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame } from '@parley/shared'
+import { MAX_EVENT_BYTES, SendMessageBody, TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame } from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
@@ -154,6 +154,25 @@ describe('TunnelClient', () => {
     worker.sockets[1]!.send(JSON.stringify({ kind: 'ack', id: events[1]!.id }))
     expect(await again).toEqual({ result: 'acknowledged' })
     expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 2])
+  })
+
+  it('settles an attempt as rejected (dead letter) when the worker answers reject, or the event is too large to send', async () => {
+    const { worker, client } = await setup()
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    const refused = event(1)
+    const attempt = client.deliver(refused, never)
+    await until(() => worker.frames.length === 1)
+    socket.send(JSON.stringify({ kind: 'reject', id: refused.id, reason: 'event of 2000000 bytes' }))
+    expect(await attempt).toEqual({ result: 'rejected', error: 'rejected by the worker: event of 2000000 bytes' })
+
+    const huge: PublishedEvent = {
+      ...event(2),
+      event: { type: 'message-received', message: { type: 'text', id: 'm1', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'x'.repeat(MAX_EVENT_BYTES) } },
+    }
+    expect(await client.deliver(huge, never)).toMatchObject({ result: 'rejected', error: expect.stringMatching(/more than the 1000000 the tunnel carries/) })
+    expect(worker.frames).toHaveLength(1) // never sent
   })
 
   it('holds an attempt until the tunnel opens, and gives it up when the engine aborts', async () => {

@@ -5,6 +5,7 @@ import {
   DidDocumentRole,
   DidRecord,
   GenericRecord,
+  JsonTransformer,
   RecordDuplicateError,
   RecordNotFoundError,
   StorageVersionRecord,
@@ -16,10 +17,11 @@ import { sql, type SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { selectRows } from '../../src/database/dialect.ts'
+import { execute, selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
 import { selectRecords } from '../../src/wallet/storage/query.ts'
+import { openRecordStore } from '../support/record-store.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 function contextFor(contextCorrelationId: string) {
@@ -64,7 +66,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
   beforeEach(async () => {
     database = await databases.open()
-    storage = await DrizzleStorageService.open(database)
+    storage = await openRecordStore(database)
   })
 
   async function tagRowCount() {
@@ -73,6 +75,22 @@ describe.each(dialects)('on %s', (dialect) => {
   }
 
   describe('records', () => {
+    it('seals record values at rest, and seals at open the values an older version stored in clear', async () => {
+      const record = new GenericRecord({ content: { secret: 'a private value 8f3e1c' } })
+      await storage.save(agentContext, record)
+      const rawValue = async () => (await selectRows<{ value: string }>(database, sql`SELECT value FROM credo_records WHERE id = ${record.id}`))[0]!.value
+      expect(await rawValue()).toMatch(/^sealed:v1:/)
+      expect(await rawValue()).not.toContain('8f3e1c')
+
+      // as an older version stored it: the record's JSON in clear
+      const clear = JSON.stringify(JsonTransformer.toJSON(record))
+      await execute(database, sql`UPDATE credo_records SET value = ${clear} WHERE id = ${record.id}`)
+      expect((await storage.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+      const reopened = await openRecordStore(await databases.open())
+      expect(await rawValue()).toMatch(/^sealed:v1:/)
+      expect((await reopened.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+    })
+
     it('saves and loads a DidRecord as a class instance with dates, metadata and tags', async () => {
       const record = new DidRecord({
         did: 'did:peer:1zQmExample',
@@ -354,7 +372,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
   describe('concurrent writers', () => {
     it('two connections save, update and delete at once without losing a record or a tag row', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       const ours = Array.from({ length: 30 }, (_, index) => generic(`a${index}`, { side: 'a', list: ['x', `${index}`] }))
       const theirs = Array.from({ length: 30 }, (_, index) => generic(`b${index}`, { side: 'b', list: ['x', `${index}`] }))
       await Promise.all([
@@ -374,7 +392,7 @@ describe.each(dialects)('on %s', (dialect) => {
     })
 
     it('of the same new record, exactly one wins and the other gets RecordDuplicateError', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       const results = await Promise.allSettled([
         storage.save(agentContext, generic('contested', { by: 'first' })),
         other.save(agentContext, generic('contested', { by: 'second' })),
@@ -386,7 +404,7 @@ describe.each(dialects)('on %s', (dialect) => {
     })
 
     it('of the same record, the updates queue: the stored tags are those of one whole update', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       await storage.save(agentContext, generic('shared', { version: '0' }))
       const updates = Array.from({ length: 20 }, (_, index) => {
         const record = generic('shared', { version: `${index}`, list: [`${index}`, `${index}-b`] })
@@ -466,8 +484,8 @@ describe.each(dialects)('on %s', (dialect) => {
     it('is created once: opening again, even twice at once, keeps the data', async () => {
       await storage.save(agentContext, generic('kept', { a: 'x' }))
       const [first, second] = await Promise.all([
-        databases.open().then((reopened) => DrizzleStorageService.open(reopened)),
-        databases.open().then((reopened) => DrizzleStorageService.open(reopened)),
+        databases.open().then((reopened) => openRecordStore(reopened)),
+        databases.open().then((reopened) => openRecordStore(reopened)),
       ])
       expect((await first.findByQuery(agentContext, GenericRecord, { a: 'x' })).map((r) => r.id)).toEqual(['kept'])
       expect((await second.getAll(agentContext, GenericRecord)).map((r) => r.id)).toEqual(['kept'])
@@ -476,7 +494,7 @@ describe.each(dialects)('on %s', (dialect) => {
     it('is created without races by two connections opening a fresh database at the same time', async () => {
       const location = await databases.newLocation()
       const [a, b] = await Promise.all([databases.open(location), databases.open(location)])
-      const [first, second] = await Promise.all([DrizzleStorageService.open(a), DrizzleStorageService.open(b)])
+      const [first, second] = await Promise.all([openRecordStore(a), openRecordStore(b)])
       await first.save(agentContext, generic('one', { a: 'x' }))
       expect((await second.findByQuery(agentContext, GenericRecord, { a: 'x' })).map((r) => r.id)).toEqual(['one'])
     })

@@ -4,9 +4,10 @@
  * for inline pictures). `null` clears a field. Field names follow 2060.io's service agent.
  */
 import { z } from 'zod'
+import { urlField } from '../url.ts'
 import { MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
-const PictureUrl = z.url({ protocol: /^(https?|data)$/ })
+const PictureUrl = urlField(/^(https?|data)$/, 'http(s):// or data:')
 
 const ProfileFields = {
   displayName: z.string().max(256).nullable().optional(),

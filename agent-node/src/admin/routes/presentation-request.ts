@@ -10,7 +10,7 @@
  * `proofs/outcome.ts`); a callback URL the agent may not call is refused here with a 400.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { AttributeNames, boundedName, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
+import { AttributeNames, boundedName, HttpUrl, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
 import type { PresentationRequestInput } from '../../proofs/PresentationRequests.ts'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
@@ -27,7 +27,7 @@ const PresentationRequestCreate = z
     credentialDefinitionId: boundedName(2_048).optional().describe('Simple shape: the definition'),
     claims: AttributeNames.optional().describe('Simple shape: attribute names to reveal'),
     ref: boundedName(500).optional().describe('Flow label chosen by the controller, echoed in every callback'),
-    callbackUrl: z.url({ protocol: /^https?$/ }).max(2_048).optional().describe('Receives the status POSTs'),
+    callbackUrl: HttpUrl.max(2_048).optional().describe('Receives the status POSTs'),
     requestedCredentials: z
       .array(z.strictObject(RequestedCredentialFields))
       .min(1)

@@ -5,14 +5,14 @@
  * them, not both). The body is strict: vs-agent's jsonld-only fields are refused, naming them.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { boundedName } from '@parley/shared'
+import { boundedName, HttpUrl } from '@parley/shared'
 import { JsonSchemaCredentialError } from '../../credentials/json-schema-credential.ts'
 import { issueFromJsonSchemaCredential } from '../../credentials/vt-issue.ts'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 
-const SchemaCredentialUrl = z.url({ protocol: /^https?$/ }).max(2_048)
+const SchemaCredentialUrl = HttpUrl.max(2_048)
 
 const VtIssueCredential = z
   .strictObject({

@@ -3,7 +3,7 @@
  * inferred), and the event filter a subscription (or the `/v1/events` stream) applies.
  */
 import { z } from 'zod'
-import { AgentEvent, type EventTopic as Topic } from '@parley/shared'
+import { AgentEvent, urlField, type EventTopic as Topic } from '@parley/shared'
 import type { PublishedEvent } from '../outbox/store.ts'
 
 /** Every topic of the spec's "Events" section. */
@@ -30,7 +30,7 @@ export type EventFilter = z.infer<typeof EventFilter>
  * or fragment, since the topic is appended to its path.
  */
 export const CreateSubscriptionBody = EventFilter.extend({
-  url: z.url({ protocol: /^(https?|wss?)$/, error: 'must be an absolute http(s):// or ws(s):// URL' })
+  url: urlField(/^(https?|wss?)$/, 'http(s):// or ws(s)://')
     .max(2_048)
     .refine((url) => deliveryKindOf(url) === 'websocket' || !/[?#]/.test(url), 'an http(s) URL takes no query or fragment: events are POSTed to <url>/<topic>')
     .describe('http(s)://: events are POSTed to <url>/<topic>. ws(s)://: the agent dials it and sends event frames'),
