@@ -99,7 +99,7 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
   const publicDid = didRecord.did
   const credentialTypes = new CredentialTypes(agent, publicDid)
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
-  const presentationRequests = new PresentationRequests({ agent, config, credentialTypes, shortUrls, guard, logger })
+  const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
   presentationRequests.start()
 
   const publicApp = createPublicApp(() => agent, transports, config, shortUrls)

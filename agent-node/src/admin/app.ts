@@ -9,6 +9,7 @@ import type { AdminDeps } from './context.ts'
 import { errorHandler, errorResponse, validationHook } from './errors.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { connectionRoutes } from './routes/connections.ts'
+import { credentialExchangeRoutes } from './routes/credential-exchanges.ts'
 import { credentialOfferRoutes } from './routes/credential-offer.ts'
 import { credentialTypeRoutes } from './routes/credential-types.ts'
 import { deadLetterRoutes } from './routes/dead-letters.ts'
@@ -17,12 +18,13 @@ import { eventSubscriptionRoutes } from './routes/event-subscriptions.ts'
 import { invitationRoutes } from './routes/invitation.ts'
 import { messageRoutes } from './routes/messages.ts'
 import { presentationRequestRoutes } from './routes/presentation-request.ts'
+import { presentationRoutes } from './routes/presentations.ts'
 import { vtRoutes } from './routes/vt.ts'
 
 /** Creates the admin app; `/api` (explorer) and `/api/openapi.json` only when enabled. */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, presentationRequestRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
+  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, credentialExchangeRoutes, presentationRequestRoutes, presentationRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
   for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {

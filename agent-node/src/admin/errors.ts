@@ -28,13 +28,23 @@ export function errorResponse<S extends ContentfulStatusCode>(c: Context, status
   return c.json(body, status)
 }
 
+const fieldName = (path: readonly PropertyKey[]) => (path.length > 0 ? path.join('.') : '(body)')
+
+/**
+ * The fields one zod issue names: its path, or, for unknown keys (strict objects), one entry
+ * per key at `<path>.<key>`, so a stray nested field is named exactly.
+ */
+function issueFields(issue: z.core.$ZodIssue): NonNullable<ErrorBody['issues']> {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ field: fieldName([...issue.path, key]), message: 'unknown field' }))
+  }
+  return [{ field: fieldName(issue.path), message: issue.message }]
+}
+
 /** `defaultHook` of the OpenAPI app: a failed zod validation becomes a 400 naming the fields. */
 export function validationHook(result: { success: boolean; error?: z.ZodError; target?: string }, c: Context) {
   if (result.success || !result.error) return
-  const issues = result.error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
-    message: issue.message,
-  }))
+  const issues = result.error.issues.flatMap(issueFields)
   return errorResponse(c, 400, 'validation_error', issues.map((i) => `${i.field}: ${i.message}`).join('; '), issues)
 }
 

@@ -40,3 +40,15 @@ export const InvitationBody = z
 export const ConnectionIdParam = z.object({
   connection_id: z.uuid().openapi({ param: { name: 'connection_id', in: 'path' } }),
 })
+
+/**
+ * vs-agent's `didCommVersion` on invitation bodies: Parley speaks DIDComm v1 only, so `'v1'` is
+ * accepted (a no-op) and `'v2'` refused rather than ignored.
+ */
+export const DidCommVersionField = z
+  .literal('v1', { error: "only 'v1' is supported (DIDComm v1 envelopes)" })
+  .optional()
+  .describe("vs-agent field; only 'v1'")
+
+/** An OpenAPI response whose body is `schema` as JSON. */
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })

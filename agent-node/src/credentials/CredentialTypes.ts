@@ -93,19 +93,6 @@ export class CredentialTypes {
     return type
   }
 
-  /**
-   * The type of `credentialDefinitionId`, after checking `attributes` are among its attributes.
-   * @throws UnknownCredentialDefinitionError, ClaimsMismatchError naming unknown attributes.
-   */
-  async checkAttributes(credentialDefinitionId: string, attributes: readonly string[], field: string): Promise<CredentialTypeRecord> {
-    const type = await this.get(credentialDefinitionId)
-    const unknown = attributes.filter((name) => !type.attributes.includes(name))
-    if (unknown.length > 0) {
-      throw new ClaimsMismatchError([{ field, message: `not attributes of this credential type: ${unknown.join(', ')} (it has ${type.attributes.join(', ')})` }])
-    }
-    return type
-  }
-
   private async get(credentialDefinitionId: string): Promise<CredentialTypeRecord> {
     const type = await this.find(credentialDefinitionId)
     if (!type) throw new UnknownCredentialDefinitionError(credentialDefinitionId)

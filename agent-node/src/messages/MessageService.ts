@@ -1,7 +1,8 @@
 /**
  * Sending controller messages (`POST /v1/message` and tunnel `send-message` commands).
  *
- * `send` checks the connection, assigns the message id, stores `created` in the event outbox, and
+ * `send` checks the connection, assigns the message id (the controller's `id` when it gave one,
+ * as vs-agent's model allows; a reused one is refused), stores `created` in the event outbox, and
  * returns; delivery continues in the background and reports `sent` or `errored` through
  * `message-state-updated` (spec: "the 200 response means queued, not delivered"). With an
  * idempotency key (the `Idempotency-Key` header, a tunnel command's key) the same key within
@@ -10,6 +11,7 @@
  * (`DeliveryStates`).
  */
 import { randomUUID } from 'node:crypto'
+import { RecordDuplicateError } from '@credo-ts/core'
 import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
@@ -19,6 +21,7 @@ import type { Logger } from '../logging/index.ts'
 import { requestHash, IdempotencyKeyReusedError, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts'
 import type { SendContext } from './contract.ts'
 import { DeliveryStates } from './DeliveryStates.ts'
+import { sentMessageRepository } from './SentMessageRecord.ts'
 import { sendMessage } from './registry.ts'
 
 const UNAVAILABLE = {
@@ -35,6 +38,14 @@ export class ConnectionUnavailableError extends Error {
   constructor(readonly connectionId: string, readonly reason: keyof typeof UNAVAILABLE) {
     super(`connection '${connectionId}' ${UNAVAILABLE[reason]}`)
     this.name = 'ConnectionUnavailableError'
+  }
+}
+
+/** The controller gave a message `id` already used by another message (HTTP 409). */
+export class MessageIdReusedError extends Error {
+  constructor(readonly messageId: string) {
+    super(`message id '${messageId}' is already used by another message: give a new UUID, or none`)
+    this.name = 'MessageIdReusedError'
   }
 }
 
@@ -63,6 +74,7 @@ export class MessageService {
    * @returns the message id (UUID); `replayed` when the key had already sent it.
    * @throws ConnectionUnavailableError when the connection is unknown, not completed or terminated.
    * @throws IdempotencyKeyReusedError when the key was used for a different body.
+   * @throws MessageIdReusedError when `body.id` (the controller's message id) names an earlier message.
    */
   async send(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
     const hash = idempotencyKey && requestHash(body)
@@ -77,7 +89,8 @@ export class MessageService {
     if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(body.connectionId, 'not-ready')
     if (isTerminated(connection)) throw new ConnectionUnavailableError(body.connectionId, 'terminated')
 
-    const id = randomUUID()
+    const id = body.id ?? randomUUID()
+    if (body.id && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id))) throw new MessageIdReusedError(body.id)
     if (idempotencyKey) {
       const claim = await this.idempotency.claim(idempotencyKey.scope, idempotencyKey.key, hash!, id)
       if (claim.status === 'replay') return { id: claim.messageId, replayed: true }
@@ -87,6 +100,8 @@ export class MessageService {
       await this.states.create(id, body.connectionId)
     } catch (error) {
       if (idempotencyKey) await this.idempotency.release(idempotencyKey.scope, idempotencyKey.key, id)
+      // Two requests with the same new id at once: the second one's record collides.
+      if (body.id && error instanceof RecordDuplicateError) throw new MessageIdReusedError(body.id)
       throw error
     }
     const delivery = sendMessage(body, this.sendContext(connection, id))

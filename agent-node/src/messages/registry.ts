@@ -11,13 +11,14 @@ import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 import { acknowledged } from './acknowledge.ts'
 import { receiveActionMenu, sendContextualMenuUpdate } from './types/action-menu.ts'
 import { receiveCalls, sendCallAccept, sendCallEnd, sendCallOffer, sendCallReject } from './types/calls.ts'
-import { receiveCredentialReception, sendCredentialIssuance, sendCredentialRequest } from './types/credentials.ts'
+import { receiveCredentialProposal, receiveCredentialReception, sendCredentialIssuance, sendCredentialRequest } from './types/credentials.ts'
 import { sendInvitation } from './types/invitation.ts'
 import { receiveMedia, sendMedia } from './types/media.ts'
 import { receiveMrtd, sendEMrtdDataRequest, sendMrzDataRequest } from './types/mrtd.ts'
 import { receiveProfile, sendProfile } from './types/profile.ts'
 import { receiveIdentityProofSubmit, sendIdentityProofRequest, sendIdentityProofResult } from './types/proofs.ts'
 import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
+import { sendReaction, sendReceipts } from './types/receipts.ts'
 import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
 import { receiveText, sendText } from './types/text.ts'
 
@@ -41,6 +42,8 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   'call-end': sendCallEnd,
   'mrz-data-request': sendMrzDataRequest,
   'emrtd-data-request': sendEMrtdDataRequest,
+  receipts: sendReceipts,
+  reaction: sendReaction,
 }
 
 /**
@@ -51,6 +54,7 @@ export const receivers: readonly MessageReceiver[] = [
   ...[receiveText, receiveMedia, receiveProfile, receiveMenuSelect, receiveActionMenu, receiveCalls, receiveMrtd].map(acknowledged),
   receiveTerminateConnection,
   receiveCredentialReception,
+  receiveCredentialProposal,
   receiveIdentityProofSubmit,
 ]
 

@@ -4,7 +4,7 @@
  * `ref` and `callbackUrl` and the last status reported to it.
  */
 import { BaseRecord } from '@credo-ts/core'
-import type { Claim } from '@parley/shared'
+import type { Claim, Predicate } from '@parley/shared'
 import type { PresentationStatus } from './outcome.ts'
 
 type PresentationFlowTags = { outOfBandId?: string; origin: PresentationFlowOrigin; callbackPending: boolean }
@@ -13,17 +13,23 @@ type PresentationFlowTags = { outOfBandId?: string; origin: PresentationFlowOrig
 export interface CallbackUpdate {
   status: PresentationStatus
   claims?: Claim[]
+  /** The predicates the verified presentation proved (with `ok`, when any was requested). */
+  predicates?: Predicate[]
   reason?: string
 }
 
 /** `invitation`: `POST /v1/presentation-request`; `message`: an `identity-proof-request` message. */
 export type PresentationFlowOrigin = 'invitation' | 'message'
 
-/** One requested credential: its definition and the attributes to reveal; `id` names it in results. */
+/**
+ * One requested credential: its definition, the attributes to reveal (possibly none) and the
+ * predicates to prove; `id` names it in results.
+ */
 export interface RequestedCredential {
   id: string
   credentialDefinitionId: string
   attributes: string[]
+  predicates?: Predicate[]
 }
 
 export interface PresentationFlowProps {

@@ -24,8 +24,6 @@ import {
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
 import type { AgentNodeConfig } from '../config/index.ts'
-import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
-import { UnknownCredentialDefinitionError } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { retryDelay } from '../events/delivery/retry.ts'
 import { postForDelivery } from '../events/webhooks/post.ts'
@@ -35,14 +33,15 @@ import type { Logger } from '../logging/index.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { anonCredsProofRequest, presentationOutcome, STATUS_RANK, type PresentationStatus } from './outcome.ts'
-import { PresentationFlowRecord, type CallbackUpdate, type RequestedCredential } from './PresentationFlowRecord.ts'
+import { PresentationFlowRecord, type CallbackUpdate } from './PresentationFlowRecord.ts'
+import { completeRequested, type RequestedCredentialInput } from './requested.ts'
 
 /** Time allowed for one callback POST, in milliseconds. */
 export const CALLBACK_TIMEOUT_MS = 10_000
 
 /** What `POST /v1/presentation-request` asks for, both shapes brought to one. */
 export interface PresentationRequestInput {
-  requestedCredentials: Omit<RequestedCredential, 'id'>[]
+  requestedCredentials: RequestedCredentialInput[]
   ref?: string
   callbackUrl?: string
 }
@@ -54,16 +53,16 @@ export interface PresentationRequestInvitation {
   shortUrl: string
 }
 
-/** Body POSTed to `callbackUrl`. */
+/** Body POSTed to `callbackUrl`: the spec's `status`, and the same value as `state`, vs-agent's name for it. */
 export interface PresentationCallbackBody extends CallbackUpdate {
   ref?: string
   proofExchangeId: string
+  state: CallbackUpdate['status']
 }
 
 export interface PresentationRequestsDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
-  credentialTypes: CredentialTypes
   shortUrls: ShortUrls
   guard: OutboundGuard
   logger: Logger
@@ -90,17 +89,17 @@ export class PresentationRequests {
   async create(input: PresentationRequestInput): Promise<PresentationRequestInvitation> {
     const { agent, config, guard, shortUrls } = this.deps
     if (input.callbackUrl) await guard.check(input.callbackUrl)
-    await Promise.all(input.requestedCredentials.map((entry, index) => this.checkRequested(entry, `requestedCredentials.${index}.attributes`)))
+    const requested = await Promise.all(input.requestedCredentials.map((entry, index) => completeRequested(agent, entry, `requestedCredentials.${index}`)))
 
     const { message, proofRecord } = await agent.modules.didcomm.proofs.createRequest({
       protocolVersion: 'v2',
-      proofFormats: { anoncreds: anonCredsProofRequest(input.requestedCredentials) },
+      proofFormats: { anoncreds: anonCredsProofRequest(requested) },
     })
     const invitation = await createMessageInvitation(agent, config, message)
     const flow = new PresentationFlowRecord({
       id: proofRecord.id,
       origin: 'invitation',
-      requestedCredentials: input.requestedCredentials.map((entry, index) => ({ id: String(index), ...entry })),
+      requestedCredentials: requested.map((entry, index) => ({ id: String(index), ...entry })),
       outOfBandId: invitation.outOfBandId,
       ref: input.ref,
       callbackUrl: input.callbackUrl,
@@ -132,7 +131,10 @@ export class PresentationRequests {
         if (!flow || flow.origin !== 'invitation') return
         const outcome = await presentationOutcome(agent, record, flow.requestedCredentials)
         if (!outcome) return
-        if (outcome.status === 'ok') await this.report(flow, { status: 'ok', claims: [...outcome.claims.values()].flat() })
+        if (outcome.status === 'ok') {
+          const predicates = [...outcome.predicates.values()].flat()
+          await this.report(flow, { status: 'ok', claims: [...outcome.claims.values()].flat(), ...(predicates.length > 0 ? { predicates } : {}) })
+        }
         else await this.report(flow, { status: outcome.status, reason: outcome.reason })
       })
     })
@@ -146,17 +148,6 @@ export class PresentationRequests {
     while (this.chains.size > 0) await Promise.all(this.chains.values())
     this.stopping.abort()
     await Promise.all(this.senders.values())
-  }
-
-  /** A definition we created must have the attributes; any other must at least resolve. */
-  private async checkRequested(entry: Omit<RequestedCredential, 'id'>, field: string): Promise<void> {
-    const { credentialTypes, agent } = this.deps
-    if (await credentialTypes.find(entry.credentialDefinitionId)) {
-      await credentialTypes.checkAttributes(entry.credentialDefinitionId, entry.attributes, field)
-      return
-    }
-    const resolved = await agent.modules.anoncreds.getCredentialDefinition(entry.credentialDefinitionId).catch(() => undefined)
-    if (!resolved?.credentialDefinition) throw new UnknownCredentialDefinitionError(entry.credentialDefinitionId)
   }
 
   private reportByOutOfBand(outOfBandId: string, status: PresentationStatus): void {
@@ -219,7 +210,7 @@ export class PresentationRequests {
       const flow = await this.repository().getById(agent.context, flowId)
       const head = flow.pendingCallbacks?.[0]
       if (!head || !flow.callbackUrl || signal.aborted) return
-      const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head }
+      const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head, state: head.status }
       const outcome = await postForDelivery(flow.callbackUrl, JSON.stringify(body), {}, { fetch: (url, init) => guard.fetch(url, init), timeoutMs: CALLBACK_TIMEOUT_MS, signal })
       if (signal.aborted) return
       attempts++

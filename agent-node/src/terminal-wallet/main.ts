@@ -28,8 +28,10 @@ async function main(): Promise<void> {
     console.log(USAGE)
     process.exit(values.help ? 0 : 2)
   }
-  if (!/[?&](oob|c_i)=/.test(invitationUrl)) {
-    console.error(`not an invitation URL (no oob= parameter): ${invitationUrl}\n${USAGE}`)
+  // Every form the agent prints: a long `?oob=` URL, a short URL (`/s?id=`) or the invitation
+  // page (`/invitation`); Credo fetches the last two and follows their redirect.
+  if (!URL.canParse(invitationUrl) || !/^(https?|didcomm):$/.test(new URL(invitationUrl).protocol)) {
+    console.error(`not an invitation URL (http(s) or didcomm): ${invitationUrl}\n${USAGE}`)
     process.exit(2)
   }
 

@@ -10,11 +10,11 @@
  * `selectionId`).
  */
 import { z } from 'zod'
-import { MessageEnvelopeBase, SendMessageBase, uniqueBy } from './common.ts'
+import { boundedName, MessageEnvelopeBase, SendMessageBase, uniqueBy } from './common.ts'
 
 /** One entry of the contextual menu. */
-export const ContextualMenuOption = z.object({
-  id: z.string().min(1).max(256),
+export const ContextualMenuOption = z.strictObject({
+  id: boundedName(256),
   title: z.string().min(1).max(1024),
   description: z.string().max(4096).optional(),
 })

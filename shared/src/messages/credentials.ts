@@ -5,10 +5,15 @@
  * the wire they are Aries issue-credential v2 messages with the AnonCreds format.
  */
 import { z } from 'zod'
-import { MessageEnvelopeBase, SendMessageBase } from './common.ts'
+import { boundedName, MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
 /** One attribute's value, `{ name, value }` (spec "claims"). */
-export const Claim = z.object({ name: z.string().min(1), value: z.string() })
+export const Claim = z.strictObject({
+  name: boundedName(200),
+  value: z.string(),
+  /** MIME type of the value (vs-agent's model; issue-credential v2 preview attribute `mime-type`). */
+  mimeType: z.string().max(255).optional(),
+})
 export type Claim = z.infer<typeof Claim>
 
 /**
@@ -18,8 +23,8 @@ export type Claim = z.infer<typeof Claim>
  */
 export const CredentialIssuanceMessageBody = SendMessageBase.extend({
   type: z.literal('credential-issuance'),
-  credentialDefinitionId: z.string().min(1),
-  claims: z.array(Claim).min(1),
+  credentialDefinitionId: boundedName(2_048),
+  claims: z.array(Claim).min(1).max(125),
 })
 export type CredentialIssuanceMessageBody = z.infer<typeof CredentialIssuanceMessageBody>
 
@@ -29,10 +34,22 @@ export type CredentialIssuanceMessageBody = z.infer<typeof CredentialIssuanceMes
  */
 export const CredentialRequestMessageBody = SendMessageBase.extend({
   type: z.literal('credential-request'),
-  credentialDefinitionId: z.string().min(1),
-  claims: z.array(Claim).optional(),
+  credentialDefinitionId: boundedName(2_048),
+  claims: z.array(Claim).max(125).optional(),
 })
 export type CredentialRequestMessageBody = z.infer<typeof CredentialRequestMessageBody>
+
+/**
+ * `credential-request` received (in `message-received`): the user proposes a credential
+ * (issue-credential v2 `propose-credential`). A `credential-issuance` with this `threadId`
+ * answers the proposal. `credentialDefinitionId` is null when the proposal names none.
+ */
+export const CredentialRequestEnvelope = MessageEnvelopeBase.extend({
+  type: z.literal('credential-request'),
+  credentialDefinitionId: z.string().nullable(),
+  claims: z.array(Claim),
+})
+export type CredentialRequestEnvelope = z.infer<typeof CredentialRequestEnvelope>
 
 /**
  * How a credential exchange ended for the user: `done` (stored the credential), `declined` (refused

@@ -17,12 +17,13 @@ import {
   CallRejectMessageEnvelope,
 } from './calls.ts'
 import { ContextualMenuRequestMessageEnvelope, ContextualMenuSelectMessageEnvelope, ContextualMenuUpdateMessageBody } from './contextual-menu.ts'
-import { CredentialIssuanceMessageBody, CredentialReceptionEnvelope, CredentialRequestMessageBody } from './credentials.ts'
+import { CredentialIssuanceMessageBody, CredentialReceptionEnvelope, CredentialRequestEnvelope, CredentialRequestMessageBody } from './credentials.ts'
 import { InvitationMessageBody } from './invitation.ts'
 import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
 import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
 import { EMrtdDataRequestMessageBody, EMrtdDataSubmitMessageEnvelope, MrzDataRequestMessageBody, MrzDataSubmitMessageEnvelope } from './mrtd.ts'
 import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
+import { ReactionMessageBody, ReceiptsMessageBody } from './receipts.ts'
 import { IdentityProofRequestMessageBody, IdentityProofResultMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
 import { TerminateConnectionMessageBody, TerminateConnectionMessageEnvelope } from './terminate-connection.ts'
 import { TextMessageBody, TextMessageEnvelope } from './text.ts'
@@ -37,6 +38,7 @@ export * from './menu.ts'
 export * from './mrtd.ts'
 export * from './profile.ts'
 export * from './proofs.ts'
+export * from './receipts.ts'
 export * from './terminate-connection.ts'
 export * from './text.ts'
 
@@ -58,6 +60,8 @@ const sendMessageBodies = [
   CallEndMessageBody,
   MrzDataRequestMessageBody,
   EMrtdDataRequestMessageBody,
+  ReceiptsMessageBody,
+  ReactionMessageBody,
 ] as const
 
 /** The `type` values `POST /v1/message` accepts. */
@@ -87,6 +91,7 @@ export const MessageEnvelope = z.discriminatedUnion('type', [
   ContextualMenuRequestMessageEnvelope,
   TerminateConnectionMessageEnvelope,
   CredentialReceptionEnvelope,
+  CredentialRequestEnvelope,
   IdentityProofSubmitEnvelope,
   CallOfferMessageEnvelope,
   CallAcceptMessageEnvelope,

@@ -5,17 +5,17 @@
  * metadata (preview, dimensions, duration...). Field names follow 2060.io's service agent.
  */
 import { z } from 'zod'
-import { MessageEnvelopeBase, SendMessageBase } from './common.ts'
+import { boundedName, MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
 /** How an item's content is encrypted (the wallet decrypts it after download); `parameters` depend on the algorithm. */
-export const CipheringInfo = z.object({
+export const CipheringInfo = z.strictObject({
   algorithm: z.string().min(1),
   parameters: z.record(z.string(), z.unknown()).optional(),
 })
 export type CipheringInfo = z.infer<typeof CipheringInfo>
 
 /** Display hints of a media item; all optional. Sizes in pixels, `duration` in seconds. */
-const MediaItemDisplay = z.object({
+const MediaItemDisplay = z.strictObject({
   description: z.string().optional(),
   filename: z.string().min(1).optional(),
   /** Size of the (possibly encrypted) content in bytes. */
@@ -35,7 +35,7 @@ const MediaItemDisplay = z.object({
 /** One item the controller sends: `uri` is where the wallet downloads it (http(s) or a data URL). */
 export const MediaItem = MediaItemDisplay.extend({
   /** Item id; generated when omitted. */
-  id: z.string().min(1).optional(),
+  id: boundedName(256).optional(),
   uri: z.url({ protocol: /^(https?|data)$/ }),
   mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+/, 'a MIME type such as image/png'),
 })

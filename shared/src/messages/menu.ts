@@ -5,11 +5,11 @@
  * Field names follow 2060.io's vs-agent (`prompt`, `menuItems: [{ id, text }]`).
  */
 import { z } from 'zod'
-import { MessageEnvelopeBase, SendMessageBase, uniqueBy } from './common.ts'
+import { boundedName, MessageEnvelopeBase, SendMessageBase, uniqueBy } from './common.ts'
 
 /** One button: `id` is what `menu-select` reports back, `text` what the user sees. */
-export const MenuItem = z.object({
-  id: z.string().min(1).max(256),
+export const MenuItem = z.strictObject({
+  id: boundedName(256),
   text: z.string().min(1).max(1024),
 })
 export type MenuItem = z.infer<typeof MenuItem>

@@ -7,24 +7,67 @@
  */
 import { z } from 'zod'
 import { Claim } from './credentials.ts'
-import { MessageEnvelopeBase, SendMessageBase } from './common.ts'
+import { boundedName, DidCommThreadId, MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
 /**
- * One requested item: a credential of `credentialDefinitionId` whose `attributes` the user reveals.
- * `id` names the item in the submission (the item's index when omitted).
+ * vs-agent's `requireNonRevocation`: accepted as `false` (its default). Revocation is not
+ * supported yet, so `true` is refused rather than dropped: nothing could prove non-revocation.
  */
-export const RequestedProofItem = z.object({
-  id: z.string().min(1).optional(),
+export const NoRevocation = z.literal(false, { error: 'revocation is not supported: requireNonRevocation can only be false' }).optional()
+
+/** An AnonCreds predicate type (`p_type`): the attribute's integer value compared with `value`. */
+export const PredicateType = z.enum(['>=', '>', '<=', '<'])
+export type PredicateType = z.infer<typeof PredicateType>
+
+/**
+ * An AnonCreds predicate on an integer attribute (`requested_predicates` of the proof request):
+ * the user proves `<name> <type> <value>` without revealing the attribute. `value` is a 32-bit
+ * signed integer, as AnonCreds encodes integer attributes.
+ */
+export const Predicate = z.strictObject({
+  name: boundedName(200),
+  type: PredicateType,
+  value: z.number().int().min(-2_147_483_648).max(2_147_483_647),
+})
+export type Predicate = z.infer<typeof Predicate>
+
+/** Attribute names to reveal: unique, each a bounded name. */
+export const AttributeNames = z
+  .array(boundedName(200))
+  .min(1)
+  .max(125)
+  .refine((names) => new Set(names).size === names.length, 'attribute names must be unique')
+
+/**
+ * One requested credential, as `identity-proof-request` items and `POST /v1/presentation-request`
+ * take it: a credential of `credentialDefinitionId` whose `attributes` the user reveals (every
+ * attribute of its schema when omitted, as vs-agent does) and whose `predicates` the user proves.
+ */
+export const RequestedCredentialFields = {
+  credentialDefinitionId: boundedName(2_048),
+  attributes: AttributeNames.optional(),
+  predicates: z.array(Predicate).min(1).max(125).optional(),
+}
+
+/**
+ * One requested item: a credential (see `RequestedCredentialFields`). `id` names the item in the
+ * submission (the item's index when omitted); `description` is shown to the user (the proof
+ * request's comment), as in vs-agent.
+ */
+export const RequestedProofItem = z.strictObject({
+  id: boundedName(256).optional(),
   type: z.literal('verifiable-credential'),
-  credentialDefinitionId: z.string().min(1),
-  attributes: z.array(z.string().min(1)).min(1),
+  description: z.string().max(1_000).optional(),
+  ...RequestedCredentialFields,
 })
 export type RequestedProofItem = z.infer<typeof RequestedProofItem>
 
 /** `identity-proof-request`: one proof request covering every item. */
 export const IdentityProofRequestMessageBody = SendMessageBase.extend({
   type: z.literal('identity-proof-request'),
-  requestedProofItems: z.array(RequestedProofItem).min(1),
+  requestedProofItems: z.array(RequestedProofItem).min(1).max(20),
+  /** vs-agent's non-revocation proof; only `false` is accepted: Parley's credentials cannot be revoked yet. */
+  requireNonRevocation: NoRevocation,
 })
 export type IdentityProofRequestMessageBody = z.infer<typeof IdentityProofRequestMessageBody>
 
@@ -39,6 +82,8 @@ export const SubmittedProofItem = z.object({
   proofExchangeId: z.string(),
   verified: z.boolean(),
   claims: z.array(Claim).optional(),
+  /** The requested predicates, each proven by the verified presentation (present when verified and requested). */
+  predicates: z.array(Predicate).optional(),
   errorCode: z.string().optional(),
   reason: z.string().optional(),
 })
@@ -55,8 +100,8 @@ export type IdentityProofSubmitEnvelope = z.infer<typeof IdentityProofSubmitEnve
  * The controller's verdict on one submitted item: `ok` accepts it, `error` rejects it
  * (`description` says why, shown to the user). Shape as in 2060.io's service agent.
  */
-export const ProofItemResult = z.object({
-  id: z.string().min(1),
+export const ProofItemResult = z.strictObject({
+  id: boundedName(256),
   type: z.literal('verifiable-credential'),
   code: z.enum(['ok', 'error']),
   description: z.string().min(1).max(1_000).optional(),
@@ -70,7 +115,7 @@ export type ProofItemResult = z.infer<typeof ProofItemResult>
  */
 export const IdentityProofResultMessageBody = SendMessageBase.extend({
   type: z.literal('identity-proof-result'),
-  threadId: z.string().min(1),
-  proofItemResults: z.array(ProofItemResult).min(1),
+  threadId: DidCommThreadId,
+  proofItemResults: z.array(ProofItemResult).min(1).max(20),
 })
 export type IdentityProofResultMessageBody = z.infer<typeof IdentityProofResultMessageBody>

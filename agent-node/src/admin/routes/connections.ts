@@ -1,6 +1,14 @@
-/** `GET /v1/connections` and `GET /v1/connections/{connection_id}` (spec "Connection"). */
+/**
+ * Connections (spec "Connection"; the filters and the delete are vs-agent's):
+ * - `GET /v1/connections[?outOfBandId&state&role&did&theirDid&threadId&invitationDid]`: every
+ *   connection matching all the filters given (an unknown filter is a 400, never ignored);
+ * - `GET /v1/connections/{connection_id}`;
+ * - `DELETE /v1/connections/{connection_id}`: deletes the record (204); the peer is not told
+ *   (send `terminate-connection` first to hang up).
+ */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import type { DidCommConnectionRecord } from '@credo-ts/didcomm'
+import { boundedName } from '@parley/shared'
+import { DidCommDidExchangeRole, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import { isTerminated } from '../../didcomm/hangup.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
@@ -22,12 +30,26 @@ export function toConnectionBody(record: DidCommConnectionRecord): ConnectionBod
   }
 }
 
+const ConnectionFilters = z.strictObject({
+  outOfBandId: z.uuid().optional(),
+  state: z.union([z.enum(DidCommDidExchangeState), z.literal('terminated')]).optional().describe('A DID Exchange state, or terminated'),
+  role: z.enum(DidCommDidExchangeRole).optional(),
+  did: boundedName(512).optional(),
+  theirDid: boundedName(512).optional(),
+  threadId: boundedName(512).optional(),
+  invitationDid: boundedName(512).optional(),
+})
+
 const listConnections = createRoute({
   method: 'get',
   path: '/v1/connections',
   tags: ['connections'],
   summary: 'List connections',
-  responses: { 200: { description: 'All connections, newest first', content: { 'application/json': { schema: z.array(ConnectionBody) } } } },
+  request: { query: ConnectionFilters },
+  responses: {
+    200: { description: 'The connections matching every filter given, newest first', content: { 'application/json': { schema: z.array(ConnectionBody) } } },
+    400: { description: 'Unknown filter or invalid value; `issues` names it', content: { 'application/json': { schema: ErrorBody } } },
+  },
 })
 
 const getConnection = createRoute({
@@ -43,11 +65,28 @@ const getConnection = createRoute({
   },
 })
 
+const deleteConnection = createRoute({
+  method: 'delete',
+  path: '/v1/connections/{connection_id}',
+  tags: ['connections'],
+  summary: 'Delete a connection record',
+  description: 'Deletes the record only: the peer is not told. Send a terminate-connection message first to hang up.',
+  request: { params: ConnectionIdParam },
+  responses: {
+    204: { description: 'Deleted' },
+    400: { description: 'connection_id is not a UUID', content: { 'application/json': { schema: ErrorBody } } },
+    404: { description: 'No such connection', content: { 'application/json': { schema: ErrorBody } } },
+  },
+})
+
 export function connectionRoutes(deps: AdminDeps, app: OpenAPIHono) {
   const connections = () => deps.agent.modules.didcomm.connections
   return app
     .openapi(listConnections, async (c) => {
-      const records = await connections().getAll()
+      const { state, ...tags } = c.req.valid('query')
+      // `terminated` is Parley's view of a completed connection either side hung up (`toConnectionBody`).
+      const query = { ...tags, ...(state && state !== 'terminated' ? { state } : {}) }
+      const records = (await connections().findAllByQuery(query)).filter((record) => !state || toConnectionBody(record).state === state)
       records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
       return c.json(records.map(toConnectionBody), 200)
     })
@@ -56,5 +95,11 @@ export function connectionRoutes(deps: AdminDeps, app: OpenAPIHono) {
       const record = await connections().findById(connection_id)
       if (!record) return errorResponse(c, 404, 'not_found', `connection '${connection_id}' not found`)
       return c.json(toConnectionBody(record), 200)
+    })
+    .openapi(deleteConnection, async (c) => {
+      const { connection_id } = c.req.valid('param')
+      if (!(await connections().findById(connection_id))) return errorResponse(c, 404, 'not_found', `connection '${connection_id}' not found`)
+      await connections().deleteById(connection_id)
+      return c.body(null, 204)
     })
 }

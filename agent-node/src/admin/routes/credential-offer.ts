@@ -3,16 +3,18 @@
  * offer"): an out-of-band invitation carrying an AnonCreds credential offer, and its short URL.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { Claim } from '@parley/shared'
+import { boundedName, Claim } from '@parley/shared'
 import { createCredentialOfferInvitation } from '../../credentials/offers.ts'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
 import { ErrorBody } from '../errors.ts'
+import { DidCommVersionField } from '../schemas.ts'
 
 const CredentialOfferCreate = z
-  .object({
-    credentialDefinitionId: z.string().min(1),
-    claims: z.array(Claim).min(1).describe('One { name, value } per attribute of the type'),
+  .strictObject({
+    credentialDefinitionId: boundedName(2_048),
+    claims: z.array(Claim).min(1).max(125).describe('One { name, value } per attribute of the type'),
+    didCommVersion: DidCommVersionField,
   })
   .openapi('CredentialOfferCreate')
 

@@ -4,19 +4,16 @@
  * credential definition id, URL-encoded).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { AttributeNames, boundedName } from '@parley/shared'
 import type { CredentialTypeRecord } from '../../credentials/CredentialTypeRecord.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 
 const CredentialTypeCreate = z
-  .object({
-    name: z.string().min(1).max(200).describe('Friendly name; with version, the local lookup key'),
-    version: z.string().min(1).max(50),
-    attributes: z
-      .array(z.string().min(1).max(200))
-      .min(1)
-      .max(125)
-      .refine((names) => new Set(names).size === names.length, 'attribute names must be unique'),
+  .strictObject({
+    name: boundedName(200).describe('Friendly name; with version, the local lookup key'),
+    version: boundedName(50),
+    attributes: AttributeNames,
     supportRevocation: z.boolean().optional().describe('Accepted and stored; revocation itself is not supported yet'),
   })
   .openapi('CredentialTypeCreate')

@@ -35,10 +35,10 @@ export const DeadLetterBody = z
   .openapi('DeadLetter')
 type DeadLetterBody = z.infer<typeof DeadLetterBody>
 
-const ListQuery = z.object({
+const ListQuery = z.strictObject({
   status: DeadLetterStatus.optional(),
-  subscriber: z.string().min(1).optional(),
-  connectionId: z.string().min(1).optional(),
+  subscriber: z.string().min(1).max(300).optional(),
+  connectionId: z.string().min(1).max(300).optional(),
   before: z.iso.datetime().optional().describe('Only dead letters created before this time (ISO 8601): the next page'),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 })
@@ -46,12 +46,11 @@ const ListQuery = z.object({
 const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
 
 const ReplayManyBody = z
-  .object({
+  .strictObject({
     ids: z.array(z.uuid()).min(1).max(1000).optional(),
-    subscriber: z.string().min(1).optional(),
-    connectionId: z.string().min(1).optional(),
+    subscriber: z.string().min(1).max(300).optional(),
+    connectionId: z.string().min(1).max(300).optional(),
   })
-  .strict()
   .refine((b) => b.ids !== undefined || b.subscriber !== undefined || b.connectionId !== undefined, {
     message: 'give `ids`, or a filter: `subscriber` and/or `connectionId`',
   })

@@ -13,13 +13,13 @@ import { CreateSubscriptionBody, Subscription } from '../../events/subscriptions
 import { UnsafeUrlError } from '../../http/outbound-guard.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
+import { jsonResponse } from '../schemas.ts'
 
 const SubscriptionIdParam = z.object({
   subscription_id: z.uuid().openapi({ param: { name: 'subscription_id', in: 'path' } }),
 })
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })
-const badId = json(ErrorBody, 'subscription_id is not a UUID')
-const notFound = json(ErrorBody, 'No such subscription')
+const badId = jsonResponse(ErrorBody, 'subscription_id is not a UUID')
+const notFound = jsonResponse(ErrorBody, 'No such subscription')
 
 const createSubscription = createRoute({
   method: 'post',
@@ -29,8 +29,8 @@ const createSubscription = createRoute({
   description: 'Events appended from now on are delivered to `url`, each connection in order, with their own cursor, retries and dead letters. The URL is checked (scheme, host resolves, not private unless allow-listed), not called.',
   request: { body: { required: true, content: { 'application/json': { schema: CreateSubscriptionBody } } } },
   responses: {
-    201: json(Subscription, 'Created; delivery has started'),
-    400: json(ErrorBody, 'Invalid body, or a URL the agent refuses to call; `issues` names the fields'),
+    201: jsonResponse(Subscription, 'Created; delivery has started'),
+    400: jsonResponse(ErrorBody, 'Invalid body, or a URL the agent refuses to call; `issues` names the fields'),
   },
 })
 
@@ -39,7 +39,7 @@ const listSubscriptions = createRoute({
   path: '/v1/event-subscriptions',
   tags: ['events'],
   summary: 'List event subscriptions',
-  responses: { 200: json(z.array(Subscription), 'Every subscription, oldest first') },
+  responses: { 200: jsonResponse(z.array(Subscription), 'Every subscription, oldest first') },
 })
 
 const getSubscription = createRoute({
@@ -48,7 +48,7 @@ const getSubscription = createRoute({
   tags: ['events'],
   summary: 'Get one event subscription',
   request: { params: SubscriptionIdParam },
-  responses: { 200: json(Subscription, 'The subscription'), 400: badId, 404: notFound },
+  responses: { 200: jsonResponse(Subscription, 'The subscription'), 400: badId, 404: notFound },
 })
 
 const deleteSubscription = createRoute({

@@ -1,17 +1,92 @@
-/** `GET /v1/invitation`: a new connection invitation URL (spec "Endpoints"). */
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import { createConnectionInvitation } from '../../didcomm/invitations.ts'
+/**
+ * Connection invitations (spec "Endpoints"; the POST form and the QR code are vs-agent's):
+ * - `GET /v1/invitation[?multiUse=true]`: a new invitation, single-use unless `multiUse`;
+ * - `POST /v1/invitation` with `{ multiUse?, label?, imageUrl?, didCommVersion? }` (an empty or
+ *   absent body is a single-use invitation, as vs-agent's `POST /v1/invitation`);
+ * - `GET /v1/qr[?size&padding&level&fcolor&bcolor]`: a PNG QR code of the agent's public
+ *   (multi-use, reused) invitation, for `<img>` embeds.
+ */
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { boundedName } from '@parley/shared'
+import { createConnectionInvitation, publicConnectionInvitation } from '../../didcomm/invitations.ts'
+import { InvitationTooLongError, renderQrCode } from '../../public/qr-page.ts'
 import type { AdminDeps } from '../context.ts'
-import { InvitationBody } from '../schemas.ts'
+import { ErrorBody, errorResponse } from '../errors.ts'
+import { DidCommVersionField, InvitationBody, jsonResponse } from '../schemas.ts'
+
+const MultiUse = z.boolean().optional().describe('true: any number of wallets may connect through it (each gets its own connection)')
+
+const InvitationQuery = z.strictObject({
+  multiUse: z.enum(['true', 'false']).transform((value) => value === 'true').optional().describe('true: a multi-use invitation'),
+})
+
+const InvitationCreate = z
+  .strictObject({
+    multiUse: MultiUse,
+    label: boundedName(256).optional().describe('Label shown to the user instead of AGENT_LABEL'),
+    imageUrl: z.url({ protocol: /^(https?|data)$/ }).max(8_192).optional().describe('Image shown instead of AGENT_INVITATION_IMAGE_URL'),
+    didCommVersion: DidCommVersionField,
+  })
+  .openapi('InvitationCreate')
+
+const QrQuery = z.strictObject({
+  size: z.coerce.number().int().min(64).max(2_048).optional().describe('Width in pixels'),
+  padding: z.coerce.number().int().min(0).max(20).optional().describe('Quiet zone, in modules'),
+  level: z.enum(['L', 'M', 'Q', 'H']).optional().describe('Error correction level (default L)'),
+  fcolor: z.string().regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb').optional().describe('Dark colour, rrggbb'),
+  bcolor: z.string().regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb').optional().describe('Light colour, rrggbb'),
+})
+
+const invalid = jsonResponse(ErrorBody, 'Invalid query or body; `issues` names the fields')
 
 const getInvitation = createRoute({
   method: 'get',
   path: '/v1/invitation',
   tags: ['connections'],
   summary: 'Create a connection invitation',
-  responses: { 200: { description: 'A single-use out-of-band invitation', content: { 'application/json': { schema: InvitationBody } } } },
+  request: { query: InvitationQuery },
+  responses: { 200: jsonResponse(InvitationBody, 'An out-of-band invitation, single-use unless multiUse=true'), 400: invalid },
+})
+
+const postInvitation = createRoute({
+  method: 'post',
+  path: '/v1/invitation',
+  tags: ['connections'],
+  summary: 'Create a connection invitation (vs-agent form)',
+  request: { body: { required: false, content: { 'application/json': { schema: InvitationCreate } } } },
+  responses: { 200: jsonResponse(InvitationBody, 'An out-of-band invitation, single-use unless multiUse'), 400: invalid },
+})
+
+const getQr = createRoute({
+  method: 'get',
+  path: '/v1/qr',
+  tags: ['connections'],
+  summary: "PNG QR code of the agent's public invitation",
+  description: 'The public invitation is multi-use and reused: asking for the QR code creates nothing.',
+  request: { query: QrQuery },
+  responses: { 200: { description: 'The QR code', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } }, 400: invalid },
 })
 
 export function invitationRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  return app.openapi(getInvitation, async (c) => c.json(await createConnectionInvitation(deps.agent, deps.config), 200))
+  return app
+    .openapi(getInvitation, async (c) => {
+      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, { multiUse: c.req.valid('query').multiUse })
+      return c.json({ url, outOfBandId }, 200)
+    })
+    .openapi(postInvitation, async (c) => {
+      // The body is optional (vs-agent's clients may POST none): without a JSON body it is not validated and stands for {}.
+      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, c.req.valid('json') ?? {})
+      return c.json({ url, outOfBandId }, 200)
+    })
+    .openapi(getQr, async (c) => {
+      const { size, padding, level, fcolor, bcolor } = c.req.valid('query')
+      const { url } = await publicConnectionInvitation(deps.agent, deps.config)
+      try {
+        const png = await renderQrCode(url, 'png', { width: size, margin: padding, errorCorrectionLevel: level, dark: fcolor, light: bcolor })
+        return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png' })
+      } catch (error) {
+        if (error instanceof InvitationTooLongError) return errorResponse(c, 400, 'invitation_too_long', error.message)
+        throw error
+      }
+    })
 }

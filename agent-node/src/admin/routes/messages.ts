@@ -6,7 +6,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { SendMessageBody, SendMessageResult } from '@parley/shared'
 import { IdempotencyKeyReusedError } from '../../messages/idempotency.ts'
-import { ConnectionUnavailableError } from '../../messages/MessageService.ts'
+import { ConnectionUnavailableError, MessageIdReusedError } from '../../messages/MessageService.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 
@@ -26,7 +26,7 @@ const postMessage = createRoute({
     200: { description: 'Queued', content: { 'application/json': { schema: SendMessageResult } } },
     400: { description: 'Invalid body; `issues` names the fields', content: { 'application/json': { schema: ErrorBody } } },
     404: { description: 'Unknown connection', content: { 'application/json': { schema: ErrorBody } } },
-    409: { description: 'Connection has not completed DID Exchange', content: { 'application/json': { schema: ErrorBody } } },
+    409: { description: 'Connection has not completed DID Exchange, or the body\'s `id` names an earlier message (`message_id_reused`)', content: { 'application/json': { schema: ErrorBody } } },
     410: { description: 'Connection was terminated (`terminate-connection` from either side)', content: { 'application/json': { schema: ErrorBody } } },
     422: { description: 'Idempotency-Key already used for a different body', content: { 'application/json': { schema: ErrorBody } } },
   },
@@ -41,6 +41,7 @@ export function messageRoutes(deps: AdminDeps, app: OpenAPIHono) {
       return c.json({ id }, 200)
     } catch (error) {
       if (error instanceof IdempotencyKeyReusedError) return errorResponse(c, 422, 'idempotency_key_reused', error.message)
+      if (error instanceof MessageIdReusedError) return errorResponse(c, 409, 'message_id_reused', error.message, [{ field: 'id', message: error.message }])
       if (error instanceof ConnectionUnavailableError) {
         if (error.reason === 'not-found') return errorResponse(c, 404, 'not_found', error.message)
         if (error.reason === 'terminated') return errorResponse(c, 410, 'connection_terminated', error.message)

@@ -2,17 +2,20 @@
  * `POST /v1/presentation-request`, also served as `/v1/invitation/presentation-request` (spec
  * "Presentation request"), in both shapes:
  * - simple: `{ credentialDefinitionId, claims: [attribute names] }`;
- * - with callback: `{ ref, callbackUrl, requestedCredentials: [{ credentialDefinitionId, attributes }] }`.
+ * - with callback: `{ ref, callbackUrl, requestedCredentials: [{ credentialDefinitionId, attributes?, predicates? }] }`.
+ * Predicates (`{ name, type: '>=' | '>' | '<=' | '<', value }` on integer attributes) are carried
+ * into the proof request's `requested_predicates`, verified, and listed in the `ok` callback.
+ * Every object of the body is strict: an unknown field anywhere is a 400 naming it.
  * Both answer `{ proofExchangeId, url, shortUrl }`. Statuses reach `callbackUrl` (see
  * `proofs/outcome.ts`); a callback URL the agent may not call is refused here with a 400.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { AttributeNames, boundedName, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
 import type { PresentationRequestInput } from '../../proofs/PresentationRequests.ts'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
 import { ErrorBody } from '../errors.ts'
-
-const attributeNames = z.array(z.string().min(1)).min(1)
+import { DidCommVersionField } from '../schemas.ts'
 
 /**
  * Both shapes in one object, so a body that fits neither gets field-level errors rather than a
@@ -20,25 +23,28 @@ const attributeNames = z.array(z.string().min(1)).min(1)
  * (`requestedCredentials`, optional `ref` and `callbackUrl`), never a mix.
  */
 const PresentationRequestCreate = z
-  .object({
-    credentialDefinitionId: z.string().min(1).optional().describe('Simple shape: the definition'),
-    claims: attributeNames.optional().describe('Simple shape: attribute names to reveal'),
-    ref: z.string().max(500).optional().describe('Flow label chosen by the controller, echoed in every callback'),
-    callbackUrl: z.url({ protocol: /^https?$/ }).optional().describe('Receives the status POSTs'),
+  .strictObject({
+    credentialDefinitionId: boundedName(2_048).optional().describe('Simple shape: the definition'),
+    claims: AttributeNames.optional().describe('Simple shape: attribute names to reveal'),
+    ref: boundedName(500).optional().describe('Flow label chosen by the controller, echoed in every callback'),
+    callbackUrl: z.url({ protocol: /^https?$/ }).max(2_048).optional().describe('Receives the status POSTs'),
     requestedCredentials: z
-      .array(z.object({ credentialDefinitionId: z.string().min(1), attributes: attributeNames }))
+      .array(z.strictObject(RequestedCredentialFields))
       .min(1)
+      .max(20)
       .optional()
-      .describe('Callback shape: every credential to present'),
+      .describe('Callback shape: every credential to present; `attributes` defaults to all of the schema, `predicates` are proven without revealing'),
+    predicates: z.array(Predicate).min(1).max(125).optional().describe('Simple shape: predicates to prove, such as { name: "age", type: ">=", value: 18 }'),
+    requireNonRevocation: NoRevocation.describe('vs-agent field; only false: revocation is not supported yet'),
+    didCommVersion: DidCommVersionField,
   })
-  .strict()
   .superRefine((body, context) => {
-    const simple = body.credentialDefinitionId !== undefined || body.claims !== undefined
+    const simple = body.credentialDefinitionId !== undefined || body.claims !== undefined || body.predicates !== undefined
     if (body.requestedCredentials && simple) {
       context.addIssue({ code: 'custom', path: ['requestedCredentials'], message: 'give either requestedCredentials or credentialDefinitionId with claims, not both' })
     } else if (!body.requestedCredentials) {
       if (body.credentialDefinitionId === undefined) context.addIssue({ code: 'custom', path: ['credentialDefinitionId'], message: 'required (or give requestedCredentials)' })
-      if (body.claims === undefined) context.addIssue({ code: 'custom', path: ['claims'], message: 'required (or give requestedCredentials)' })
+      if (body.claims === undefined && body.predicates === undefined) context.addIssue({ code: 'custom', path: ['claims'], message: 'required (or give predicates, or requestedCredentials)' })
     }
   })
   .openapi('PresentationRequestCreate')
@@ -67,8 +73,8 @@ const requestRoute = (path: string) =>
 
 /** Both shapes as one input (the schema guarantees one of them is complete). */
 function toInput(body: z.infer<typeof PresentationRequestCreate>): PresentationRequestInput {
-  const { ref, callbackUrl, requestedCredentials, credentialDefinitionId, claims } = body
-  return { ref, callbackUrl, requestedCredentials: requestedCredentials ?? [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims! }] }
+  const { ref, callbackUrl, requestedCredentials, credentialDefinitionId, claims, predicates } = body
+  return { ref, callbackUrl, requestedCredentials: requestedCredentials ?? [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims, predicates }] }
 }
 
 export function presentationRequestRoutes(deps: AdminDeps, app: OpenAPIHono) {

@@ -1,10 +1,11 @@
 /**
  * Identity proofs (present-proof v2, AnonCreds format):
  * - `identity-proof-request` -> one proof request on the connection asking for every requested
- *   item (each restricted to its credential definition); the items are remembered with the
- *   exchange;
+ *   item (each restricted to its credential definition: its attributes, all of the schema's when
+ *   omitted, and its predicates); the items are remembered with the exchange, whose thread is
+ *   the message id;
  * - when that exchange ends -> `identity-proof-submit` with one submitted item per requested
- *   item: `verified: true` and its revealed `claims`, or `verified: false` with `errorCode`
+ *   item: `verified: true` with its revealed `claims` and proven `predicates`, or `verified: false` with `errorCode`
  *   (`refused`, `verification-error`) and `reason`;
  * - `identity-proof-result` -> the verdict on that exchange: `ack` when every item is `ok`, else a
  *   `problem-report` with the items' descriptions (the exchange then ends `declined`). The agent
@@ -15,28 +16,38 @@ import { randomUUID } from 'node:crypto'
 import { DidCommAutoAcceptProof, DidCommProofEventTypes, DidCommProofExchangeRepository, DidCommProofState, type DidCommProofStateChangedEvent } from '@credo-ts/didcomm'
 import type { SubmittedProofItem } from '@parley/shared'
 import { anonCredsProofRequest, presentationOutcome } from '../../proofs/outcome.ts'
+import { completeRequested } from '../../proofs/requested.ts'
 import { PresentationFlowRecord } from '../../proofs/PresentationFlowRecord.ts'
 import { recordRepository } from '../../wallet/storage/repository.ts'
 import type { MessageReceiver, MessageSender } from '../contract.ts'
 import { proofV2, sendExchangeMessage } from './protocol-messages.ts'
 
+/**
+ * Items without `attributes` ask for every attribute of their schema (vs-agent's behaviour);
+ * names that are not attributes of the schema make the message `errored`. Each item's
+ * `description` becomes part of the request's comment.
+ */
 export const sendIdentityProofRequest: MessageSender<'identity-proof-request'> = async (body, context) => {
   const { agent } = context
-  const requestedCredentials = body.requestedProofItems.map((item, index) => ({
-    id: item.id ?? String(index),
-    credentialDefinitionId: item.credentialDefinitionId,
-    attributes: item.attributes,
-  }))
+  const requestedCredentials = await Promise.all(
+    body.requestedProofItems.map(async (item, index) => ({
+      id: item.id ?? String(index),
+      ...(await completeRequested(agent, item, `requestedProofItems.${index}`)),
+    })),
+  )
+  const descriptions = body.requestedProofItems.flatMap((item) => (item.description ? [item.description] : []))
   const { message, proofRecord } = await proofV2(agent).createRequest(agent.context, {
     connectionRecord: context.connection,
     proofFormats: { anoncreds: anonCredsProofRequest(requestedCredentials) },
     autoAcceptProof: DidCommAutoAcceptProof.Never,
+    ...(descriptions.length > 0 ? { comment: descriptions.join('; ') } : {}),
   })
   await recordRepository(agent.context, PresentationFlowRecord).save(
     agent.context,
     new PresentationFlowRecord({ id: proofRecord.id, origin: 'message', requestedCredentials }),
   )
-  await sendExchangeMessage(context, message, proofRecord.threadId, body.threadId)
+  const exchange = { record: proofRecord, save: () => agent.dependencyManager.resolve(DidCommProofExchangeRepository).update(agent.context, proofRecord) }
+  await sendExchangeMessage(context, message, exchange, body.threadId)
 }
 
 /** Thrown (state `errored`) when `identity-proof-result` names no exchange awaiting a verdict on the connection. */
@@ -76,7 +87,7 @@ export const receiveIdentityProofSubmit: MessageReceiver = (agent, receive) => {
       const submittedProofItems: SubmittedProofItem[] = flow.requestedCredentials.map((item) => {
         const base = { id: item.id, type: 'verifiable-credential' as const, proofExchangeId: record.id }
         return outcome.status === 'ok'
-          ? { ...base, verified: true, claims: outcome.claims.get(item.id) ?? [] }
+          ? { ...base, verified: true, claims: outcome.claims.get(item.id) ?? [], ...(item.predicates ? { predicates: outcome.predicates.get(item.id) ?? [] } : {}) }
           : { ...base, verified: false, errorCode: outcome.status, reason: outcome.reason }
       })
       receive({

@@ -4,8 +4,9 @@
  * timestamp in seconds.
  */
 import { DidCommMessage, IsValidMessageType, parseMessageType } from '@credo-ts/didcomm'
-import { Expose, Transform, TransformationType, Type } from 'class-transformer'
+import { Expose, Type } from 'class-transformer'
 import { ArrayNotEmpty, IsArray, IsDate, IsEnum, IsString, ValidateNested } from 'class-validator'
+import { UnixSeconds } from '../../unix-seconds.ts'
 
 /** Receipt states of the protocol, in the order a message lives through them. */
 export enum ReceiptState {
@@ -25,10 +26,7 @@ export class MessageReceipt {
   state!: ReceiptState
 
   /** Unix seconds on the wire. */
-  @Transform(({ value, type }) => {
-    if (type === TransformationType.CLASS_TO_PLAIN) return value instanceof Date ? Math.floor(value.getTime() / 1000) : value
-    return typeof value === 'number' ? new Date(value * 1000) : value
-  })
+  @UnixSeconds()
   @IsDate()
   timestamp!: Date
 
