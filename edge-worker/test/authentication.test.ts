@@ -12,20 +12,20 @@ describe('the user directory', () => {
   it('an identity authenticated on two connections is one user; signing out removes one connection', async () => {
     const identity = `ana-${crypto.randomUUID()}`
     const [phone, laptop] = [crypto.randomUUID(), crypto.randomUUID()]
-    await directory(env).signIn(phone, identity, ['editor'], 1)
-    await directory(env).signIn(laptop, identity, ['editor', 'approver'], 2)
-    await directory(env).signIn(laptop, identity, ['editor', 'approver'], 2)
-    expect(await directory(env).user(identity)).toEqual({ identity, roles: ['editor', 'approver'], connectionIds: [phone, laptop] })
+    await directory(env).signIn(phone, { identity, roles: ['editor'], admin: false }, 1)
+    await directory(env).signIn(laptop, { identity, roles: ['editor', 'approver'], admin: true }, 2)
+    await directory(env).signIn(laptop, { identity, roles: ['editor', 'approver'], admin: true }, 2)
+    expect(await directory(env).user(identity)).toEqual({ identity, roles: ['editor', 'approver'], admin: true, connectionIds: [phone, laptop] })
     await directory(env).signOut(phone)
     await directory(env).signOut(phone)
-    expect(await directory(env).user(identity)).toEqual({ identity, roles: ['editor', 'approver'], connectionIds: [laptop] })
+    expect(await directory(env).user(identity)).toEqual({ identity, roles: ['editor', 'approver'], admin: true, connectionIds: [laptop] })
   })
 
   it('a connection on which someone else signs in leaves the first identity', async () => {
     const [first, second] = [`a-${crypto.randomUUID()}`, `b-${crypto.randomUUID()}`]
     const connection = crypto.randomUUID()
-    await directory(env).signIn(connection, first, ['user'])
-    await directory(env).signIn(connection, second, ['user'])
+    await directory(env).signIn(connection, { identity: first, roles: ['user'], admin: false })
+    await directory(env).signIn(connection, { identity: second, roles: ['user'], admin: false })
     expect(await directory(env).user(first)).toBeNull()
     expect((await directory(env).user(second))?.connectionIds).toEqual([connection])
   })

@@ -22,10 +22,11 @@ import type { EventFrame } from '@parley/shared/tunnel'
 import { directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
+import { adminIdentities } from '../flows/authentication/roles.ts'
 import { handleEvent } from '../flows/step.ts'
 import type { FlowEvent, RecordEntry } from '../flows/types.ts'
 import { createLogger, type Logger } from '../logging/index.ts'
-import { newSession, type Session } from '../session/index.ts'
+import { newSession, principalOf, type Session } from '../session/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
@@ -133,7 +134,7 @@ export class Conversation extends DurableObject<Env> {
   private async updateDirectory(before: Session, after: Session, connectionId: string): Promise<void> {
     if (before.identity === after.identity && before.roles.join('\n') === after.roles.join('\n')) return
     if (after.identity === undefined) await directory(this.env).signOut(connectionId)
-    else await directory(this.env).signIn(connectionId, after.identity, after.roles)
+    else await directory(this.env).signIn(connectionId, { identity: after.identity, roles: after.roles, admin: principalOf(after, adminIdentities(this.config.flows.authentication)).admin })
   }
 
   /** Hands every unsent command to the tunnel gateway, in order. */

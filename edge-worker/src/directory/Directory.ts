@@ -17,6 +17,8 @@ export interface DirectoryUser {
   identity: string
   /** Union of the roles presented on each connection, in first-seen order. */
   roles: string[]
+  /** An admin (adminUsers / adminAvatars) on any of its connections. */
+  admin: boolean
   /** Connections the identity is authenticated on, oldest first. */
   connectionIds: string[]
 }
@@ -30,10 +32,11 @@ export class Directory extends DurableObject<Env> {
     this.db = openDatabase(ctx, schema, migrations)
   }
 
-  /** Records that `identity` with `roles` is authenticated on `connectionId` (replacing whoever was before on it). Idempotent. */
-  async signIn(connectionId: string, identity: string, roles: string[], now = Date.now()): Promise<void> {
-    this.db.insert(members).values({ connectionId, identity, roles, since: now })
-      .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, since: now } }).run()
+  /** Records that `principal` is authenticated on `connectionId` (replacing whoever was before on it). Idempotent. */
+  async signIn(connectionId: string, principal: { identity: string; roles: string[]; admin: boolean }, now = Date.now()): Promise<void> {
+    const { identity, roles, admin } = principal
+    this.db.insert(members).values({ connectionId, identity, roles, admin, since: now })
+      .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, admin, since: now } }).run()
   }
 
   /** Records that nobody is authenticated on `connectionId` any more. Idempotent. */
@@ -45,6 +48,6 @@ export class Directory extends DurableObject<Env> {
   async user(identity: string): Promise<DirectoryUser | null> {
     const rows = this.db.select().from(members).where(eq(members.identity, identity)).orderBy(asc(members.since), asc(members.connectionId)).all()
     if (rows.length === 0) return null
-    return { identity, roles: [...new Set(rows.flatMap((row) => row.roles))], connectionIds: rows.map((row) => row.connectionId) }
+    return { identity, roles: [...new Set(rows.flatMap((row) => row.roles))], admin: rows.some((row) => row.admin), connectionIds: rows.map((row) => row.connectionId) }
   }
 }

@@ -4,6 +4,7 @@ export const migrations: readonly string[] = [
     connection_id TEXT PRIMARY KEY NOT NULL,
     identity TEXT NOT NULL,
     roles TEXT NOT NULL,
+    admin INTEGER NOT NULL,
     since INTEGER NOT NULL
   );
   --> statement-breakpoint
