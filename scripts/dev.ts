@@ -5,18 +5,22 @@
  *
  * Reads the same variables as production (README "Configuration"). The worker gets every
  * variable the agent pack may read (docs/agent-pack.md "Environment variables": the overrides,
- * keys, and each `${VAR}` or `apiKeyEnv` the pack in AGENT_PACK_PATH names), agent-node everything
- * else. Defaults: worker on 8787, agent public port 3001, admin port 3000, data in ./data.
+ * keys, and each `${VAR}` or `apiKeyEnv` the pack in AGENT_PACK_PATH names) and
+ * OUTBOUND_ALLOWED_NETWORKS; agent-node everything else. Defaults: worker on 8787, agent public
+ * port 3001, admin port 3000, data in ./data.
  */
 import QRCode from 'qrcode'
 import { join, resolve } from 'node:path'
-import { referencedEnv, resolveAgentPack } from '@parley/shared/agent-pack'
+import { pickEnv, referencedVariables, resolveAgentPack } from '@parley/shared/agent-pack'
 import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { ROOT, startLocalStack } from './local-stack.ts'
 
+/** Worker settings that are not agent-pack variables: its outbound guard (as agent-node's). */
+const WORKER_SETTINGS = ['OUTBOUND_ALLOWED_NETWORKS']
+
 async function main(): Promise<void> {
   const pack = await loadAgentPackFile(resolve(process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')))
-  const workerVars = referencedEnv(process.env, pack)
+  const workerVars = pickEnv(process.env, [...referencedVariables(pack), ...WORKER_SETTINGS])
   console.log('starting the edge worker (workerd) and agent-node…')
   const stack = await startLocalStack({
     workerPort: Number(process.env.WORKER_PORT ?? 8787),

@@ -67,7 +67,7 @@ async function main(args: string[]): Promise<CommandResult> {
   const [command, dir] = args.filter((arg) => !arg.startsWith('--'))
   switch (command) {
     case 'check':
-      return checkPack(resolve(dir ?? process.env.AGENT_PACK_PATH ?? join(ROOT, 'agent-packs')), process.env, { strict: flags.has('--strict') })
+      return checkPack(resolve(dir || process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')), process.env, { strict: flags.has('--strict') })
     case 'schema':
       return writeSchema({ check: flags.has('--check') })
     default:

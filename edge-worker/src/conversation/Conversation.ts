@@ -39,7 +39,7 @@ import { workerServices, type WorkerServices } from './services.ts'
  * and the flows' timer. Storage: schema.ts. Commands leave through the tunnel gateway's `sendCommand`.
  */
 export class Conversation extends DurableObject<Env> {
-  protected readonly db: Database<typeof schema>
+  private readonly db: Database<typeof schema>
   private readonly config: AgentPackConfig
   private readonly services: WorkerServices
   private readonly memory: MemoryWindow

@@ -13,15 +13,13 @@ const SECRET_KEY = /^(api[-_]?key|password|pass|secret|secret[-_]?key|access[-_]
 const SECRET_MAPPING = new Set(['headers', 'env'])
 
 /**
- * A deep copy of `value` with secrets replaced by `MASK`. Empty strings stay empty, so "not set"
- * remains visible.
+ * A deep copy of `value` with secrets replaced by `MASK` (whatever their type, under a secret
+ * key). Empty strings stay empty, so "not set" remains visible. `key` is the key holding `value`.
  */
 export function maskSecrets(value: unknown, key?: string): unknown {
-  if (typeof value === 'string') {
-    if (value === '') return value
-    if (key !== undefined && SECRET_KEY.test(key)) return MASK
-    return maskUrlPassword(value)
-  }
+  if (value === '' || value === null || value === undefined) return value
+  if (key !== undefined && SECRET_KEY.test(key)) return MASK
+  if (typeof value === 'string') return maskUrlPassword(value)
   if (Array.isArray(value)) return value.map((item) => maskSecrets(item))
   if (typeof value === 'object' && value !== null) {
     const secretMapping = key !== undefined && SECRET_MAPPING.has(key)

@@ -30,11 +30,11 @@ function collectApiKeyEnv(value: unknown, names: Set<string>): void {
 }
 
 /**
- * The set variables of `env` that `source` may read (`referencedVariables`): what a launcher
+ * The variables among `names` that are set (to a non-empty string) in `env`: what a launcher
  * hands the process that resolves the pack (`npm start` → the worker's vars).
  */
-export function referencedEnv(env: EnvRecord, source?: AgentPackSource): Record<string, string> {
-  return Object.fromEntries(referencedVariables(source).flatMap((name) => {
+export function pickEnv(env: EnvRecord, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => {
     const value = envValue(env, name)
     return value === undefined ? [] : [[name, value]]
   }))

@@ -47,21 +47,30 @@ export function resolveAgentPack(source: AgentPackSource | undefined, env: EnvRe
   warnDeprecated(manifest, warnings)
   const parsed = validate(AgentPackManifest, manifest, origins, warnings)
   warnNotActedOn(manifest, notActedOn, warnings)
+  return { config: withEnvironmentSettings(parsed, env, warnings), warnings }
+}
 
-  const environment: Mapping = {}
-  const settings = validate(EnvironmentSettings, environment, applyVariables(environment, ENV_SETTINGS, env, warnings), warnings)
-  const apiKey = settings.llm.apiKey ?? (parsed.llm.provider === 'anthropic' ? envValue(env, ANTHROPIC_API_KEY) : undefined)
+/**
+ * Adds what comes from the environment only: `llm.apiKey`, each media provider's `apiKey` (from
+ * the variable its `apiKeyEnv` names), `objectStore`, and the `local` provider's default URL.
+ */
+function withEnvironmentSettings(parsed: AgentPackManifest, env: EnvRecord, warnings: string[]): AgentPackConfig {
+  const tree: Mapping = {}
+  const settings = validate(EnvironmentSettings, tree, applyVariables(tree, ENV_SETTINGS, env, warnings), warnings)
+  const { llm, imageGeneration, speechToText, vision } = parsed
   const keyOf = (apiKeyEnv: string) => (apiKeyEnv === DEFAULT_API_KEY_ENV ? settings.llm.apiKey : envValue(env, apiKeyEnv))
-  const { speechToText, vision } = parsed
-  const config: AgentPackConfig = {
+  return {
     ...parsed,
-    llm: { ...parsed.llm, baseUrl: parsed.llm.baseUrl ?? (parsed.llm.provider === 'local' ? DEFAULT_LOCAL_BASE_URL : undefined), apiKey },
-    imageGeneration: { providers: parsed.imageGeneration.providers.map((provider) => ({ ...provider, apiKey: keyOf(provider.apiKeyEnv) })) },
+    llm: {
+      ...llm,
+      baseUrl: llm.baseUrl ?? (llm.provider === 'local' ? DEFAULT_LOCAL_BASE_URL : undefined),
+      apiKey: settings.llm.apiKey ?? (llm.provider === 'anthropic' ? envValue(env, ANTHROPIC_API_KEY) : undefined),
+    },
+    imageGeneration: { providers: imageGeneration.providers.map((provider) => ({ ...provider, apiKey: keyOf(provider.apiKeyEnv) })) },
     speechToText: { ...speechToText, provider: speechToText.provider && { ...speechToText.provider, apiKey: keyOf(speechToText.provider.apiKeyEnv) } },
     vision: { ...vision, provider: vision.provider && { ...vision.provider, apiKey: keyOf(vision.provider.apiKeyEnv) } },
     objectStore: settings.objectStore,
   }
-  return { config, warnings }
 }
 
 function readManifest(source: AgentPackSource | undefined, warnings: string[]): Mapping {
@@ -130,11 +139,14 @@ const MAX_PASSES = 1000
  * good ones survive.
  */
 function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<string, OverrideOrigin>, warnings: string[]): z.output<S> {
+  /** Warning (index) of each value removed so far, by path: a field that was bad, not absent. */
+  const removed = new Map<string, number>()
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const result = schema.safeParse(tree)
     if (result.success) return result.data
     const issue = result.error.issues[0]
     if (issue === undefined) break
+    const path = formatPath(issue.path)
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         warnings.push(`${formatPath([...issue.path, key])}: unknown key`)
@@ -143,10 +155,10 @@ function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<st
       continue
     }
     const origin = originOf(issue.path, origins)
-    if (origin && formatPath(origin.path) === formatPath(issue.path)) {
+    if (origin && formatPath(origin.path) === path) {
       // A bad override: undo it, keeping what the pack said (validated on the next pass).
-      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
-      origins.delete(formatPath(origin.path))
+      warnings.push(`${path}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
+      origins.delete(path)
       const parent = valueAt(tree, origin.path.slice(0, -1)) as Mapping
       const field = origin.path[origin.path.length - 1] as string
       if (origin.previous === undefined) delete parent[field]
@@ -156,15 +168,17 @@ function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<st
     const from = origin ? ` (from ${origin.variable})` : ''
     const value = valueAt(tree, issue.path)
     if (value !== undefined) {
-      warnings.push(`${formatPath(issue.path)}: ${issue.message}, got ${describe(value, issue.path)}${from}`)
+      removed.set(path, warnings.push(`${path}: ${issue.message}, got ${describe(value, issue.path)}${from}`) - 1)
       if (!removeAt(tree, issue.path)) break
       continue
     }
-    // A required value is missing: drop what holds it.
+    // A required value is missing (or was just removed as bad): drop what holds it.
     const holder = deepestPresent(tree, issue.path)
-    if (holder.length === 0) break
-    warnings.push(`${formatPath(issue.path)}: ${issue.message}, got nothing${from}; ${formatPath(holder)} dropped`)
-    if (!removeAt(tree, holder)) break
+    if (holder.length === 0 || !removeAt(tree, holder)) break
+    const earlier = removed.get(path)
+    if (earlier === undefined) warnings.push(`${path}: ${issue.message}, got nothing${from}; ${formatPath(holder)} dropped`)
+    else warnings[earlier] += `; ${formatPath(holder)} dropped`
+    removed.clear() // positions under the holder have moved
   }
   warnings.push('(manifest): could not be validated; using built-in defaults only')
   return schema.parse({})
