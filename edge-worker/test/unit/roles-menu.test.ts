@@ -7,8 +7,7 @@ import { isVisible, menuFor, type MenuFacts } from '../../src/flows/menu/menu.ts
 import { applyPatch, newSession } from '../../src/session/index.ts'
 
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
-const resolve = (yaml: string, env: Record<string, string> = {}) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, env)
-const pack = (yaml: string, env: Record<string, string> = {}) => resolve(yaml, env).config
+const pack = (yaml: string, env: Record<string, string> = {}) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, env).config
 const completed = { type: 'connection-state-updated', connectionId: CONNECTION, invitationId: crypto.randomUUID(), state: 'completed' } as const
 const text = { type: 'message-received', message: { type: 'text', id: 'm', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'hi' } } as const
 
@@ -95,12 +94,5 @@ flows:
     expect(changed.command?.message).toMatchObject({ options: [{ id: 'out' }, { id: 'help' }] })
     session = applyPatch(session, changed.patch!)
     expect(refreshMenu(text, session, config, CONNECTION)).toEqual({})
-  })
-})
-
-describe('edge support', () => {
-  it('no longer warns that authentication, the menu or the requireAuth gates are ignored; providers still are', () => {
-    const { warnings } = resolve('flows: { authentication: { enabled: true }, menu: { items: [{ id: a, label: A }] } }\nspeechToText: { requireAuth: true }\nvision: { requireAuth: true, provider: { type: compat-vision } }')
-    expect(warnings).toEqual(['vision.provider: valid, but not acted on by the edge yet; ignored'])
   })
 })
