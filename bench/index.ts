@@ -3,6 +3,7 @@
  * `npm run bench -- <name>` runs one entry.
  */
 import { runAnoncreds } from './anoncreds.ts'
+import { runAuthentication } from './authentication.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
@@ -16,6 +17,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   events: runEvents,
   'event-subscriptions': runEventSubscriptions,
   'tool-turn': runToolTurn,
+  authentication: runAuthentication,
 }
 
 const only = process.argv[2]

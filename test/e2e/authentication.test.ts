@@ -15,8 +15,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { nextOfferReceived, nextProofRequestReceived } from '../../agent-node/test/support/credential-stack.ts'
 import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
+import { adminCall, authenticateFromMenu, issueCredential } from '../support/credential-auth.ts'
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
 const ISSUER_DID = 'did:web:issuer.example.org'
@@ -67,22 +67,13 @@ describe('authentication, roles and the contextual menu', () => {
     if (!response.ok) throw new Error(`directory hook: ${response.status}`)
     return (await response.json()) as { identity: string; roles: string[]; admin: boolean; connectionIds: string[] } | null
   }
-  const admin = async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${stack.agent.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-    return (await response.json()) as T
-  }
+  const admin = <T>(path: string, body?: unknown) => adminCall<T>(stack.agent.adminUrl, path, body)
 
   /** A wallet holding a credential with `claims` (none: no credential), connected through a fresh invitation. */
   async function walletWith(label: string, claims?: Record<string, string>): Promise<{ wallet: WalletPeer; connectionId: string; greeting: string[]; menu: string[] }> {
     const wallet = await WalletPeer.create({ label, logger: createLogger('error', 'wallet') })
     wallets.push(wallet)
-    if (claims) {
-      const offer = await admin<{ shortUrl: string }>('/v1/credential-offer', { credentialDefinitionId, claims: Object.entries(claims).map(([name, value]) => ({ name, value })) })
-      const received = nextOfferReceived(wallet)
-      await wallet.connect(offer.shortUrl)
-      await wallet.acceptCredentialOffer((await received).id, 90_000)
-    }
+    if (claims) await issueCredential(stack.agent.adminUrl, wallet, credentialDefinitionId, claims)
     const { connectionId, greeting, menu } = await connect(wallet)
     return { wallet, connectionId, greeting, menu }
   }
@@ -107,14 +98,8 @@ describe('authentication, roles and the contextual menu', () => {
     await wallet.sendText(connectionId, text)
     return (await reply).content
   }
-  /** Selects `option` in the menu and answers the proof request as the wallet can; resolves with the reply text. */
-  async function authenticate(wallet: WalletPeer, connectionId: string, answer: (id: string) => Promise<unknown> = (id) => wallet.answerProofRequest(id)): Promise<string> {
-    const request = nextProofRequestReceived(wallet)
-    const reply = nextTextOn(wallet, connectionId)
-    await wallet.performContextualMenuOption(connectionId, 'login')
-    await answer((await request).id)
-    return (await reply).content
-  }
+  /** Authenticates from the menu's `login` item; resolves with the reply. */
+  const authenticate = (wallet: WalletPeer, connectionId: string, answer?: (id: string) => Promise<unknown>) => authenticateFromMenu(wallet, connectionId, 'login', answer)
   const menuAfter = (wallet: WalletPeer, connectionId: string, first: string) =>
     wallet.contextualMenu(connectionId, (record) => record.menu?.options[0]?.name === first).then((record) => options(record.menu?.options))
 
