@@ -130,4 +130,13 @@ describe('authentication', () => {
     expect(principalOf(h.session, adminIdentities(pack(AUTH).flows.authentication)).admin).toBe(true)
     expect(texts(await h.send(select('authenticate')))).toEqual([])
   })
+
+  it('a connection that ends logs its user out, with no message and no menu', async () => {
+    const h = new Harness(pack(AUTH))
+    await h.send(completed)
+    await h.send(submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'name', value: 'Ana' }] }))
+    expect(h.session.identity).toBe('Ana')
+    expect(await h.send({ ...completed, state: 'terminated' })).toEqual([])
+    expect(h.session.identity).toBeUndefined()
+  })
 })

@@ -11,7 +11,8 @@
  *   not make (`refused`, `no-compatible-credentials`: the user declined or holds no such
  *   credential) says so and, when `issuerServiceDid` is set, sends an invitation to it with
  *   AUTH_NO_CREDENTIAL; any other failure says AUTH_FAILED. Either way the user stays a guest.
- * - Action `logout`: forgets identity and roles (LOGOUT_DONE).
+ * - Action `logout`: forgets identity and roles (LOGOUT_DONE). A connection that ends
+ *   (`terminated`, `abandoned`) logs its user out silently, so the directory forgets it.
  * - Gates, for a guest: with `required`, every text or media message gets AUTH_REQUIRED and
  *   never reaches the model; with `speechToText.requireAuth` a voice note (media with an `audio/*`
  *   item) gets VOICE_AUTH_REQUIRED, with `vision.requireAuth` an image gets IMAGE_AUTH_REQUIRED.
@@ -67,13 +68,21 @@ export function promptsToAuthenticate(session: Session, config: AgentPackConfig)
   return config.flows.authentication.required && session.identity === undefined
 }
 
+/** Whether `event` ends the connection of an authenticated user. */
+const endsSession = (event: FlowEvent, session: Session) =>
+  session.identity !== undefined && event.type === 'connection-state-updated' && (event.state === 'terminated' || event.state === 'abandoned')
+
+/** The session patch of a user who is a guest again. */
+const LOGGED_OUT = { identity: undefined, roles: [], flowState: { authentication: {} satisfies AuthenticationState } }
+
 export const authenticationFlow: Flow = {
   name: 'authentication',
-  claims: (event, session, config) => pendingSubmit(event, session) !== undefined || gateFor(event, session, config) !== undefined,
+  claims: (event, session, config) => pendingSubmit(event, session) !== undefined || endsSession(event, session) || gateFor(event, session, config) !== undefined,
   async handle(context) {
     const { event, session, config } = context
     const submit = pendingSubmit(event, session)
     if (submit) return verdict(context, submit)
+    if (endsSession(event, session)) return { session: LOGGED_OUT }
     say(context, gateFor(event, session, config)!)
     return {}
   },
@@ -134,5 +143,5 @@ export async function authenticate(context: FlowContext): Promise<FlowResult> {
 /** Action `logout`: the user becomes a guest again. */
 export async function logout(context: FlowContext): Promise<FlowResult> {
   say(context, 'LOGOUT_DONE')
-  return { session: { identity: undefined, roles: [], flowState: { authentication: {} satisfies AuthenticationState } } }
+  return { session: LOGGED_OUT }
 }

@@ -7,7 +7,8 @@
  * - `refreshMenu` runs after every event the conversation handles: once the connection has
  *   completed, it sends the menu the session now sees (`contextual-menu-update`) when it differs
  *   from the last one sent, and only then, so a state change that alters the menu (logging in or
- *   out, a language learnt from the profile) re-sends it and nothing else does.
+ *   out, a language learnt from the profile) re-sends it and nothing else does. Once the
+ *   connection has ended (`terminated`, `abandoned`), no menu is sent.
  */
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { TunnelCommand } from '@parley/shared/tunnel'
@@ -53,6 +54,9 @@ export const menuFlow: Flow = {
  */
 export function refreshMenu(event: FlowEvent, session: Session, config: AgentPackConfig, connectionId: string): { command?: TunnelCommand; patch?: SessionPatch } {
   const state = stateOf(session)
+  if (event.type === 'connection-state-updated' && (event.state === 'terminated' || event.state === 'abandoned')) {
+    return state.connected ? { patch: { flowState: { menu: { ...state, connected: false } satisfies MenuState } } } : {}
+  }
   const connected = state.connected || (event.type === 'connection-state-updated' && event.state === 'completed')
   if (!connected) return {}
   const menu = menuFor(config, session)
