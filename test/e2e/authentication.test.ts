@@ -81,13 +81,15 @@ describe('authentication, roles and the contextual menu', () => {
   /** Connects `wallet` once more; resolves with the greeting texts and the first menu. */
   async function connect(wallet: WalletPeer) {
     const { url } = await admin<{ url: string }>('/v1/invitation')
-    const texts: string[] = []
-    const stop = wallet.onText((message) => texts.push(message.content))
+    const received: { connectionId: string; content: string }[] = []
+    const stop = wallet.onText((message) => received.push(message))
     const connectionId = await wallet.connect(url)
     const menu = await wallet.contextualMenu(connectionId)
-    while (texts.length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
+    // The wallet's other connections (the credential offer's) are greeted too: keep this one's.
+    const texts = () => received.filter((message) => message.connectionId === connectionId).map((message) => message.content)
+    while (texts().length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
     stop()
-    return { connectionId, greeting: texts, menu: options(menu.menu?.options) }
+    return { connectionId, greeting: texts(), menu: options(menu.menu?.options) }
   }
 
   const options = (list?: { name: string; title: string }[]) => (list ?? []).map((option) => `${option.name}:${option.title}`)
@@ -172,6 +174,15 @@ describe('authentication, roles and the contextual menu', () => {
 
     expect(await authenticate(wallet, connectionId)).toBe('You are now authenticated as Bo.')
     expect(await directoryUser('Bo')).toEqual({ identity: 'Bo', roles: ['editor', 'viewer'], admin: false, connectionIds: [expect.any(String)] })
+  }, 240_000)
+
+  it('roles as one plain name, and the default role when the attribute is empty', async () => {
+    const cy = await walletWith('cy', { name: 'Cy', roles: 'viewer' })
+    expect(await authenticate(cy.wallet, cy.connectionId)).toBe('You are now authenticated as Cy.')
+    expect(await directoryUser('Cy')).toMatchObject({ roles: ['viewer'], admin: false })
+    const di = await walletWith('di', { name: 'Di', roles: '' })
+    expect(await authenticate(di.wallet, di.connectionId)).toBe('You are now authenticated as Di.')
+    expect(await directoryUser('Di')).toMatchObject({ roles: ['user'], admin: false })
   }, 240_000)
 
   it('a wallet without the credential is invited to the issuer; voice and image gates in English and Spanish', async () => {
