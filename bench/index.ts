@@ -3,6 +3,7 @@
  * `npm run bench -- <name>` runs one entry.
  */
 import { runAnoncreds } from './anoncreds.ts'
+import { runAuthentication } from './authentication.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
@@ -20,6 +21,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'public-limits': runPublicLimits,
   'tool-turn': runToolTurn,
   'inbound-burst': runInboundBurst,
+  authentication: runAuthentication,
 }
 
 const only = process.argv[2]

@@ -99,17 +99,19 @@ tools: { dynamicConfig: '[{"name":"t"}]' }
 describe('sections the edge does not act on yet', () => {
   it('get one warning each when set, in the file or through an override', () => {
     const { warnings } = resolveAgentPack(yaml(`
-flows: { welcome: { enabled: true }, authentication: { required: true, defaultRole: r } }
+flows: { welcome: { enabled: true }, authentication: { required: true, defaultRole: r }, menu: { items: [{ id: a, label: A }] } }
 tools: { dynamicConfig: [] }
+speechToText: { requireAuth: true }
+vision: { requireAuth: true, provider: { type: compat-vision } }
 `), { MCP_SERVERS_CONFIG: '[]' })
     expect(warnings).toEqual([
-      'flows.authentication: valid, but not acted on by the edge yet; ignored',
       'mcp: valid, but not acted on by the edge yet; ignored',
+      'vision.provider: valid, but not acted on by the edge yet; ignored',
     ])
   })
 
-  it('do not include what the edge acts on (languages, llm, memory, flows.welcome, tools, integrations)', () => {
-    for (const path of ['languages', 'llm', 'llm.model', 'memory', 'memory.window', 'memory.backend', 'flows', 'flows.welcome', 'flows.welcome.sendOnProfile', 'metadata.defaultLanguage', 'tools', 'integrations']) {
+  it('do not include what the edge acts on (languages, llm, memory, flows, tools, integrations, the requireAuth gates)', () => {
+    for (const path of ['languages', 'llm', 'llm.model', 'memory', 'memory.window', 'memory.backend', 'flows', 'flows.welcome', 'flows.welcome.sendOnProfile', 'flows.authentication', 'flows.menu', 'speechToText', 'speechToText.requireAuth', 'vision', 'vision.requireAuth', 'metadata.defaultLanguage', 'tools', 'integrations']) {
       expect(NOT_ACTED_ON_AT_THE_EDGE).not.toContain(path)
     }
   })

@@ -11,19 +11,22 @@
  * session patch, records, commands) is committed in one transaction with the event's `handled`
  * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
  * re-delivered event never makes the user see anything twice. The same alarm fires the one timer
- * a flow may set (`Session.timer`).
+ * a flow may set (`Session.timer`). After each event, the contextual menu is re-sent when the
+ * session's menu changed (flows/step.ts), and the user directory learns who is
+ * authenticated here (directory/).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import type { TunnelCommand, EventFrame } from '@parley/shared/tunnel'
-import { tunnelGateway } from '../bindings.ts'
+import type { EventFrame } from '@parley/shared/tunnel'
+import { directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
-import { flowFor } from '../flows/registry.ts'
-import type { FlowEvent, FlowResult, RecordEntry } from '../flows/types.ts'
+import { adminIdentities } from '../flows/authentication/roles.ts'
+import { handleEvent } from '../flows/step.ts'
+import type { FlowEvent, RecordEntry } from '../flows/types.ts'
 import { createLogger, type Logger } from '../logging/index.ts'
-import { applyPatch, newSession, type Session } from '../session/index.ts'
+import { newSession, principalOf, type Session } from '../session/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
@@ -104,19 +107,13 @@ export class Conversation extends DurableObject<Env> {
   /** Runs the flow that claims `event` and commits its result (a timer has no event row). */
   private async handle(event: FlowEvent, eventId: string, position?: number, seq = Number.MAX_SAFE_INTEGER): Promise<void> {
     const session = this.session()
-    const flow = flowFor(event, session, this.config)
-    const commands: TunnelCommand[] = []
+    const connectionId = this.connectionId()
     const now = Date.now()
-    const result: FlowResult = flow
-      ? await flow.handle({
-        event, eventId, session, config: this.config, now, log: this.log,
-        connectionId: this.connectionId(),
-        send: (command) => commands.push(command),
-        chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
-      })
-      : {}
-    const next = applyPatch(session, { ...(event.type === 'timer' ? { timer: undefined } : {}), ...result.session })
-    const record = result.record ?? []
+    const { session: next, commands, record } = await handleEvent({
+      event, eventId, session, config: this.config, now, log: this.log, connectionId,
+      chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
+    })
+    await this.updateDirectory(session, next, connectionId)
     this.db.transaction((tx) => {
       tx.insert(sessionTable).values({ id: 1, data: next }).onConflictDoUpdate({ target: sessionTable.id, set: { data: next } }).run()
       commands.forEach((command, step) => {
@@ -128,6 +125,16 @@ export class Conversation extends DurableObject<Env> {
       }
     })
     this.memory.remember(seq, record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'))
+  }
+
+  /**
+   * Keeps the user directory current when the user logs in, out or as someone else; before the
+   * flow's result is committed, so a failure retries the whole event (both calls are idempotent).
+   */
+  private async updateDirectory(before: Session, after: Session, connectionId: string): Promise<void> {
+    if (before.identity === after.identity && before.roles.join('\n') === after.roles.join('\n')) return
+    if (after.identity === undefined) await directory(this.env).signOut(connectionId)
+    else await directory(this.env).signIn(connectionId, { identity: after.identity, roles: after.roles, admin: principalOf(after, adminIdentities(this.config.flows.authentication)).admin })
   }
 
   /** Hands every unsent command to the tunnel gateway, in order. */

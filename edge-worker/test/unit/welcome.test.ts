@@ -1,12 +1,11 @@
 import { resolveAgentPack, type AgentPackConfig } from '@parley/shared/agent-pack'
 import type { AgentEvent } from '@parley/shared/events'
-import type { TunnelCommand } from '@parley/shared/tunnel'
 import { describe, expect, it } from 'vitest'
-import { flowFor } from '../../src/flows/registry.ts'
+import { handleEvent } from '../../src/flows/step.ts'
 import type { FlowEvent } from '../../src/flows/types.ts'
 import { PROFILE_WAIT_MS } from '../../src/flows/welcome/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { applyPatch, newSession, type Session } from '../../src/session/index.ts'
+import { newSession, type Session } from '../../src/session/index.ts'
 
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
 const pack = (yaml: string) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, {}).config
@@ -20,16 +19,12 @@ async function run(config: AgentPackConfig, events: FlowEvent[], now = 1_000) {
   let session: Session = newSession()
   const sent: string[] = []
   for (const event of events) {
-    const flow = flowFor(event, session, config)
-    if (!flow) continue
-    const commands: TunnelCommand[] = []
-    const result = await flow.handle({
+    const step = await handleEvent({
       event, eventId: 'e', connectionId: CONNECTION, session, config, now, log: createLogger('test', 'error'),
-      send: (command) => commands.push(command),
       chat: { tools: [], fetch: fetch, history: () => [] },
     })
-    session = applyPatch(session, { ...(event.type === 'timer' ? { timer: undefined } : {}), ...result.session })
-    sent.push(...commands.map((command) => (command.message.type === 'text' ? command.message.content : command.message.type)))
+    session = step.session
+    sent.push(...step.commands.map((command) => (command.message.type === 'text' ? command.message.content : command.message.type)))
   }
   return { sent, session }
 }

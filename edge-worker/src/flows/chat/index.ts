@@ -10,6 +10,7 @@ import { textFor } from '../../i18n/index.ts'
 import { systemPromptFor } from '../../llm/prompt.ts'
 import { errorMessage } from '../../logging/index.ts'
 import { principalOf } from '../../session/index.ts'
+import { adminIdentities } from '../authentication/roles.ts'
 import { runTurn, type TurnResult } from '../../turn/index.ts'
 import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
 
@@ -39,7 +40,7 @@ export const chatFlow: Flow = {
     try {
       turn = await runTurn({
         model: chat.model, system, history, user: content, tools: chat.tools,
-        principal: principalOf(session, [...config.flows.authentication.adminUsers, ...config.flows.authentication.adminAvatars]), integrations: config.integrations, fetch: chat.fetch,
+        principal: principalOf(session, adminIdentities(config.flows.authentication)), integrations: config.integrations, fetch: chat.fetch,
       })
     } catch (error) {
       log.error('model call failed', { model: chat.model.label, error: errorMessage(error) })
