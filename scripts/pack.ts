@@ -37,7 +37,7 @@ export async function checkPack(dir: string, env: EnvRecord, { strict = false } 
   if (source === undefined) return { stdout: '', stderr: `error: no agent-pack.yaml, agent-pack.yml or agent-pack.json in ${dir}\n`, exitCode: 1 }
   const { config, warnings } = resolveAgentPack(source, env)
   const stdout = `# ${source.path}, resolved (secrets masked)\n${stringify(maskSecrets(config), { lineWidth: 0 })}`
-  const stderr = warnings.map((warning) => `warning: ${warning}\n`).join('') + `${warnings.length} warning${warnings.length === 1 ? '' : 's'}\n`
+  const stderr = `${warnings.map((warning) => `warning: ${warning}\n`).join('')}${warnings.length} warning${warnings.length === 1 ? '' : 's'}\n`
   return { stdout, stderr, exitCode: strict && warnings.length > 0 ? 1 : 0 }
 }
 

@@ -27,7 +27,7 @@ export const BASE_IMAGE = `localhost/parley-test-node:${NODE_VERSION}`
 const DEBIAN_IMAGE = 'localhost/parley-test-debian:bookworm'
 
 /** `podman` with a containers.conf that sets no ulimits (crun cannot set rlimits here). */
-async function podman(args: string[], options: { input?: string } = {}): Promise<string> {
+async function podman(args: string[], _options: { input?: string } = {}): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-podman-conf-'))
   const conf = join(dir, 'containers.conf')
   writeFileSync(conf, '[containers]\ndefault_ulimits = []\n')

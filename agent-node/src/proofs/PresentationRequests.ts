@@ -128,7 +128,7 @@ export class PresentationRequests {
       const record = payload.proofRecord
       this.enqueue(record.id, async () => {
         const flow = await this.repository().findById(agent.context, record.id)
-        if (!flow || flow.origin !== 'invitation') return
+        if (flow?.origin !== 'invitation') return
         const outcome = await presentationOutcome(agent, record, flow.requestedCredentials)
         if (!outcome) return
         if (outcome.status === 'ok') {

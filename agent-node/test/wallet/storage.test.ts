@@ -382,7 +382,7 @@ describe.each(dialects)('on %s', (dialect) => {
       await Promise.all([
         ...theirs.map((record) => storage.update(agentContext, record)),
         ...ours.map((record) => other.update(agentContext, record)),
-        ...ours.slice(0, 10).map((record) => storage.findByQuery(agentContext, GenericRecord, { list: ['x'] })),
+        ...ours.slice(0, 10).map((_record) => storage.findByQuery(agentContext, GenericRecord, { list: ['x'] })),
       ])
       await Promise.all(ours.slice(0, 10).map((record) => other.delete(agentContext, record)))
 

@@ -29,7 +29,7 @@ describe('prepared credential definition keys', () => {
     const engine = createAnoncredsEngine()
     const schema = engine.createSchema({ name: 'person', version: '1.0', issuerId: ISSUER, attributeNames: ['First Name', 'age'] })
     const names = credentialKeyAttributeNames(['First Name', 'age'])
-    let p = half()
+    const p = half()
     let q = half()
     while (p === q) q = half()
     const keys = credentialKeysFromPrimes(names, p, q)

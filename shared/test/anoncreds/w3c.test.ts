@@ -45,7 +45,7 @@ describe('w3c msgpack proof values', () => {
     for (const value of all) {
       const bytes = proofBytes(value)
       expect(Buffer.from(msgpackEncode(msgpackDecode(bytes))).equals(Buffer.from(bytes))).toBe(true)
-      expect('u' + base64UrlEncode(bytes)).toBe(value)
+      expect(`u${base64UrlEncode(bytes)}`).toBe(value)
     }
   })
 

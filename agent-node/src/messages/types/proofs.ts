@@ -82,7 +82,7 @@ export const receiveIdentityProofSubmit: MessageReceiver = (agent, receive) => {
     void (async () => {
       if (!record.connectionId) return
       const flow = await recordRepository(agent.context, PresentationFlowRecord).findById(agent.context, record.id)
-      if (!flow || flow.origin !== 'message') return
+      if (flow?.origin !== 'message') return
       const outcome = await presentationOutcome(agent, record, flow.requestedCredentials)
       if (!outcome) return
       const submittedProofItems: SubmittedProofItem[] = flow.requestedCredentials.map((item) => {

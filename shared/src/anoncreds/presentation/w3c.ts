@@ -103,7 +103,7 @@ export function createW3cPresentation(options: {
 
 function presentationProofOf(credential: W3cCredential): CredentialPresentationProofValue {
   const proof = anoncredsProofOf(credential)
-  if (!proof || proof.proofPurpose !== 'assertionMethod') throw new PresentationRejectedError('credential has no assertionMethod anoncreds proof')
+  if (proof?.proofPurpose !== 'assertionMethod') throw new PresentationRejectedError('credential has no assertionMethod anoncreds proof')
   const decoded = decodeProofValue(proof.proofValue)
   if (decoded.kind !== 'credentialPresentation') throw new PresentationRejectedError('DataIntegrityProof does not contain credential presentation proof')
   return decoded.value
@@ -180,7 +180,7 @@ function checkW3cRequestData(
   for (const info of Object.values(request.requested_predicates)) {
     const ok = vcs.some((vc, i) => {
       const found = findAttribute(vc.credentialSubject, info.name)
-      if (!found || found[1] !== true) return false
+      if (found?.[1] !== true) return false
       const matches = proofs[i]!.sub_proof.primary_proof.ge_proofs.some(
         (ge) => ge.predicate.attr_name === normalizeAttributeName(found[0]) && ge.predicate.p_type === clPredicateType(info.p_type) && ge.predicate.value === info.p_value,
       )

@@ -293,7 +293,7 @@ export function proofValueFromMsg(value: MsgValue): ProofValue {
 
 /** `u` + base64url(msgpack) of a proof value (anoncreds-rs `format::base64_msgpack`). */
 export function encodeProofValue(proof: ProofValue): string {
-  return 'u' + base64UrlEncode(msgpackEncode(proofValueToMsg(proof)))
+  return `u${base64UrlEncode(msgpackEncode(proofValueToMsg(proof)))}`
 }
 
 /** Decodes a `proofValue` string; throws `Error` when it is not `u` + base64url(msgpack) of a known tag. */
