@@ -11,7 +11,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { stringify } from 'yaml'
-import { AGENT_PACK_SCHEMA_FILE, agentPackJsonSchema, maskSecrets, resolveAgentPack, type EnvRecord } from '@parley/shared/agent-pack'
+import { AGENT_PACK_SCHEMA_FILE, agentPackJsonSchema, maskSecrets, resolveAgentPack, type AgentPackSource, type EnvRecord } from '@parley/shared/agent-pack'
 import { loadCheckedAgentPackFile } from '@parley/shared/agent-pack/node'
 import { ROOT } from './local-stack.ts'
 
@@ -28,7 +28,7 @@ export interface CommandResult {
  *   when there is no manifest in `dir` or it does not parse, or (`strict`) on any warning.
  */
 export async function checkPack(dir: string, env: EnvRecord, { strict = false } = {}): Promise<CommandResult> {
-  let source
+  let source: AgentPackSource | undefined
   try {
     source = await loadCheckedAgentPackFile(dir)
   } catch (error) {

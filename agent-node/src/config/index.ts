@@ -310,7 +310,9 @@ function listSetting(name: string, value: string | undefined, normalize: (entry:
   if (value.trim() === '*') return '*'
   const entries = value.split(',').map((s) => s.trim()).filter(Boolean)
   const normalized = entries.map((entry) => normalize(entry))
-  entries.forEach((entry, i) => normalized[i] === undefined && problems.push(`${name}: '${entry}' is not valid`))
+  for (const [i, entry] of entries.entries()) {
+    if (normalized[i] === undefined) problems.push(`${name}: '${entry}' is not valid`)
+  }
   return normalized.filter((entry): entry is string => entry !== undefined)
 }
 

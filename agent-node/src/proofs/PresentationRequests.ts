@@ -115,7 +115,9 @@ export class PresentationRequests {
   start(): void {
     const { agent, shortUrls, logger } = this.deps
     void this.repository().findByQuery(agent.context, { callbackPending: true })
-      .then((flows) => flows.forEach((flow) => this.sendCallbacks(flow.id)))
+      .then((flows) => {
+        for (const flow of flows) this.sendCallbacks(flow.id)
+      })
       .catch((error: unknown) => logger.error({ err: error }, 'could not resume presentation callbacks'))
     shortUrls.onResolved((record) => this.reportByOutOfBand(record.outOfBandId, 'scanned'))
     agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {

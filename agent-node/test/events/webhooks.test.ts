@@ -27,6 +27,9 @@ const logger = createLogger('silent')
 const FAST: RetryPolicy = { maxAttempts: 3, baseDelayMs: 2, maxDelayMs: 10 }
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`
 
+/** The fields of the admin API's dead-letter answers (a list, one dead letter, a replay) that the tests read. */
+type DeadLettersAnswer = { deadLetters: { id: string; eventId: string }[]; replaying: { eventId: string }[]; id: string; status: string }
+
 const connection = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`
 const sent = (connectionId: string, n: number): AgentEvent => ({
   type: 'message-state-updated', messageId: crypto.randomUUID(), connectionId, state: 'sent', timestamp: n,
@@ -136,7 +139,7 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     const call = async (method: string, path: string, body?: string) => {
       // as a client on the admin port sends it: the admin API refuses requests without an allowed Host
       const response = await app.request(path, { method, body, headers: { host: '127.0.0.1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) } })
-      return { status: response.status, body: (await response.json()) as Record<string, any> }
+      return { status: response.status, body: (await response.json()) as DeadLettersAnswer }
     }
 
     const events = [await publisher.publish(sent(connection(1), 1)), await publisher.publish(sent(connection(2), 1))]
@@ -145,6 +148,7 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     expect(listed.status).toBe(200)
     expect(listed.body.deadLetters.map((l: { eventId: string }) => l.eventId).sort()).toEqual(events.map((e) => e.id).sort())
     const first = listed.body.deadLetters.find((l: { eventId: string }) => l.eventId === events[0]!.id)
+    if (!first) throw new Error('the first event was not dead-lettered')
     expect(first).toMatchObject({ subscriber: 'webhook:test', reason: 'rejected', status: 'dead', attempts: 1, seq: 1, event: events[0]!.event })
     expect((await call('GET', `/v1/dead-letters?connectionId=${connection(2)}`)).body.deadLetters).toHaveLength(1)
     expect((await call('GET', `/v1/dead-letters/${first.id}`)).body.id).toBe(first.id)

@@ -87,7 +87,12 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
   beforeAll(async () => {
     receiver = await startEventReceiver({ status: () => (++webhookRequests === 1 ? 503 : 204) })
     // answers nothing until released: its events stay pending
-    slow = await startEventReceiver({ status: async () => (await released, 204) })
+    slow = await startEventReceiver({
+      status: async () => {
+        await released
+        return 204
+      },
+    })
     agent = await startTestAgentNode({ EVENTS_BASE_URL: receiver.url, READY_MAX_OUTBOX_LAG_SECONDS: '0.2', EVENTS_TIMEOUT_MS: '60000' }, { label: 'readiness' })
   })
   afterAll(async () => {

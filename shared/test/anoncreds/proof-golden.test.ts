@@ -17,6 +17,7 @@ import {
   primaryKey,
   verifyProof,
   type CredentialPrimaryPublicKey,
+  type SubProof,
 } from '../../src/anoncreds/proof/index.ts'
 import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
 
@@ -30,7 +31,7 @@ const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: number[]; c_list: number[][] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
 const subProofMsgpack = credentialProof.sub_proof as { primary_proof: Msgpack; non_revoc_proof: Record<string, Record<string, number[]>> }
-const primaryProof = toJson(subProofMsgpack.primary_proof) as any
+const primaryProof = toJson(subProofMsgpack.primary_proof) as SubProof['primary_proof']
 const c = fromBytes(aggregated.c_hash)
 const key = primaryKey(primary)
 const parsed = parseSubProof({ primary_proof: primaryProof, non_revoc_proof: subProofMsgpack.non_revoc_proof }, 'vector')
@@ -55,7 +56,7 @@ describe('golden: the anoncreds-rs vector presentation', () => {
     expect(primaryProof.eq_proof.revealed_attrs).toEqual({ name: values.name!.toString(), height: '175' })
     expect(Object.keys(primaryProof.eq_proof.m).sort()).toEqual(['age', 'id', 'master_secret', 'sex'])
     expect(primaryProof.ge_proofs).toHaveLength(1)
-    expect(primaryProof.ge_proofs[0].predicate).toEqual({ attr_name: 'age', p_type: 'GE', value: 18 })
+    expect(primaryProof.ge_proofs[0]!.predicate).toEqual({ attr_name: 'age', p_type: 'GE', value: 18 })
     expect(parsed.ge[0]!.mj).toBe(parsed.eq.m.get('age'))
   })
 

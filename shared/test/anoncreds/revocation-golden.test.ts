@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { bigIntToBytes, bytesToBigInt } from '../../src/anoncreds/math/index.ts'
 import { equalityTau, parseSubProof, predicateTaus, primaryKey } from '../../src/anoncreds/proof/index.ts'
 import { nonRevocationTaus } from '../../src/anoncreds/revocation/index.ts'
-import { fromBytes, toJson, unpack, vector } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector, type SubProofMsgpack } from './support/vectors.ts'
 
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryPublicKey = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value.publicKeys.accumKey
@@ -22,8 +22,9 @@ const nonce = BigInt(vector('anoncreds-presentation-request.json').nonce)
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: Uint8Array; c_list: Uint8Array[] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
-const nonRevocProof = credentialProof.sub_proof.non_revoc_proof as { x_list: Record<string, Uint8Array>; c_list: Record<string, Uint8Array> }
-const parsed = parseSubProof({ primary_proof: toJson(credentialProof.sub_proof.primary_proof), non_revoc_proof: null }, 'vector')
+const subProof = credentialProof.sub_proof as SubProofMsgpack
+const nonRevocProof = subProof.non_revoc_proof as { x_list: Record<string, Uint8Array>; c_list: Record<string, Uint8Array> }
+const parsed = parseSubProof({ primary_proof: toJson(subProof.primary_proof), non_revoc_proof: null }, 'vector')
 const cHash = fromBytes(aggregated.c_hash)
 
 function primaryTaus(): bigint[] {

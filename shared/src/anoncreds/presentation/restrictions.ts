@@ -61,19 +61,25 @@ function checkField(tag: string, actual: string, expected: string): void {
 function checkFilter(values: ReadonlyMap<string, string | null>, tag: string, value: string, filter: Filter): void {
   switch (tag) {
     case 'schema_id':
-      return checkField(tag, filter.schema_id, value)
+      checkField(tag, filter.schema_id, value)
+      return
     case 'schema_issuer_did':
     case 'schema_issuer_id':
-      return checkField(tag, filter.schema_issuer_id, value)
+      checkField(tag, filter.schema_issuer_id, value)
+      return
     case 'schema_name':
-      return checkField(tag, filter.schema_name, value)
+      checkField(tag, filter.schema_name, value)
+      return
     case 'schema_version':
-      return checkField(tag, filter.schema_version, value)
+      checkField(tag, filter.schema_version, value)
+      return
     case 'cred_def_id':
-      return checkField(tag, filter.cred_def_id, value)
+      checkField(tag, filter.cred_def_id, value)
+      return
     case 'issuer_did':
     case 'issuer_id':
-      return checkField(tag, filter.issuer_id, value)
+      checkField(tag, filter.issuer_id, value)
+      return
   }
   const match = INTERNAL_TAG.exec(tag)
   if (match && values.has(match[1] as string)) {
@@ -106,7 +112,8 @@ function holds(fn: () => void): boolean {
 export function checkRestriction(values: ReadonlyMap<string, string | null>, query: Query, filter: Filter): void {
   switch (query.op) {
     case 'eq':
-      return checkFilter(values, query.name, query.value, filter)
+      checkFilter(values, query.name, query.value, filter)
+      return
     case 'neq':
       if (holds(() => checkFilter(values, query.name, query.value, filter))) {
         throw new PresentationRejectedError(`$neq operator validation failed for tag: "${query.name}", value: "${query.value}"`)

@@ -6,7 +6,7 @@ import { type W3cCredential, type W3cPresentation, anoncredsProofOf } from '../o
 import { verifyProof } from '../proof/index.ts'
 import { type W3cVersion, anoncredsContexts } from '../w3c/constants.ts'
 import { credentialFromW3c, credentialSignatureOf } from '../w3c/credential-conversion.ts'
-import { type CredentialPresentationProofValue, decodeProofValue, encodeProofValue } from '../w3c/proof-value.ts'
+import { type CredentialPresentationProofValue, type PresentationProofValue, decodeProofValue, encodeProofValue } from '../w3c/proof-value.ts'
 import { buildClProof, groupProve } from './create.ts'
 import {
   PresentationInputError,
@@ -206,7 +206,7 @@ function checkW3cRequestData(
  */
 export function verifyW3cPresentation(presentation: W3cPresentation, request: PresentationRequest, ledger: Ledger): boolean {
   let proofs: CredentialPresentationProofValue[]
-  let aggregated
+  let aggregated: PresentationProofValue['aggregated']
   try {
     proofs = presentation.verifiableCredential.map(presentationProofOf)
     if (presentation.proof.proofPurpose !== 'authentication') throw new PresentationRejectedError('presentation proof purpose must be authentication')

@@ -3,7 +3,7 @@ import { ErrorCode, anoncredsError, revocationNotSupported } from '../lib/errors
 import type { Credential } from '../objects/credential.ts'
 import { type W3cCredential, anoncredsProofOf } from '../objects/w3c-credential.ts'
 import { type W3cVersion, anoncredsContexts, issuanceDateNow } from './constants.ts'
-import { type CredentialSignatureProofValue, decodeProofValue, encodeProofValue } from './proof-value.ts'
+import { type CredentialSignatureProofValue, type ProofValue, decodeProofValue, encodeProofValue } from './proof-value.ts'
 
 const INT32 = /^[+-]?[0-9]+$/
 
@@ -77,7 +77,7 @@ export function credentialSignatureOf(credential: W3cCredential): CredentialSign
   if (proof.proofPurpose !== 'assertionMethod') {
     throw anoncredsError(ErrorCode.Input, `DataIntegrityProof contains unexpected proof purpose (${proof.proofPurpose}), expected assertionMethod`)
   }
-  let decoded
+  let decoded: ProofValue
   try {
     decoded = decodeProofValue(proof.proofValue)
   } catch (error) {

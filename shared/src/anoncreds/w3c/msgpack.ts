@@ -80,15 +80,29 @@ function writeInt(out: number[], value: number): void {
   if (value >= 0) {
     if (value < 0x80) out.push(value)
     else if (value < 0x100) out.push(0xcc, value)
-    else if (value < 0x10000) (out.push(0xcd), pushBE(out, value, 2))
-    else if (value < 0x100000000) (out.push(0xce), pushBE(out, value, 4))
-    else (out.push(0xcf), pushBE(out, value, 8))
+    else if (value < 0x10000) {
+      out.push(0xcd)
+      pushBE(out, value, 2)
+    } else if (value < 0x100000000) {
+      out.push(0xce)
+      pushBE(out, value, 4)
+    } else {
+      out.push(0xcf)
+      pushBE(out, value, 8)
+    }
   } else {
     if (value >= -32) out.push(value & 0xff)
     else if (value >= -0x80) out.push(0xd0, value & 0xff)
-    else if (value >= -0x8000) (out.push(0xd1), pushBE(out, BigInt.asUintN(16, BigInt(value)), 2))
-    else if (value >= -0x80000000) (out.push(0xd2), pushBE(out, BigInt.asUintN(32, BigInt(value)), 4))
-    else (out.push(0xd3), pushBE(out, BigInt.asUintN(64, BigInt(value)), 8))
+    else if (value >= -0x8000) {
+      out.push(0xd1)
+      pushBE(out, BigInt.asUintN(16, BigInt(value)), 2)
+    } else if (value >= -0x80000000) {
+      out.push(0xd2)
+      pushBE(out, BigInt.asUintN(32, BigInt(value)), 4)
+    } else {
+      out.push(0xd3)
+      pushBE(out, BigInt.asUintN(64, BigInt(value)), 8)
+    }
   }
 }
 
