@@ -26,14 +26,26 @@ export async function runAuthentication(): Promise<void> {
   const packDir = mkdtempSync(join(tmpdir(), 'parley-bench-auth-pack-'))
   writeFileSync(join(packDir, 'agent-pack.yaml'), 'flows:\n  authentication: { enabled: true }\n')
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-auth-'))
-  const stack = await startLocalStack({ agentPackPath: packDir, agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error' } })
+  const stack = await startLocalStack({
+    agentPackPath: packDir,
+    agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'error' },
+  })
   const wallet = await WalletPeer.create({ label: 'bench wallet', logger: createLogger('error', 'bench') })
   try {
     const admin = stack.agent.adminUrl
-    const { id: credentialDefinitionId } = await adminCall<{ id: string }>(admin, '/v1/credential-types', { name: 'bench-member', version: '1.0', attributes: ['name'] })
+    const { id: credentialDefinitionId } = await adminCall<{ id: string }>(admin, '/v1/credential-types', {
+      name: 'bench-member',
+      version: '1.0',
+      attributes: ['name'],
+    })
     const { port, persistTo } = stack.worker
     await stack.worker.stop()
-    stack.worker = await startWorker({ port, persistTo, agentPackPath: packDir, vars: { TUNNEL_SECRET: stack.tunnelSecret, CREDENTIAL_DEFINITION_ID: credentialDefinitionId } })
+    stack.worker = await startWorker({
+      port,
+      persistTo,
+      agentPackPath: packDir,
+      vars: { TUNNEL_SECRET: stack.tunnelSecret, CREDENTIAL_DEFINITION_ID: credentialDefinitionId },
+    })
     await issueCredential(admin, wallet, credentialDefinitionId, { name: 'Bench' })
     const { url } = await adminCall<{ url: string }>(admin, '/v1/invitation')
     const connectionId = await wallet.connect(url)
@@ -53,7 +65,9 @@ export async function runAuthentication(): Promise<void> {
       await wallet.contextualMenu(connectionId, (record) => record.menu?.options[0]?.name === 'authenticate')
     }
     const summary = summarize(samples)
-    console.table({ 'menu select -> success message': { p50: ms(summary.p50), p99: ms(summary.p99), mean: ms(summary.mean), n: summary.n } })
+    console.table({
+      'menu select -> success message': { p50: ms(summary.p50), p99: ms(summary.p99), mean: ms(summary.mean), n: summary.n },
+    })
   } finally {
     await wallet.stop()
     await stack.stop()

@@ -24,10 +24,13 @@ export async function chatRoundTrip(): Promise<{ full: LatencySummary; raw: Late
     // Raw Credo echo: the tunnel is closed, agent-node itself answers each basic message.
     await node.tunnel?.stop()
     const basicMessages = node.agent.modules.didcomm.basicMessages
-    node.agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
-      if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
-      void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
-    })
+    node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
+      DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,
+      ({ payload }) => {
+        if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+        void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
+      },
+    )
     await measure(wallet, connectionId, 'warm-up raw', WARMUP)
     const raw = await measure(wallet, connectionId, 'raw', MESSAGES)
 

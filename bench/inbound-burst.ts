@@ -45,7 +45,9 @@ export async function runInboundBurst(): Promise<void> {
     const failures = lines.filter((line) => line.startsWith('failed'))
     const latencies = lines.filter((line) => !line.startsWith('failed')).map(Number)
     const { p50, p99 } = summarize(latencies)
-    console.log(`/health during a burst of ${BURST} texts: p50 ${ms(p50)} / p99 ${ms(p99)} / max ${ms(percentile(latencies, 100))} (${latencies.length} answered, ${failures.length} failed${failures.length ? `: ${[...new Set(failures)].join('; ')}` : ''}); burst reported in ${seconds.toFixed(1)} s`)
+    console.log(
+      `/health during a burst of ${BURST} texts: p50 ${ms(p50)} / p99 ${ms(p99)} / max ${ms(percentile(latencies, 100))} (${latencies.length} answered, ${failures.length} failed${failures.length ? `: ${[...new Set(failures)].join('; ')}` : ''}); burst reported in ${seconds.toFixed(1)} s`,
+    )
   } finally {
     await stack.stop()
   }

@@ -57,18 +57,27 @@ async function measure(dialect: Dialect, database: Database): Promise<void> {
   if (database.dialect === 'postgres') await database.db.execute(sql`ANALYZE`)
   const rows: Array<[string, number[]]> = []
   const saved: GenericRecord[] = []
-  rows.push(['save', await timed(async () => {
-    const next = record()
-    saved.push(next)
-    await storage.save(agentContext, next)
-  })])
+  rows.push([
+    'save',
+    await timed(async () => {
+      const next = record()
+      saved.push(next)
+      await storage.save(agentContext, next)
+    }),
+  ])
   rows.push(['getById', await timed((i) => storage.getById(agentContext, GenericRecord, `r${(i * 7) % PRELOADED}`))])
-  rows.push(['findByQuery ($or of DIDs)', await timed((i) => {
-    const n = (i * 13) % PRELOADED
-    return storage.findByQuery(agentContext, GenericRecord, {
-      $or: [{ did: `did:peer:${n}`, theirDid: `did:peer:their-${n}` }, { did: `did:peer:${n}`, previousTheirDids: [`did:old:${n}`] }],
-    })
-  })])
+  rows.push([
+    'findByQuery ($or of DIDs)',
+    await timed((i) => {
+      const n = (i * 13) % PRELOADED
+      return storage.findByQuery(agentContext, GenericRecord, {
+        $or: [
+          { did: `did:peer:${n}`, theirDid: `did:peer:their-${n}` },
+          { did: `did:peer:${n}`, previousTheirDids: [`did:old:${n}`] },
+        ],
+      })
+    }),
+  ])
   rows.push(['update', await timed((i) => storage.update(agentContext, saved[i % saved.length]!))])
   for (const [name, samples] of rows) {
     const { p50, p99 } = summarize(samples)

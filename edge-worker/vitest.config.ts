@@ -33,14 +33,25 @@ export default defineConfig({
             COMPAT_BASE_URL: inject('llmBaseUrl'),
             COMPAT_MODEL: TEST_MODEL,
             AGENT_MEMORY_WINDOW: String(TEST_MEMORY_WINDOW),
-            LLM_TOOLS_CONFIG: JSON.stringify([{ name: 'lookup', description: 'Looks a word up', endpoint: `${inject('toolBaseUrl')}/?q={query}` }]),
+            LLM_TOOLS_CONFIG: JSON.stringify([
+              { name: 'lookup', description: 'Looks a word up', endpoint: `${inject('toolBaseUrl')}/?q={query}` },
+            ]),
             OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
           },
-          serviceBindings: { WITHOUT_LLM: 'parley-without-llm', UNCONFIGURED: 'parley-unconfigured', AUTH_REQUIRED_WORKER: 'parley-auth-required' },
+          serviceBindings: {
+            WITHOUT_LLM: 'parley-without-llm',
+            UNCONFIGURED: 'parley-unconfigured',
+            AUTH_REQUIRED_WORKER: 'parley-auth-required',
+          },
           workers: [
             bundled('parley-without-llm', { TUNNEL_SECRET: TEST_TUNNEL_SECRET }),
             bundled('parley-unconfigured', {}),
-            bundled('parley-auth-required', { TUNNEL_SECRET: TEST_TUNNEL_SECRET, COMPAT_BASE_URL: inject('llmBaseUrl'), COMPAT_MODEL: TEST_MODEL, AUTH_REQUIRED: 'true' }),
+            bundled('parley-auth-required', {
+              TUNNEL_SECRET: TEST_TUNNEL_SECRET,
+              COMPAT_BASE_URL: inject('llmBaseUrl'),
+              COMPAT_MODEL: TEST_MODEL,
+              AUTH_REQUIRED: 'true',
+            }),
           ],
         },
       }

@@ -113,7 +113,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     logger,
     logLevel: config.logLevel,
     maxFrameBytes: config.envelopeLimits.maxBytes,
-    ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
+    ownProfile: {
+      displayName: config.label,
+      displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined,
+    },
   })
   cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
@@ -128,12 +131,18 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
   cleanup.defer('messages', () => messages.drain())
   if (config.eventsBaseUrl) {
-    await delivery.addSubscriber(new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }))
+    await delivery.addSubscriber(
+      new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
+    )
   }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
-    store: await SubscriptionStore.open(database), engine: delivery, guard, delivery: config.eventDelivery, logger: logger.child({ component: 'subscriptions' }),
+    store: await SubscriptionStore.open(database),
+    engine: delivery,
+    guard,
+    delivery: config.eventDelivery,
+    logger: logger.child({ component: 'subscriptions' }),
   })
   cleanup.defer('subscriptions', () => subscriptions.stop())
   await subscriptions.start()
@@ -147,7 +156,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const publicDid = didRecord.did
   const keyWorkers = new CredentialKeyWorkers()
   cleanup.defer('credential key workers', () => keyWorkers.close())
-  const credentialTypes = new CredentialTypes(agent, publicDid, { workers: keyWorkers, logger: logger.child({ component: 'credential-types' }) })
+  const credentialTypes = new CredentialTypes(agent, publicDid, {
+    workers: keyWorkers,
+    logger: logger.child({ component: 'credential-types' }),
+  })
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
   presentationRequests.start()
@@ -155,7 +167,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
 
   const publicApp = createPublicApp(() => agent, transports, config, shortUrls)
   publicApp.route('/', publicDidRoutes(didRecord))
-  publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
+  publicApp.route(
+    '/',
+    anonCredsRoutes(() => agent.context, publicDid),
+  )
   const publicServer = await listenPublic(publicApp, transports, config.publicPort, logger.child({ component: 'public' }))
   cleanup.defer('public server', () => {
     for (const socket of transports.socketServer.clients) socket.terminate()
@@ -165,7 +180,21 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   })
   const metrics = createMetrics({ agent, delivery, outbox, tunnel })
   cleanup.defer('metrics', () => metrics.close())
-  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
+  const adminApp = createAdminApp({
+    agent,
+    config,
+    messages,
+    logger,
+    build: BUILD,
+    outbox,
+    delivery,
+    subscriptions,
+    publicDid,
+    credentialTypes,
+    shortUrls,
+    presentationRequests,
+    guard,
+  })
   adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
   const eventStream = new EventStreamServer(outbox, events, config.adminAccess, logger.child({ component: 'event-stream' }))

@@ -15,7 +15,12 @@ describe('the user directory', () => {
     await directory(env).signIn(phone, { identity, roles: ['editor'], admin: false }, 1)
     await directory(env).signIn(laptop, { identity, roles: ['editor', 'approver'], admin: true }, 2)
     await directory(env).signIn(laptop, { identity, roles: ['editor', 'approver'], admin: true }, 2)
-    expect(await directory(env).user(identity)).toEqual({ identity, roles: ['editor', 'approver'], admin: true, connectionIds: [phone, laptop] })
+    expect(await directory(env).user(identity)).toEqual({
+      identity,
+      roles: ['editor', 'approver'],
+      admin: true,
+      connectionIds: [phone, laptop],
+    })
     await directory(env).signOut(phone)
     await directory(env).signOut(phone)
     expect(await directory(env).user(identity)).toEqual({ identity, roles: ['editor', 'approver'], admin: true, connectionIds: [laptop] })
@@ -37,10 +42,18 @@ describe('flows.authentication.required (AUTH_REQUIRED=true)', () => {
     const connectionId = crypto.randomUUID()
     const completed = agent.sendEvent(connectionState(connectionId, 'completed'), 1)
     expect((await agent.command(connectionId, `${completed.id}:0`)).command.message).toMatchObject({ type: 'text' })
-    expect((await agent.command(connectionId, `${completed.id}:1`)).command.message).toEqual({ connectionId, type: 'text', content: BUILT_IN_TEXTS.en!.AUTH_REQUIRED })
+    expect((await agent.command(connectionId, `${completed.id}:1`)).command.message).toEqual({
+      connectionId,
+      type: 'text',
+      content: BUILT_IN_TEXTS.en!.AUTH_REQUIRED,
+    })
     const question = `guest question ${crypto.randomUUID()}`
     const text = agent.sendEvent(textMessage(connectionId, question), 2)
-    expect((await agent.command(connectionId, `${text.id}:0`)).command.message).toEqual({ connectionId, type: 'text', content: BUILT_IN_TEXTS.en!.AUTH_REQUIRED })
+    expect((await agent.command(connectionId, `${text.id}:0`)).command.message).toEqual({
+      connectionId,
+      type: 'text',
+      content: BUILT_IN_TEXTS.en!.AUTH_REQUIRED,
+    })
     const requests = await (await fetch(inject('llmRequestsUrl'))).json<{ messages: { content: unknown }[] }[]>()
     expect(requests.filter((request) => JSON.stringify(request.messages).includes(question))).toEqual([])
     await agent.close()

@@ -19,8 +19,13 @@ describe('tunnel events', () => {
     expect(await agent.acks(frame.id)).toEqual([{ kind: 'ack', id: frame.id }])
 
     expect(await conversationRows(connectionId, 'SELECT connection_id FROM conversation')).toEqual([{ connection_id: connectionId }])
-    const stored = await conversationRows<{ id: string; seq: number; type: string; body: string }>(connectionId, 'SELECT id, seq, type, body FROM events')
-    expect(stored.map((row) => ({ ...row, body: JSON.parse(row.body) }))).toEqual([{ id: frame.id, seq: 1, type: 'message-state-updated', body: frame.event }])
+    const stored = await conversationRows<{ id: string; seq: number; type: string; body: string }>(
+      connectionId,
+      'SELECT id, seq, type, body FROM events',
+    )
+    expect(stored.map((row) => ({ ...row, body: JSON.parse(row.body) }))).toEqual([
+      { id: frame.id, seq: 1, type: 'message-state-updated', body: frame.event },
+    ])
     expect(await conversationRows(crypto.randomUUID(), 'SELECT id FROM events')).toEqual([])
   })
 
@@ -42,7 +47,10 @@ describe('tunnel events', () => {
     // import, so handlers begin out of arrival order there, which the runtime itself never does.
     const bundled = await TestAgent.connect({ worker: env.WITHOUT_LLM })
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()]
-    const sent = new Map<string, string[]>([[a, []], [b, []]])
+    const sent = new Map<string, string[]>([
+      [a, []],
+      [b, []],
+    ])
     for (let seq = 1; seq <= 20; seq++) {
       for (const [connectionId, ids] of sent) ids.push(bundled.sendEvent(messageState(connectionId), seq).id)
     }
@@ -59,7 +67,13 @@ describe('tunnel events', () => {
 
   it('rejects malformed frames without answering them, and keeps the socket and the object working', async () => {
     const connectionId = crypto.randomUUID()
-    const mismatched = { kind: 'event', id: crypto.randomUUID(), connectionId: crypto.randomUUID(), seq: 1, event: messageState(connectionId) }
+    const mismatched = {
+      kind: 'event',
+      id: crypto.randomUUID(),
+      connectionId: crypto.randomUUID(),
+      seq: 1,
+      event: messageState(connectionId),
+    }
     const invalidEvent = { kind: 'event', id: crypto.randomUUID(), connectionId, seq: 1, event: { type: 'mystery' } }
     agent.sendRaw('this is not JSON')
     agent.sendRaw(JSON.stringify({ kind: 'event' }))

@@ -24,7 +24,9 @@ const OOB_INVITATION = 'https://didcomm.org/out-of-band/1.1/invitation'
 const AUTH_REQUIRED = 'Please authenticate first: choose "Authenticate" in the menu and present your credential.'
 
 function writePack(dir: string): void {
-  writeFileSync(join(dir, 'agent-pack.yaml'), `
+  writeFileSync(
+    join(dir, 'agent-pack.yaml'),
+    `
 metadata: { id: auth-e2e, defaultLanguage: en }
 languages:
   en: { greetingMessage: "Hello {userName}!" }
@@ -50,7 +52,8 @@ vision: { requireAuth: true }
 tools:
   dynamicConfig:
     - { name: payroll, description: Salary records, endpoint: "http://127.0.0.1:9/payroll?q={query}", requiresAuth: true }
-`)
+`,
+  )
 }
 
 describe('authentication, roles and the contextual menu', () => {
@@ -63,14 +66,19 @@ describe('authentication, roles and the contextual menu', () => {
   const WORKER_ENTRY = 'edge-worker/test/entry/index.ts'
   /** What the user directory holds for `identity`. */
   const directoryUser = async (identity: string) => {
-    const response = await fetch(`${stack.worker.url}/test-hooks/directory/${encodeURIComponent(identity)}`, { headers: { authorization: `Bearer ${stack.tunnelSecret}` } })
+    const response = await fetch(`${stack.worker.url}/test-hooks/directory/${encodeURIComponent(identity)}`, {
+      headers: { authorization: `Bearer ${stack.tunnelSecret}` },
+    })
     if (!response.ok) throw new Error(`directory hook: ${response.status}`)
     return (await response.json()) as { identity: string; roles: string[]; admin: boolean; connectionIds: string[] } | null
   }
   const admin = <T>(path: string, body?: unknown) => adminCall<T>(stack.agent.adminUrl, path, body)
 
   /** A wallet holding a credential with `claims` (none: no credential), connected through a fresh invitation. */
-  async function walletWith(label: string, claims?: Record<string, string>): Promise<{ wallet: WalletPeer; connectionId: string; greeting: string[]; menu: string[] }> {
+  async function walletWith(
+    label: string,
+    claims?: Record<string, string>,
+  ): Promise<{ wallet: WalletPeer; connectionId: string; greeting: string[]; menu: string[] }> {
     const wallet = await WalletPeer.create({ label, logger: createLogger('error', 'wallet') })
     wallets.push(wallet)
     if (claims) await issueCredential(stack.agent.adminUrl, wallet, credentialDefinitionId, claims)
@@ -101,7 +109,8 @@ describe('authentication, roles and the contextual menu', () => {
     return (await reply).content
   }
   /** Authenticates from the menu's `login` item; resolves with the reply. */
-  const authenticate = (wallet: WalletPeer, connectionId: string, answer?: (id: string) => Promise<unknown>) => authenticateFromMenu(wallet, connectionId, 'login', answer)
+  const authenticate = (wallet: WalletPeer, connectionId: string, answer?: (id: string) => Promise<unknown>) =>
+    authenticateFromMenu(wallet, connectionId, 'login', answer)
   const menuAfter = (wallet: WalletPeer, connectionId: string, first: string) =>
     wallet.contextualMenu(connectionId, (record) => record.menu?.options[0]?.name === first).then((record) => options(record.menu?.options))
 
@@ -118,10 +127,18 @@ describe('authentication, roles and the contextual menu', () => {
       agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn' },
     })
     // Parley issues the credential itself; the worker learns its definition through CREDENTIAL_DEFINITION_ID.
-    credentialDefinitionId = (await admin<{ id: string }>('/v1/credential-types', { name: 'parley-member', version: '1.0', attributes: ['name', 'roles'] })).id
+    credentialDefinitionId = (
+      await admin<{ id: string }>('/v1/credential-types', { name: 'parley-member', version: '1.0', attributes: ['name', 'roles'] })
+    ).id
     const { port, persistTo } = stack.worker
     await stack.worker.stop()
-    stack.worker = await startWorker({ port, persistTo, entry: WORKER_ENTRY, agentPackPath: packDir, vars: { TUNNEL_SECRET: stack.tunnelSecret, ...workerVars, CREDENTIAL_DEFINITION_ID: credentialDefinitionId } })
+    stack.worker = await startWorker({
+      port,
+      persistTo,
+      entry: WORKER_ENTRY,
+      agentPackPath: packDir,
+      vars: { TUNNEL_SECRET: stack.tunnelSecret, ...workerVars, CREDENTIAL_DEFINITION_ID: credentialDefinitionId },
+    })
   }, 240_000)
 
   afterAll(async () => {
@@ -144,7 +161,12 @@ describe('authentication, roles and the contextual menu', () => {
     const menuChanged = menuAfter(wallet, connectionId, 'logout')
     expect(await authenticate(wallet, connectionId)).toBe('You are now authenticated as Admin Ana.')
     expect(await menuChanged).toEqual(['logout:Log out', 'help:Help'])
-    expect(await directoryUser('Admin Ana')).toEqual({ identity: 'Admin Ana', roles: ['editor', 'approver'], admin: true, connectionIds: [expect.any(String)] })
+    expect(await directoryUser('Admin Ana')).toEqual({
+      identity: 'Admin Ana',
+      roles: ['editor', 'approver'],
+      admin: true,
+      connectionIds: [expect.any(String)],
+    })
 
     expect(await say(wallet, connectionId, 'now may I?')).toBe('echo: now may I?')
     expect(llm.requests.at(-1)!.tools?.map((tool) => tool.function.name)).toEqual(['payroll'])
@@ -167,13 +189,24 @@ describe('authentication, roles and the contextual menu', () => {
   it('a user with CSV roles, not an admin; a refused proof first leaves them a guest', async () => {
     const { wallet, connectionId } = await walletWith('bo', { name: 'Bo', roles: 'editor, viewer' })
     const invitation = wallet.nextDidComm(OOB_INVITATION)
-    const refused = await authenticate(wallet, connectionId, (id) => wallet.agent.modules.didcomm.proofs.declineRequest({ proofExchangeRecordId: id, sendProblemReport: true, problemReportDescription: 'the user declined' }))
+    const refused = await authenticate(wallet, connectionId, (id) =>
+      wallet.agent.modules.didcomm.proofs.declineRequest({
+        proofExchangeRecordId: id,
+        sendProblemReport: true,
+        problemReportDescription: 'the user declined',
+      }),
+    )
     expect(refused).toMatch(/^The credential was not presented, so you are still a guest/)
     await invitation
     expect(await say(wallet, connectionId, 'hello?')).toBe(AUTH_REQUIRED)
 
     expect(await authenticate(wallet, connectionId)).toBe('You are now authenticated as Bo.')
-    expect(await directoryUser('Bo')).toEqual({ identity: 'Bo', roles: ['editor', 'viewer'], admin: false, connectionIds: [expect.any(String)] })
+    expect(await directoryUser('Bo')).toEqual({
+      identity: 'Bo',
+      roles: ['editor', 'viewer'],
+      admin: false,
+      connectionIds: [expect.any(String)],
+    })
   }, 240_000)
 
   it('roles as one plain name, and the default role when the attribute is empty', async () => {
@@ -193,7 +226,9 @@ describe('authentication, roles and the contextual menu', () => {
 
     const share = async (mimeType: string) => {
       const reply = nextTextOn(wallet, connectionId)
-      await wallet.agent.modules.media.share(connectionId, { items: [{ id: crypto.randomUUID(), uri: 'https://wallet.example.org/item', mimeType }] })
+      await wallet.agent.modules.media.share(connectionId, {
+        items: [{ id: crypto.randomUUID(), uri: 'https://wallet.example.org/item', mimeType }],
+      })
       return (await reply).content
     }
     expect(await share('audio/ogg')).toBe('Voice messages require authentication. Please authenticate first to use this feature.')
@@ -201,7 +236,9 @@ describe('authentication, roles and the contextual menu', () => {
     const spanishMenu = menuAfter(wallet, connectionId, 'login')
     await wallet.agent.modules.userProfile.send(connectionId, { profile: { displayName: 'Nadie', preferredLanguage: 'es' } })
     expect(await spanishMenu).toEqual(['login:Autenticarse', 'help:Help'])
-    expect(await share('audio/ogg')).toBe('Los mensajes de voz requieren autenticación. Por favor, autentícate primero para usar esta función.')
+    expect(await share('audio/ogg')).toBe(
+      'Los mensajes de voz requieren autenticación. Por favor, autentícate primero para usar esta función.',
+    )
     expect(await share('image/png')).toBe('Para enviar imágenes, primero autentícate con tu credencial.')
   }, 240_000)
 })

@@ -23,7 +23,12 @@ describe('inbound DIDComm bursts', () => {
 
   /** Distinct texts reported as `message-received` so far that start with `prefix`. */
   const reported = (prefix: string) =>
-    new Set(stack.receiver.events.filter((e) => e.topic === 'message-received').map((e) => (e.body.message as { content: string }).content).filter((c) => c.startsWith(prefix)))
+    new Set(
+      stack.receiver.events
+        .filter((e) => e.topic === 'message-received')
+        .map((e) => (e.body.message as { content: string }).content)
+        .filter((c) => c.startsWith(prefix)),
+    )
   const until = async (condition: () => boolean, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs
     while (!condition()) {

@@ -8,14 +8,25 @@ import type { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer
 
 /** Calls agent-node's admin API at `adminUrl`; `body` makes it a JSON POST. @throws on a non-2xx answer. */
 export async function adminCall<T>(adminUrl: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${adminUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const response = await fetch(
+    `${adminUrl}${path}`,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  )
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
   return (await response.json()) as T
 }
 
 /** Issues `wallet` a credential of `credentialDefinitionId` with `claims`; resolves once the wallet holds it. */
-export async function issueCredential(adminUrl: string, wallet: WalletPeer, credentialDefinitionId: string, claims: Record<string, string>): Promise<void> {
-  const offer = await adminCall<{ shortUrl: string }>(adminUrl, '/v1/credential-offer', { credentialDefinitionId, claims: Object.entries(claims).map(([name, value]) => ({ name, value })) })
+export async function issueCredential(
+  adminUrl: string,
+  wallet: WalletPeer,
+  credentialDefinitionId: string,
+  claims: Record<string, string>,
+): Promise<void> {
+  const offer = await adminCall<{ shortUrl: string }>(adminUrl, '/v1/credential-offer', {
+    credentialDefinitionId,
+    claims: Object.entries(claims).map(([name, value]) => ({ name, value })),
+  })
   const received = nextOfferReceived(wallet)
   await wallet.connect(offer.shortUrl)
   await wallet.acceptCredentialOffer((await received).id, 90_000)

@@ -20,10 +20,18 @@ export class WebDidResolver implements DidResolver {
   async resolve(_agentContext: AgentContext, did: string): Promise<DidResolutionResult> {
     try {
       const document = await resolveDidDocument(did, this.fetch)
-      return { didDocument: JsonTransformer.fromJSON(document, DidDocument), didDocumentMetadata: {}, didResolutionMetadata: { contentType: 'application/did+json' } }
+      return {
+        didDocument: JsonTransformer.fromJSON(document, DidDocument),
+        didDocumentMetadata: {},
+        didResolutionMetadata: { contentType: 'application/did+json' },
+      }
     } catch (error) {
       if (!(error instanceof DidResolutionError)) throw error
-      return { didDocument: null, didDocumentMetadata: {}, didResolutionMetadata: { error: error.code === 'notFound' ? 'notFound' : 'invalidDid', message: error.message } }
+      return {
+        didDocument: null,
+        didDocumentMetadata: {},
+        didResolutionMetadata: { error: error.code === 'notFound' ? 'notFound' : 'invalidDid', message: error.message },
+      }
     }
   }
 }

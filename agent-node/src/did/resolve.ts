@@ -46,7 +46,10 @@ const LogEntry = z.looseObject({ versionId: z.string(), versionTime: z.string(),
  * Resolves `did` (no query or fragment) to its current DID document, fetching with `fetch`.
  * @throws DidResolutionError
  */
-export async function resolveDidDocument(did: string, fetch: ResolutionFetch = globalThis.fetch): Promise<DIDDoc & z.infer<typeof DidDocumentShape>> {
+export async function resolveDidDocument(
+  did: string,
+  fetch: ResolutionFetch = globalThis.fetch,
+): Promise<DIDDoc & z.infer<typeof DidDocumentShape>> {
   let url: URL
   try {
     url = publicationUrl(did)
@@ -95,10 +98,17 @@ export function parseJson(body: string, url: URL): unknown {
 
 async function verifiedLogDocument(did: string, body: string): Promise<DIDDoc> {
   const lines = body.split('\n').filter((line) => line.trim() !== '')
-  const log = z.array(LogEntry).min(1).safeParse(lines.map((line) => parseJson(line, publicationUrl(did))))
+  const log = z
+    .array(LogEntry)
+    .min(1)
+    .safeParse(lines.map((line) => parseJson(line, publicationUrl(did))))
   if (!log.success) throw new DidResolutionError('invalid', `the did:webvh log of ${did} is malformed: ${log.error.issues[0]?.message}`)
   try {
-    const resolved = await resolveDIDFromLog(log.data as unknown as DIDLog, { verifier: ed25519Verifier, requestedDid: did, scid: did.split(':')[2] })
+    const resolved = await resolveDIDFromLog(log.data as unknown as DIDLog, {
+      verifier: ed25519Verifier,
+      requestedDid: did,
+      scid: did.split(':')[2],
+    })
     if (resolved.meta.error) throw new Error(resolved.meta.problemDetails?.detail ?? resolved.meta.error)
     if (resolved.meta.deactivated) throw new Error(`${did} is deactivated`)
     return resolved.doc

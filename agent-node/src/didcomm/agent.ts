@@ -8,11 +8,7 @@
  */
 // The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
 import { anoncredsEngine } from '../anoncreds/register.ts'
-import {
-  AnonCredsDidCommCredentialFormatService,
-  AnonCredsDidCommProofFormatService,
-  AnonCredsModule,
-} from '@credo-ts/anoncreds'
+import { AnonCredsDidCommCredentialFormatService, AnonCredsDidCommProofFormatService, AnonCredsModule } from '@credo-ts/anoncreds'
 import { Agent, DidsModule, JwkDidResolver, Kms } from '@credo-ts/core'
 import {
   DidCommAutoAcceptCredential,
@@ -124,7 +120,10 @@ export function createDidcommAgent(options: DidcommAgentOptions): DidcommAgent {
     dependencies: {
       ...agentDependencies,
       // Peers' WebSocket endpoints answer through a guarded socket (transport/OutboundWebSocket.ts).
-      WebSocketClass: guardedWebSocketClass(options.maxFrameBytes ?? DEFAULT_ENVELOPE_LIMITS.maxBytes, new RateLimitedLogger(options.logger.child({ component: 'didcomm-outbound' }))),
+      WebSocketClass: guardedWebSocketClass(
+        options.maxFrameBytes ?? DEFAULT_ENVELOPE_LIMITS.maxBytes,
+        new RateLimitedLogger(options.logger.child({ component: 'didcomm-outbound' })),
+      ),
       // Credo fetches invitation URLs and sends DIDComm over HTTP with `dependencies.fetch`.
       fetch: options.fetch ?? agentDependencies.fetch,
     },

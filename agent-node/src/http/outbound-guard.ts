@@ -21,7 +21,10 @@ export { parseNetworks } from '@parley/shared/net'
 
 /** A URL (or an address it resolves to) the agent refuses to call; `reason` says why, for a 4xx body. */
 export class UnsafeUrlError extends Error {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`refusing to call ${url}: ${reason}`)
     this.name = 'UnsafeUrlError'
   }
@@ -76,9 +79,11 @@ export class OutboundGuard {
     if (!PROTOCOLS[kind].includes(parsed.protocol)) throw new UnsafeUrlError(url, `protocol must be one of ${PROTOCOLS[kind].join(', ')}`)
     if (parsed.username || parsed.password) throw new UnsafeUrlError(redactedUrl(url), 'a URL must not carry a user name or password')
     const host = parsed.hostname.replace(/^\[|\]$/g, '')
-    const addresses = isIP(host) ? [host] : await resolveAll(host).catch(() => {
-      throw new UnsafeUrlError(url, `host '${host}' does not resolve`)
-    })
+    const addresses = isIP(host)
+      ? [host]
+      : await resolveAll(host).catch(() => {
+          throw new UnsafeUrlError(url, `host '${host}' does not resolve`)
+        })
     for (const address of addresses) {
       const refusal = this.refusal(address)
       if (refusal) throw new UnsafeUrlError(url, refusal)

@@ -28,7 +28,11 @@ export class DeliveryStates {
   /** The last move under way per message, so moves of one message apply one at a time, in call order. */
   private readonly pending = new Map<string, Promise<void>>()
 
-  constructor(private readonly agent: DidcommAgent, private readonly events: EventPublisher, private readonly logger: Logger) {
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly events: EventPublisher,
+    private readonly logger: Logger,
+  ) {
     agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
       for (const receipt of payload.receipts) {
         const state = FROM_RECEIPT[receipt.state]

@@ -17,7 +17,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import { RecordDuplicateError } from '@credo-ts/core'
-import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
+import {
+  DidCommConnectionService,
+  DidCommDidExchangeState,
+  DidCommMessageSender,
+  DidCommOutboundMessageContext,
+  type DidCommConnectionRecord,
+} from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { isTerminated } from '../didcomm/hangup.ts'
@@ -40,7 +46,10 @@ const UNAVAILABLE = {
  * terminated by either side (HTTP 410).
  */
 export class ConnectionUnavailableError extends Error {
-  constructor(readonly connectionId: string, readonly reason: keyof typeof UNAVAILABLE) {
+  constructor(
+    readonly connectionId: string,
+    readonly reason: keyof typeof UNAVAILABLE,
+  ) {
     super(`connection '${connectionId}' ${UNAVAILABLE[reason]}`)
     this.name = 'ConnectionUnavailableError'
   }
@@ -98,7 +107,8 @@ export class MessageService {
     if (isTerminated(connection)) throw new ConnectionUnavailableError(body.connectionId, 'terminated')
 
     const id = claimed ?? body.id ?? randomUUID()
-    if (body.id && !claimed && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id))) throw new MessageIdReusedError(body.id)
+    if (body.id && !claimed && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id)))
+      throw new MessageIdReusedError(body.id)
     if (idempotencyKey && !claimed) {
       const claim = await this.idempotency.claim(idempotencyKey.scope, idempotencyKey.key, hash!, id)
       if (claim.status === 'replay') return { id: claim.messageId, replayed: true }
@@ -129,7 +139,10 @@ export class MessageService {
     for (const { messageId, connectionId, body } of await this.states.accepted()) {
       const connection = await connectionService.findById(this.agent.context, connectionId)
       if (!body || !connection || isTerminated(connection)) {
-        this.logger.warn({ messageId, connectionId }, 'an accepted message cannot be sent after the restart (no body, or its connection is gone)')
+        this.logger.warn(
+          { messageId, connectionId },
+          'an accepted message cannot be sent after the restart (no body, or its connection is gone)',
+        )
         await this.report(messageId, connectionId, 'errored')
         errored++
         continue

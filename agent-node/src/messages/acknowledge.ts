@@ -11,8 +11,10 @@ export function acknowledged(receiver: MessageReceiver): MessageReceiver {
   return (agent, receive) =>
     receiver(agent, (message) => {
       receive(message)
-      agent.modules.receipts.send(message.connectionId, [{ messageId: message.id, state: ReceiptState.Received }]).catch((error: unknown) => {
-        agent.config.logger.warn('could not send a receipt', { messageId: message.id, connectionId: message.connectionId, error })
-      })
+      agent.modules.receipts
+        .send(message.connectionId, [{ messageId: message.id, state: ReceiptState.Received }])
+        .catch((error: unknown) => {
+          agent.config.logger.warn('could not send a receipt', { messageId: message.id, connectionId: message.connectionId, error })
+        })
     })
 }

@@ -46,18 +46,26 @@ export function createPublicTransports(inbox: InboundInbox, limits: EnvelopeLimi
   return { http: new HttpInboundTransport(inbox, limits, log), ws: new WsInboundTransport(socketServer, inbox, limits, log), socketServer }
 }
 
-export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig, shortUrls: ShortUrls): Hono {
+export function createPublicApp(
+  agent: () => DidcommAgent,
+  transports: PublicTransports,
+  config: AgentNodeConfig,
+  shortUrls: ShortUrls,
+): Hono {
   const app = new Hono()
-  app.use(bodyLimit({
-    maxSize: config.envelopeLimits.maxBytes,
-    onError: (c) => c.json({ error: `body larger than ${config.envelopeLimits.maxBytes} bytes` }, 413, { connection: 'close' }),
-  }))
+  app.use(
+    bodyLimit({
+      maxSize: config.envelopeLimits.maxBytes,
+      onError: (c) => c.json({ error: `body larger than ${config.envelopeLimits.maxBytes} bytes` }, 413, { connection: 'close' }),
+    }),
+  )
   shortUrlRoute(app, shortUrls)
   app.get('/health', (c) => c.json({ ok: true }))
   app.post('/', (c) => transports.http.handle(c))
   app.get('/invitation', async (c) => c.redirect((await publicConnectionInvitation(agent(), config)).url, 302))
   app.get('/qr', async (c) => {
-    if (!c.req.query('oob') && !c.req.query('c_i')) return c.json({ error: 'validation_error', message: 'missing invitation (oob parameter)' }, 400)
+    if (!c.req.query('oob') && !c.req.query('c_i'))
+      return c.json({ error: 'validation_error', message: 'missing invitation (oob parameter)' }, 400)
     try {
       return c.html(await renderInvitationPage(`${config.publicUrl}/qr${new URL(c.req.url).search}`, config.label))
     } catch (error) {

@@ -37,7 +37,9 @@ export async function renderQrCode(text: string, format: 'svg' | 'png', options:
     color: { ...(options.dark ? { dark: `#${options.dark}` } : {}), ...(options.light ? { light: `#${options.light}` } : {}) },
   }
   try {
-    return format === 'svg' ? await QRCode.toString(text, { ...qrOptions, type: 'svg' }) : await QRCode.toBuffer(text, { ...qrOptions, type: 'png' })
+    return format === 'svg'
+      ? await QRCode.toString(text, { ...qrOptions, type: 'svg' })
+      : await QRCode.toBuffer(text, { ...qrOptions, type: 'png' })
   } catch (error) {
     // qrcode's only input error: "The amount of data is too big to be stored in a QR Code".
     if (error instanceof Error && /too big/i.test(error.message)) throw new InvitationTooLongError(text.length)

@@ -23,7 +23,13 @@
 import { randomBytes } from 'node:crypto'
 import type { AnonCredsCredentialInfo } from '@credo-ts/anoncreds'
 import type { BaseEvent } from '@credo-ts/core'
-import { QuestionAnswerEventTypes, QuestionAnswerRole, QuestionAnswerState, type QuestionAnswerRecord, type QuestionAnswerStateChangedEvent } from '@credo-ts/question-answer'
+import {
+  QuestionAnswerEventTypes,
+  QuestionAnswerRole,
+  QuestionAnswerState,
+  type QuestionAnswerRecord,
+  type QuestionAnswerStateChangedEvent,
+} from '@credo-ts/question-answer'
 import {
   DidCommEventTypes,
   type DidCommConnectionDidRotatedEvent,
@@ -288,7 +294,11 @@ export class WalletPeer {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       this.logger.info({ proofExchangeRecordId, reason }, 'cannot present; declining the proof request')
-      await proofs.declineRequest({ proofExchangeRecordId, sendProblemReport: true, problemReportDescription: 'cannot satisfy the proof request' })
+      await proofs.declineRequest({
+        proofExchangeRecordId,
+        sendProblemReport: true,
+        problemReportDescription: 'cannot satisfy the proof request',
+      })
       return { presented: false, reason }
     }
   }
@@ -320,7 +330,10 @@ export class WalletPeer {
       QuestionAnswerEventTypes.QuestionAnswerStateChanged,
       (payload) => payload.questionAnswerRecord,
       () => this.agent.modules.questionAnswer.findAllByQuery({ threadId }),
-      (record) => record.threadId === threadId && record.role === QuestionAnswerRole.Responder && record.state === QuestionAnswerState.QuestionReceived,
+      (record) =>
+        record.threadId === threadId &&
+        record.role === QuestionAnswerRole.Responder &&
+        record.state === QuestionAnswerState.QuestionReceived,
       timeoutMs,
       `menu on thread ${threadId}`,
     )
@@ -335,13 +348,21 @@ export class WalletPeer {
    * Resolves with the contextual menu shown on `connectionId` once one matching `matches` has
    * arrived (already, or next); rejects after `timeoutMs`.
    */
-  contextualMenu(connectionId: string, matches: (record: ActionMenuRecord) => boolean = () => true, timeoutMs = 20_000): Promise<ActionMenuRecord> {
+  contextualMenu(
+    connectionId: string,
+    matches: (record: ActionMenuRecord) => boolean = () => true,
+    timeoutMs = 20_000,
+  ): Promise<ActionMenuRecord> {
     const actionMenu = this.agent.modules.actionMenu
     return this.waitFor<ActionMenuStateChangedEvent, ActionMenuRecord>(
       ActionMenuEventTypes.ActionMenuStateChanged,
       (payload) => payload.actionMenuRecord,
       async () => [await actionMenu.findActiveMenu({ connectionId, role: ActionMenuRole.Requester })].filter((record) => record !== null),
-      (record) => record.connectionId === connectionId && record.role === ActionMenuRole.Requester && record.state === ActionMenuState.PreparingSelection && matches(record),
+      (record) =>
+        record.connectionId === connectionId &&
+        record.role === ActionMenuRole.Requester &&
+        record.state === ActionMenuState.PreparingSelection &&
+        matches(record),
       timeoutMs,
       `contextual menu on connection ${connectionId}`,
     )

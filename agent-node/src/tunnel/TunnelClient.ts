@@ -215,7 +215,12 @@ export class TunnelClient implements Subscriber {
     const headers = handshakeHeaders(await signTunnelHandshake(this.options.secret))
     await new Promise<void>((resolve, reject) => {
       // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
-      const options: ClientOptions & { closeTimeout: number } = { headers, handshakeTimeout: 10_000, maxPayload: MAX_FRAME_BYTES, closeTimeout: CLOSE_TIMEOUT_MS }
+      const options: ClientOptions & { closeTimeout: number } = {
+        headers,
+        handshakeTimeout: 10_000,
+        maxPayload: MAX_FRAME_BYTES,
+        closeTimeout: CLOSE_TIMEOUT_MS,
+      }
       const socket = new WebSocket(this.options.url, options)
       socket.once('unexpected-response', (_req, res) => {
         let body = ''

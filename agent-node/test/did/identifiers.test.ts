@@ -32,8 +32,16 @@ describe('publicationUrl', () => {
 
 describe('parseConfiguredDid', () => {
   it('accepts did:webvh:<host> and did:web:<host>, port as %3A', () => {
-    expect(parseConfiguredDid('did:webvh:Agent.Example.com')).toEqual({ method: 'webvh', host: 'agent.example.com', configured: 'did:webvh:agent.example.com' })
-    expect(parseConfiguredDid('did:web:localhost%3a3001')).toEqual({ method: 'web', host: 'localhost:3001', configured: 'did:web:localhost%3A3001' })
+    expect(parseConfiguredDid('did:webvh:Agent.Example.com')).toEqual({
+      method: 'webvh',
+      host: 'agent.example.com',
+      configured: 'did:webvh:agent.example.com',
+    })
+    expect(parseConfiguredDid('did:web:localhost%3a3001')).toEqual({
+      method: 'web',
+      host: 'localhost:3001',
+      configured: 'did:web:localhost%3A3001',
+    })
   })
 
   it('refuses a path, an SCID, another method and an IP address for did:webvh', () => {

@@ -18,7 +18,12 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
   it('keeps queued messages across a restart, oldest first, per connection and recipient', async () => {
     const first = await DatabaseQueueTransportRepository.open(await databases.open())
     for (let n = 0; n < 3; n++) {
-      await first.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(n), receivedAt: new Date(1_000 + n) })
+      await first.addMessage(context, {
+        connectionId: 'a',
+        recipientDids: ['did:peer:alice'],
+        payload: packed(n),
+        receivedAt: new Date(1_000 + n),
+      })
     }
     await first.addMessage(context, { connectionId: 'b', recipientDids: ['did:peer:bob'], payload: packed(9) })
 

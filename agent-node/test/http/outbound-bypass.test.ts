@@ -47,7 +47,9 @@ describe('outbound guard on every fetch made for an API caller', () => {
     const response = await agent.postMessage({ connectionId, type: 'invitation', url: `${insideUrl}/invitation` })
     expect(response.status).toBe(200)
     const { id } = (await response.json()) as { id: string }
-    const errored = await receiver.waitFor((event) => event.topic === 'message-state-updated' && event.body.messageId === id && event.body.state === 'errored')
+    const errored = await receiver.waitFor(
+      (event) => event.topic === 'message-state-updated' && event.body.messageId === id && event.body.state === 'errored',
+    )
     expect(errored.body.state).toBe('errored')
     expect(insideRequests).toEqual([])
   })
@@ -60,7 +62,9 @@ describe('outbound guard on every fetch made for an API caller', () => {
       `did:web:${host}:v1%2Fadmin%2Fsecrets%23?service=anoncreds&relativeRef=/credDef/abc`,
     ]
     for (const credentialDefinitionId of ids) {
-      const response = await agent.admin('/v1/credential-offer', { body: { credentialDefinitionId, claims: [{ name: 'name', value: 'Alice' }] } })
+      const response = await agent.admin('/v1/credential-offer', {
+        body: { credentialDefinitionId, claims: [{ name: 'name', value: 'Alice' }] },
+      })
       expect(response.status, credentialDefinitionId).toBeGreaterThanOrEqual(400)
       expect(response.status, credentialDefinitionId).toBeLessThan(500)
     }
@@ -74,14 +78,18 @@ describe('outbound guard on every fetch made for an API caller', () => {
     const response = await agent.postMessage({ connectionId, type: 'invitation', url })
     expect(response.status).toBe(400)
     const body = (await response.json()) as { issues: Array<{ field: string; message: string }> }
-    expect(body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'url', message: expect.stringMatching(message) })]))
+    expect(body.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'url', message: expect.stringMatching(message) })]),
+    )
   })
 
   it('answers 400 naming url for an event subscription or a presentation callback with credentials', async () => {
     const subscription = await agent.admin('/v1/event-subscriptions', { body: { url: 'https://bob:pw@example.com/events' } })
     expect(subscription.status).toBe(400)
     expect(JSON.stringify(await subscription.json())).toMatch(/"field":"url".*user name or password/)
-    const presentation = await agent.admin('/v1/presentation-request', { body: { callbackUrl: 'https://bob:pw@example.com/cb', requestedCredentials: [{ credentialDefinitionId: 'x', attributes: ['name'] }] } })
+    const presentation = await agent.admin('/v1/presentation-request', {
+      body: { callbackUrl: 'https://bob:pw@example.com/cb', requestedCredentials: [{ credentialDefinitionId: 'x', attributes: ['name'] }] },
+    })
     expect(presentation.status).toBe(400)
     expect(JSON.stringify(await presentation.json())).toMatch(/"field":"callbackUrl".*user name or password/)
   })

@@ -36,7 +36,13 @@ describe('message receipts', () => {
     await receipt(id, ReceiptState.Viewed)
     expect(await session.statesOf(id, 'viewed')).toEqual(['created', 'sent', 'delivered', 'viewed'])
     const event = session.receiver.events.find((e) => e.body.messageId === id && e.body.state === 'viewed')!
-    expect(event.body).toEqual({ type: 'message-state-updated', messageId: id, connectionId: session.connectionId, state: 'viewed', timestamp: expect.any(Number) })
+    expect(event.body).toEqual({
+      type: 'message-state-updated',
+      messageId: id,
+      connectionId: session.connectionId,
+      state: 'viewed',
+      timestamp: expect.any(Number),
+    })
   })
 
   it('never moves a state back, nor repeats it', async () => {

@@ -29,14 +29,20 @@ describe('the maximum text size', () => {
   })
 
   it('drops a longer text from the wallet and reports the next one', async () => {
-    const received = (content: string) => session.receiver.waitFor((e) => e.topic === 'message-received' && (e.body.message as { content?: string }).content === content, 30_000)
+    const received = (content: string) =>
+      session.receiver.waitFor(
+        (e) => e.topic === 'message-received' && (e.body.message as { content?: string }).content === content,
+        30_000,
+      )
     await session.wallet.sendText(session.walletConnectionId, 'z'.repeat(MAX_TEXT_CHARS + 1))
     await session.wallet.sendText(session.walletConnectionId, 'a normal text')
     await received('a normal text')
     const atLimit = 'w'.repeat(MAX_TEXT_CHARS)
     await session.wallet.sendText(session.walletConnectionId, atLimit)
     await received(atLimit)
-    const texts = session.receiver.events.filter((e) => e.topic === 'message-received').map((e) => (e.body.message as { content: string }).content)
+    const texts = session.receiver.events
+      .filter((e) => e.topic === 'message-received')
+      .map((e) => (e.body.message as { content: string }).content)
     expect(texts.some((content) => content.length > MAX_TEXT_CHARS)).toBe(false)
   })
 })

@@ -37,7 +37,9 @@ describe('public WebSocket heartbeat', () => {
     const inbox = await InboundInbox.open(database, createLogger('silent'))
     transport = new WsInboundTransport(sockets, inbox, DEFAULT_ENVELOPE_LIMITS, new RateLimitedLogger(createLogger('silent')), HEARTBEAT_MS)
     await transport.start(agent.node.agent.context)
-    server.on('upgrade', (request, socket, head) => sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request)))
+    server.on('upgrade', (request, socket, head) =>
+      sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request)),
+    )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as { port: number }).port
   }, 120_000)
@@ -53,7 +55,9 @@ describe('public WebSocket heartbeat', () => {
     const live = new WebSocket(`ws://127.0.0.1:${port}`)
     await new Promise((resolve) => live.once('open', resolve))
     const silent = connect(port, '127.0.0.1')
-    silent.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`)
+    silent.write(
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    )
     // Reads (so pings arrive) but never answers them, like a peer whose network went away.
     silent.on('data', () => {})
     await new Promise((resolve) => silent.once('close', resolve))

@@ -114,16 +114,20 @@ export function useTestAgentNode(
   setup?: (agent: TestAgentNode) => Promise<void>,
 ): { readonly agent: TestAgentNode } {
   const server = dialect === 'postgres' ? usePostgresTestDatabase() : undefined
-  const agent = useSuiteResource(async () => {
-    const started = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
-    try {
-      await setup?.(started)
-    } catch (error) {
-      await started.close()
-      throw error
-    }
-    return started
-  }, (started) => started.close(), 120_000)
+  const agent = useSuiteResource(
+    async () => {
+      const started = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
+      try {
+        await setup?.(started)
+      } catch (error) {
+        await started.close()
+        throw error
+      }
+      return started
+    },
+    (started) => started.close(),
+    120_000,
+  )
   return {
     get agent() {
       return agent()
@@ -136,7 +140,11 @@ export function useTestAgentNode(
  * `GET /v1/invitation` and waits for DID Exchange to complete on the agent's side.
  * @returns the connection's id on each side.
  */
-export async function connectWallet(node: AgentNode, adminUrl: string, wallet: WalletPeer): Promise<{ connectionId: string; walletConnectionId: string }> {
+export async function connectWallet(
+  node: AgentNode,
+  adminUrl: string,
+  wallet: WalletPeer,
+): Promise<{ connectionId: string; walletConnectionId: string }> {
   const { url, outOfBandId } = (await (await fetch(`${adminUrl}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
   const completed = new Promise<string>((resolve) => {
     node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {

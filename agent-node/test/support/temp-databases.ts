@@ -31,7 +31,8 @@ export const dialects: readonly Dialect[] = ['sqlite', 'postgres']
  */
 function testPostgresUrl(): string {
   const url = process.env.PARLEY_TEST_POSTGRES_URL
-  if (!url) throw new Error('PARLEY_TEST_POSTGRES_URL is unset: run the tests with vitest (its global setup starts a PostgreSQL) or name a server')
+  if (!url)
+    throw new Error('PARLEY_TEST_POSTGRES_URL is unset: run the tests with vitest (its global setup starts a PostgreSQL) or name a server')
   return url
 }
 

@@ -169,9 +169,15 @@ describe('TunnelClient', () => {
 
     const huge: PublishedEvent = {
       ...event(2),
-      event: { type: 'message-received', message: { type: 'text', id: 'm1', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'x'.repeat(MAX_EVENT_BYTES) } },
+      event: {
+        type: 'message-received',
+        message: { type: 'text', id: 'm1', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'x'.repeat(MAX_EVENT_BYTES) },
+      },
     }
-    expect(await client.deliver(huge, never)).toMatchObject({ result: 'rejected', error: expect.stringMatching(/more than the 1000000 the tunnel carries/) })
+    expect(await client.deliver(huge, never)).toMatchObject({
+      result: 'rejected',
+      error: expect.stringMatching(/more than the 1000000 the tunnel carries/),
+    })
     expect(worker.frames).toHaveLength(1) // never sent
   })
 
@@ -207,9 +213,15 @@ describe('TunnelClient', () => {
       socket.send(JSON.stringify(frame))
     }
     await until(() => worker.frames.length === 2)
-    expect(messages.keys).toEqual([{ scope: 'tunnel', key: 'reply:event-1' }, { scope: 'tunnel', key: 'reply:event-1' }])
+    expect(messages.keys).toEqual([
+      { scope: 'tunnel', key: 'reply:event-1' },
+      { scope: 'tunnel', key: 'reply:event-1' },
+    ])
     const results = worker.frames as { kind: string; id: string; ok: boolean }[]
-    expect(results.map((r) => [r.kind, r.ok])).toEqual([['command-result', true], ['command-result', true]])
+    expect(results.map((r) => [r.kind, r.ok])).toEqual([
+      ['command-result', true],
+      ['command-result', true],
+    ])
     expect(new Set(results.map((r) => r.id))).toEqual(new Set(ids))
   })
 
@@ -219,14 +231,38 @@ describe('TunnelClient', () => {
     client.start()
     const socket = await opened
     const bodies: SendMessageBody[] = [
-      { type: 'menu-display', connectionId: CONNECTION, prompt: 'Pick one', menuItems: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }] },
+      {
+        type: 'menu-display',
+        connectionId: CONNECTION,
+        prompt: 'Pick one',
+        menuItems: [
+          { id: 'a', text: 'A' },
+          { id: 'b', text: 'B' },
+        ],
+      },
       { type: 'invitation', connectionId: CONNECTION, url: 'https://example.org/invitation?oob=abc' },
       { type: 'contextual-menu-update', connectionId: CONNECTION, title: 'Menu', options: [{ id: 'login', title: 'Log in' }] },
     ]
-    const frame = (message: unknown) => JSON.stringify({ kind: 'command', id: crypto.randomUUID(), idempotencyKey: `k:${crypto.randomUUID()}`, command: { name: 'send-message', message } })
+    const frame = (message: unknown) =>
+      JSON.stringify({
+        kind: 'command',
+        id: crypto.randomUUID(),
+        idempotencyKey: `k:${crypto.randomUUID()}`,
+        command: { name: 'send-message', message },
+      })
     for (const body of bodies) socket.send(frame(body))
     // A menu with duplicate item ids fails the admin API's schema: dropped, never run.
-    socket.send(frame({ type: 'menu-display', connectionId: CONNECTION, prompt: 'x', menuItems: [{ id: 'a', text: 'A' }, { id: 'a', text: 'B' }] }))
+    socket.send(
+      frame({
+        type: 'menu-display',
+        connectionId: CONNECTION,
+        prompt: 'x',
+        menuItems: [
+          { id: 'a', text: 'A' },
+          { id: 'a', text: 'B' },
+        ],
+      }),
+    )
     socket.send(frame({ type: 'text', connectionId: CONNECTION, content: 'last' }))
     await until(() => messages.sent.length === 4)
     expect(messages.sent.map((body) => body.type)).toEqual(['menu-display', 'invitation', 'contextual-menu-update', 'text'])
@@ -272,7 +308,14 @@ describe('TunnelClient', () => {
     const socket = await opened
     socket.send('{ not json')
     socket.send(JSON.stringify({ kind: 'command', id: 'not-a-uuid' }))
-    socket.send(JSON.stringify({ kind: 'command', id: crypto.randomUUID(), idempotencyKey: 'k', command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'after garbage' } } }))
+    socket.send(
+      JSON.stringify({
+        kind: 'command',
+        id: crypto.randomUUID(),
+        idempotencyKey: 'k',
+        command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'after garbage' } },
+      }),
+    )
     await until(() => messages.sent.length === 1)
     expect(client.connected).toBe(true)
     expect(worker.sockets).toHaveLength(1)

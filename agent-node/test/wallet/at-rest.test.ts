@@ -80,7 +80,10 @@ describe('the data folder', () => {
 
   it('refuses a second agent-node on the same DATA_DIR before it opens the database', async () => {
     const { config } = stack.agent
-    const attempt = startAgentNode({ ...config, publicPort: 0, adminPort: 0, databaseUrl: 'postgres://unreachable.invalid/db' }, createLogger('silent'))
+    const attempt = startAgentNode(
+      { ...config, publicPort: 0, adminPort: 0, databaseUrl: 'postgres://unreachable.invalid/db' },
+      createLogger('silent'),
+    )
     // the lock is checked first: the (unreachable) database is never tried
     await expect(attempt).rejects.toThrow(DataDirLockedError)
     await expect(attempt).rejects.toThrow(new RegExp(`in use by another agent-node \\(pid ${process.pid}`))

@@ -78,7 +78,8 @@ describe.each(dialects)('on %s', (dialect) => {
     it('seals record values at rest, and seals at open the values an older version stored in clear', async () => {
       const record = new GenericRecord({ content: { secret: 'a private value 8f3e1c' } })
       await storage.save(agentContext, record)
-      const rawValue = async () => (await selectRows<{ value: string }>(database, sql`SELECT value FROM credo_records WHERE id = ${record.id}`))[0]!.value
+      const rawValue = async () =>
+        (await selectRows<{ value: string }>(database, sql`SELECT value FROM credo_records WHERE id = ${record.id}`))[0]!.value
       expect(await rawValue()).toMatch(/^sealed:v1:/)
       expect(await rawValue()).not.toContain('8f3e1c')
 
@@ -214,10 +215,7 @@ describe.each(dialects)('on %s', (dialect) => {
       const records = Array.from({ length: 100 }, (_, index) => generic(`r${index}`, { k: `v${index % 3}` }))
       await Promise.all(records.map((record) => storage.save(agentContext, record)))
       await Promise.all(
-        records.flatMap((record) => [
-          storage.update(agentContext, record),
-          storage.findByQuery(agentContext, GenericRecord, { k: 'v1' }),
-        ]),
+        records.flatMap((record) => [storage.update(agentContext, record), storage.findByQuery(agentContext, GenericRecord, { k: 'v1' })]),
       )
       await Promise.all(records.slice(0, 40).map((record) => storage.delete(agentContext, record)))
       expect((await storage.getAll(agentContext, GenericRecord)).length).toBe(60)
@@ -241,10 +239,7 @@ describe.each(dialects)('on %s', (dialect) => {
       expect((await storage.getById(agentContext, GenericRecord, 'same-id')).getTags()).toEqual({ owner: 'a' })
       expect((await storage.getAll(agentContext, GenericRecord)).map((r) => r.id)).toEqual(['same-id'])
       expect(await storage.findByQuery(agentContext, GenericRecord, { owner: 'b' })).toEqual([])
-      expect((await storage.findByQuery(other, GenericRecord, { owner: 'b' })).map((r) => r.id).sort()).toEqual([
-        'only-b',
-        'same-id',
-      ])
+      expect((await storage.findByQuery(other, GenericRecord, { owner: 'b' })).map((r) => r.id).sort()).toEqual(['only-b', 'same-id'])
 
       await storage.deleteById(other, GenericRecord, 'same-id')
       expect((await storage.getById(agentContext, GenericRecord, 'same-id')).getTags()).toEqual({ owner: 'a' })
@@ -330,10 +325,7 @@ describe.each(dialects)('on %s', (dialect) => {
       }
       expect(await ids(query)).toEqual(['b', 'c'])
       expect(await ids({ $not: query })).toEqual(['a', 'd', 'e'])
-      expect(await ids({ $and: [{ $or: [{ roles: ['user'] }, { flag: '1' }] }, { $not: { isReady: false } }] })).toEqual([
-        'a',
-        'c',
-      ])
+      expect(await ids({ $and: [{ $or: [{ roles: ['user'] }, { flag: '1' }] }, { $not: { isReady: false } }] })).toEqual(['a', 'c'])
     })
 
     it('treats empty queries as Askar does: {}, $and: [] and $or: [] match all, $not: {} matches none', async () => {
@@ -355,9 +347,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
     it('refuses cursor pagination, which it does not support', async () => {
       expect(storage.supportsCursorPagination).toBe(false)
-      await expect(
-        storage.findByQuery(agentContext, GenericRecord, {}, { cursor: { after: 'x' } }),
-      ).rejects.toBeInstanceOf(CredoError)
+      await expect(storage.findByQuery(agentContext, GenericRecord, {}, { cursor: { after: 'x' } })).rejects.toBeInstanceOf(CredoError)
     })
 
     it('binds values as parameters', async () => {
@@ -470,7 +460,9 @@ describe.each(dialects)('on %s', (dialect) => {
       if (dialect === 'sqlite') {
         expect(details[0]).toMatch(/^SEARCH credo_records USING .*INDEX \S+ \(context_id=\? AND type=\?/)
         for (const detail of details.filter((line) => line.includes('credo_record_tags'))) {
-          expect(detail).toMatch(/^SEARCH credo_record_tags USING COVERING INDEX credo_record_tags_lookup \(context_id=\? AND type=\? AND name=\?/)
+          expect(detail).toMatch(
+            /^SEARCH credo_record_tags USING COVERING INDEX credo_record_tags_lookup \(context_id=\? AND type=\? AND name=\?/,
+          )
         }
       } else {
         expectIndexScansOnly(details)

@@ -24,18 +24,34 @@ export function sendText(connectionId: string, content: string, threadId?: strin
  * ends the exchange carries it as `threadId`. One item asking for `attributes` of a credential of
  * `credentialDefinitionId`.
  */
-export function requestIdentityProof(connectionId: string, messageId: string, credentialDefinitionId: string, attributes: string[]): TunnelCommand {
+export function requestIdentityProof(
+  connectionId: string,
+  messageId: string,
+  credentialDefinitionId: string,
+  attributes: string[],
+): TunnelCommand {
   return sendMessage({
-    connectionId, id: messageId, type: 'identity-proof-request',
+    connectionId,
+    id: messageId,
+    type: 'identity-proof-request',
     requestedProofItems: [{ id: 'credential', type: 'verifiable-credential', credentialDefinitionId, attributes }],
   })
 }
 
 /** `send-message` of an `identity-proof-result` closing the exchange of thread `threadId`: `ok`, or `error` with `description` shown to the user. */
-export function identityProofResult(connectionId: string, threadId: string, itemId: string, verdict: { ok: true } | { ok: false; description: string }): TunnelCommand {
+export function identityProofResult(
+  connectionId: string,
+  threadId: string,
+  itemId: string,
+  verdict: { ok: true } | { ok: false; description: string },
+): TunnelCommand {
   return sendMessage({
-    connectionId, threadId, type: 'identity-proof-result',
-    proofItemResults: [{ id: itemId, type: 'verifiable-credential', ...(verdict.ok ? { code: 'ok' } : { code: 'error', description: verdict.description }) }],
+    connectionId,
+    threadId,
+    type: 'identity-proof-result',
+    proofItemResults: [
+      { id: itemId, type: 'verifiable-credential', ...(verdict.ok ? { code: 'ok' } : { code: 'error', description: verdict.description }) },
+    ],
   })
 }
 

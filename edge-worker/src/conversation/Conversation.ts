@@ -73,12 +73,20 @@ export class Conversation extends DurableObject<Env> {
       }
       if (!owner) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
       const latest = tx.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).get()
-      const row = tx.insert(events).values({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
-        .onConflictDoNothing().returning().get()
+      const row = tx
+        .insert(events)
+        .values({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
+        .onConflictDoNothing()
+        .returning()
+        .get()
       return row && { outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
     })
     if (stored?.outOfSequence !== undefined) {
-      this.log.warn('event arrived after a later one; applied in sequence order', { eventId: frame.id, seq: frame.seq, latestSeq: stored.outOfSequence })
+      this.log.warn('event arrived after a later one; applied in sequence order', {
+        eventId: frame.id,
+        seq: frame.seq,
+        latestSeq: stored.outOfSequence,
+      })
     }
     if (stored) await this.ctx.storage.setAlarm(now)
     return { duplicate: stored === undefined }
@@ -88,8 +96,13 @@ export class Conversation extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     await this.sendEffects()
     for (;;) {
-      const next = this.db.select().from(events).where(isNull(events.handledAt))
-        .orderBy(asc(events.seq), asc(events.position)).limit(1).get()
+      const next = this.db
+        .select()
+        .from(events)
+        .where(isNull(events.handledAt))
+        .orderBy(asc(events.seq), asc(events.position))
+        .limit(1)
+        .get()
       if (!next) break
       await this.handle(next.body, next.id, next.position, next.seq)
       await this.sendEffects()
@@ -109,22 +122,44 @@ export class Conversation extends DurableObject<Env> {
     const session = this.session()
     const connectionId = this.connectionId()
     const now = Date.now()
-    const { session: next, commands, record } = await handleEvent({
-      event, eventId, session, config: this.config, now, log: this.log, connectionId,
+    const {
+      session: next,
+      commands,
+      record,
+    } = await handleEvent({
+      event,
+      eventId,
+      session,
+      config: this.config,
+      now,
+      log: this.log,
+      connectionId,
       chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
     })
     await this.updateDirectory(session, next, connectionId)
     this.db.transaction((tx) => {
-      tx.insert(sessionTable).values({ id: 1, data: next }).onConflictDoUpdate({ target: sessionTable.id, set: { data: next } }).run()
+      tx.insert(sessionTable)
+        .values({ id: 1, data: next })
+        .onConflictDoUpdate({ target: sessionTable.id, set: { data: next } })
+        .run()
       commands.forEach((command, step) => {
-        tx.insert(effects).values({ commandId: crypto.randomUUID(), idempotencyKey: `${eventId}:${step}`, command, createdAt: now }).onConflictDoNothing().run()
+        tx.insert(effects)
+          .values({ commandId: crypto.randomUUID(), idempotencyKey: `${eventId}:${step}`, command, createdAt: now })
+          .onConflictDoNothing()
+          .run()
       })
       if (position !== undefined) {
-        for (const entry of record) tx.insert(turns).values(recordRow(position, entry, now)).run()
+        for (const entry of record)
+          tx.insert(turns)
+            .values(recordRow(position, entry, now))
+            .run()
         tx.update(events).set({ handledAt: now }).where(eq(events.position, position)).run()
       }
     })
-    this.memory.remember(seq, record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'))
+    this.memory.remember(
+      seq,
+      record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'),
+    )
   }
 
   /**
@@ -134,15 +169,29 @@ export class Conversation extends DurableObject<Env> {
   private async updateDirectory(before: Session, after: Session, connectionId: string): Promise<void> {
     if (before.identity === after.identity && before.roles.join('\n') === after.roles.join('\n')) return
     if (after.identity === undefined) await directory(this.env).signOut(connectionId)
-    else await directory(this.env).signIn(connectionId, { identity: after.identity, roles: after.roles, admin: principalOf(after, adminIdentities(this.config.flows.authentication)).admin })
+    else
+      await directory(this.env).signIn(connectionId, {
+        identity: after.identity,
+        roles: after.roles,
+        admin: principalOf(after, adminIdentities(this.config.flows.authentication)).admin,
+      })
   }
 
   /** Hands every unsent command to the tunnel gateway, in order. */
   private async sendEffects(): Promise<void> {
     const owed = this.db.select().from(effects).where(isNull(effects.sentAt)).orderBy(asc(effects.position)).all()
     for (const effect of owed) {
-      await tunnelGateway(this.env).sendCommand({ kind: 'command', id: effect.commandId, idempotencyKey: effect.idempotencyKey, command: effect.command })
-      this.db.update(effects).set({ sentAt: Date.now() }).where(and(eq(effects.position, effect.position), isNull(effects.sentAt))).run()
+      await tunnelGateway(this.env).sendCommand({
+        kind: 'command',
+        id: effect.commandId,
+        idempotencyKey: effect.idempotencyKey,
+        command: effect.command,
+      })
+      this.db
+        .update(effects)
+        .set({ sentAt: Date.now() })
+        .where(and(eq(effects.position, effect.position), isNull(effects.sentAt)))
+        .run()
     }
   }
 
@@ -160,7 +209,10 @@ export class Conversation extends DurableObject<Env> {
 function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number): typeof turns.$inferInsert {
   if (entry.role !== 'tool') return { eventPosition, role: entry.role, content: entry.content, createdAt }
   return {
-    eventPosition, role: 'tool', content: entry.content, createdAt,
+    eventPosition,
+    role: 'tool',
+    content: entry.content,
+    createdAt,
     tool: { name: entry.toolName, callId: entry.toolCallId, arguments: entry.arguments, ok: entry.ok },
   }
 }

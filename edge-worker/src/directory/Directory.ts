@@ -35,8 +35,11 @@ export class Directory extends DurableObject<Env> {
   /** Records that `principal` is authenticated on `connectionId` (replacing whoever was before on it). Idempotent. */
   async signIn(connectionId: string, principal: { identity: string; roles: string[]; admin: boolean }, now = Date.now()): Promise<void> {
     const { identity, roles, admin } = principal
-    this.db.insert(members).values({ connectionId, identity, roles, admin, since: now })
-      .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, admin, since: now } }).run()
+    this.db
+      .insert(members)
+      .values({ connectionId, identity, roles, admin, since: now })
+      .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, admin, since: now } })
+      .run()
   }
 
   /** Records that nobody is authenticated on `connectionId` any more. Idempotent. */
@@ -46,8 +49,18 @@ export class Directory extends DurableObject<Env> {
 
   /** The user `identity`, or null when it is authenticated nowhere. */
   async user(identity: string): Promise<DirectoryUser | null> {
-    const rows = this.db.select().from(members).where(eq(members.identity, identity)).orderBy(asc(members.since), asc(members.connectionId)).all()
+    const rows = this.db
+      .select()
+      .from(members)
+      .where(eq(members.identity, identity))
+      .orderBy(asc(members.since), asc(members.connectionId))
+      .all()
     if (rows.length === 0) return null
-    return { identity, roles: [...new Set(rows.flatMap((row) => row.roles))], admin: rows.some((row) => row.admin), connectionIds: rows.map((row) => row.connectionId) }
+    return {
+      identity,
+      roles: [...new Set(rows.flatMap((row) => row.roles))],
+      admin: rows.some((row) => row.admin),
+      connectionIds: rows.map((row) => row.connectionId),
+    }
   }
 }

@@ -16,7 +16,8 @@ const en = {
   systemPrompt: 'You are a helpful, friendly assistant. Answer clearly and briefly.',
   /** Stands for `{userName}` while the user's name is unknown. */
   USER_NAME_UNKNOWN: 'there',
-  LLM_NOT_CONFIGURED: 'No language model is configured for this agent yet, so I cannot answer your messages. Please let the operator of this service know.',
+  LLM_NOT_CONFIGURED:
+    'No language model is configured for this agent yet, so I cannot answer your messages. Please let the operator of this service know.',
   LLM_UNAVAILABLE: 'Sorry, I could not reach the language model just now. Please try again in a moment.',
   VOICE_AUTH_REQUIRED: 'Voice messages require authentication. Please authenticate first to use this feature.',
   IMAGE_AUTH_REQUIRED: 'Images require authentication. Please authenticate first to use this feature.',
@@ -28,7 +29,8 @@ const en = {
   AUTH_SUCCESS_NAME: 'You are now authenticated as {userName}.',
   AUTH_FAILED: 'Authentication failed: your credential could not be verified. You are still a guest.',
   AUTH_REFUSED: 'The credential was not presented, so you are still a guest.',
-  AUTH_NO_CREDENTIAL: 'The credential was not presented, so you are still a guest. If you do not hold it yet, accept the invitation I am sending you: it connects you to the service that issues it.',
+  AUTH_NO_CREDENTIAL:
+    'The credential was not presented, so you are still a guest. If you do not hold it yet, accept the invitation I am sending you: it connects you to the service that issues it.',
   AUTH_ALREADY: 'You are already authenticated as {userName}.',
   AUTH_NOT_AVAILABLE: 'Authentication is not available on this service.',
   LOGOUT_DONE: 'You are logged out.',
@@ -44,7 +46,8 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     greetingMessage: '¡Hola {userName}! ¿En qué puedo ayudarte hoy?',
     systemPrompt: 'Eres un asistente amable y servicial. Responde en español, con claridad y brevedad.',
     USER_NAME_UNKNOWN: 'amigo',
-    LLM_NOT_CONFIGURED: 'Este agente aún no tiene un modelo de lenguaje configurado, así que no puedo responder tus mensajes. Por favor, avisa al operador de este servicio.',
+    LLM_NOT_CONFIGURED:
+      'Este agente aún no tiene un modelo de lenguaje configurado, así que no puedo responder tus mensajes. Por favor, avisa al operador de este servicio.',
     LLM_UNAVAILABLE: 'Lo siento, no pude contactar al modelo de lenguaje en este momento. Inténtalo de nuevo en un momento.',
     VOICE_AUTH_REQUIRED: 'Los mensajes de voz requieren autenticación. Por favor, autentícate primero para usar esta función.',
     IMAGE_AUTH_REQUIRED: 'Las imágenes requieren autenticación. Por favor, autentícate primero para usar esta función.',
@@ -56,7 +59,8 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     AUTH_SUCCESS_NAME: 'Te has autenticado como {userName}.',
     AUTH_FAILED: 'La autenticación falló: no se pudo verificar tu credencial. Sigues como invitado.',
     AUTH_REFUSED: 'No se presentó la credencial, así que sigues como invitado.',
-    AUTH_NO_CREDENTIAL: 'No se presentó la credencial, así que sigues como invitado. Si aún no la tienes, acepta la invitación que te envío: te conecta con el servicio que la emite.',
+    AUTH_NO_CREDENTIAL:
+      'No se presentó la credencial, así que sigues como invitado. Si aún no la tienes, acepta la invitación que te envío: te conecta con el servicio que la emite.',
     AUTH_ALREADY: 'Ya estás autenticado como {userName}.',
     AUTH_NOT_AVAILABLE: 'La autenticación no está disponible en este servicio.',
     LOGOUT_DONE: 'Has cerrado sesión.',
@@ -65,10 +69,13 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     greetingMessage: 'Bonjour {userName} ! Comment puis-je vous aider aujourd’hui ?',
     systemPrompt: 'Vous êtes un assistant aimable et serviable. Répondez en français, clairement et brièvement.',
     USER_NAME_UNKNOWN: 'à vous',
-    LLM_NOT_CONFIGURED: 'Aucun modèle de langage n’est encore configuré pour cet agent, je ne peux donc pas répondre à vos messages. Merci de prévenir l’opérateur de ce service.',
+    LLM_NOT_CONFIGURED:
+      'Aucun modèle de langage n’est encore configuré pour cet agent, je ne peux donc pas répondre à vos messages. Merci de prévenir l’opérateur de ce service.',
     LLM_UNAVAILABLE: 'Désolé, je n’ai pas pu joindre le modèle de langage. Veuillez réessayer dans un instant.',
-    VOICE_AUTH_REQUIRED: 'Les messages vocaux nécessitent une authentification. Veuillez vous authentifier d\'abord pour utiliser cette fonctionnalité.',
-    IMAGE_AUTH_REQUIRED: 'Les images nécessitent une authentification. Veuillez vous authentifier d\'abord pour utiliser cette fonctionnalité.',
+    VOICE_AUTH_REQUIRED:
+      "Les messages vocaux nécessitent une authentification. Veuillez vous authentifier d'abord pour utiliser cette fonctionnalité.",
+    IMAGE_AUTH_REQUIRED:
+      "Les images nécessitent une authentification. Veuillez vous authentifier d'abord pour utiliser cette fonctionnalité.",
     ROOT_TITLE: 'Menu',
     CREDENTIAL: 'S’authentifier',
     LOGOUT: 'Se déconnecter',
@@ -77,7 +84,8 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     AUTH_SUCCESS_NAME: 'Vous êtes authentifié en tant que {userName}.',
     AUTH_FAILED: 'L’authentification a échoué : votre attestation n’a pas pu être vérifiée. Vous restez invité.',
     AUTH_REFUSED: 'L’attestation n’a pas été présentée, vous restez donc invité.',
-    AUTH_NO_CREDENTIAL: 'L’attestation n’a pas été présentée, vous restez donc invité. Si vous ne la détenez pas encore, acceptez l’invitation que je vous envoie : elle vous relie au service qui l’émet.',
+    AUTH_NO_CREDENTIAL:
+      'L’attestation n’a pas été présentée, vous restez donc invité. Si vous ne la détenez pas encore, acceptez l’invitation que je vous envoie : elle vous relie au service qui l’émet.',
     AUTH_ALREADY: 'Vous êtes déjà authentifié en tant que {userName}.',
     AUTH_NOT_AVAILABLE: 'L’authentification n’est pas disponible sur ce service.',
     LOGOUT_DONE: 'Vous êtes déconnecté.',

@@ -96,10 +96,19 @@ export class TunnelGateway extends DurableObject<Env> {
    */
   async sendCommand(frame: CommandFrame): Promise<void> {
     const command = CommandFrame.parse(frame)
-    const queued = this.db.insert(outbox).values({ commandId: command.id, frame: command, createdAt: Date.now() }).onConflictDoNothing().returning().get()
+    const queued = this.db
+      .insert(outbox)
+      .values({ commandId: command.id, frame: command, createdAt: Date.now() })
+      .onConflictDoNothing()
+      .returning()
+      .get()
     if (queued) {
       count(this.db, 'commands_queued')
-      this.log.debug('command queued', { commandId: command.id, idempotencyKey: command.idempotencyKey, connectionId: command.command.message.connectionId })
+      this.log.debug('command queued', {
+        commandId: command.id,
+        idempotencyKey: command.idempotencyKey,
+        connectionId: command.command.message.connectionId,
+      })
     }
     const [socket] = this.openSockets()
     if (socket) this.trySend(socket, command)
@@ -157,11 +166,12 @@ export class TunnelGateway extends DurableObject<Env> {
   private async routeEvent(ws: WebSocket, frame: EventFrame): Promise<void> {
     if (eventConnectionId(frame.event) !== frame.connectionId) {
       count(this.db, 'frames_rejected')
-      this.log.warn('frame rejected', { error: 'connectionId differs from the event\'s connection', eventId: frame.id })
+      this.log.warn('frame rejected', { error: "connectionId differs from the event's connection", eventId: frame.id })
       return
     }
     const bytes = eventBytes(frame.event)
-    if (bytes > MAX_EVENT_BYTES) return this.reject(ws, frame, `event of ${bytes} bytes, more than the ${MAX_EVENT_BYTES} a conversation stores`)
+    if (bytes > MAX_EVENT_BYTES)
+      return this.reject(ws, frame, `event of ${bytes} bytes, more than the ${MAX_EVENT_BYTES} a conversation stores`)
     const conversation = conversationFor(this.env, frame.connectionId)
     const outcome = await this.queues.run(frame.connectionId, frame.id, async () => {
       try {
@@ -185,13 +195,19 @@ export class TunnelGateway extends DurableObject<Env> {
   private settleCommand(result: CommandResultFrame): void {
     const removed = this.db.delete(outbox).where(eq(outbox.commandId, result.id)).returning({ frame: outbox.frame }).get()
     if (removed) count(this.db, result.ok ? 'command_results_ok' : 'command_results_failed')
-    if (!result.ok) this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
+    if (!result.ok)
+      this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
   }
 
   /** Answers `reject` for an event that can never be stored, with a log line saying why. */
   private reject(ws: WebSocket, frame: EventFrame, reason: string): void {
-    this.log.error('event can never be stored; rejected for agent-node to dead-letter', { eventId: frame.id, connectionId: frame.connectionId, type: frame.event.type, reason })
+    this.log.error('event can never be stored; rejected for agent-node to dead-letter', {
+      eventId: frame.id,
+      connectionId: frame.connectionId,
+      type: frame.event.type,
+      reason,
+    })
     this.trySend(ws, { kind: 'reject', id: frame.id, reason: reason.slice(0, 1_000) })
   }
 

@@ -18,7 +18,12 @@ import type { Env } from '../../src/env.ts'
 import type { Conversation } from './index.ts'
 
 export const testHooks = new Hono<{ Bindings: Env }>()
-  .use('*', bearerAuth<{ Bindings: Env }>({ verifyToken: async (token, c) => typeof c.env.TUNNEL_SECRET === 'string' && (await timingSafeEqual(token, c.env.TUNNEL_SECRET)) }))
+  .use(
+    '*',
+    bearerAuth<{ Bindings: Env }>({
+      verifyToken: async (token, c) => typeof c.env.TUNNEL_SECRET === 'string' && (await timingSafeEqual(token, c.env.TUNNEL_SECRET)),
+    }),
+  )
   .post('/conversations/:connectionId/reset', async (c) => {
     try {
       await (conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>).reset()

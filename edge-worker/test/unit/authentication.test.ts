@@ -11,14 +11,33 @@ import { newSession, principalOf, type Session } from '../../src/session/index.t
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
 const pack = (yaml: string) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, {}).config
 const envelope = { id: 'x', connectionId: CONNECTION, timestamp: 0, threadId: null }
-const completed: AgentEvent = { type: 'connection-state-updated', connectionId: CONNECTION, invitationId: crypto.randomUUID(), state: 'completed' }
+const completed: AgentEvent = {
+  type: 'connection-state-updated',
+  connectionId: CONNECTION,
+  invitationId: crypto.randomUUID(),
+  state: 'completed',
+}
 const text = (content: string): AgentEvent => ({ type: 'message-received', message: { ...envelope, type: 'text', content } })
-const select = (selectionId: string): AgentEvent => ({ type: 'message-received', message: { ...envelope, type: 'contextual-menu-select', selectionId } })
-const media = (mimeType: string): AgentEvent => ({ type: 'message-received', message: { ...envelope, type: 'media', items: [{ id: 'i', uri: 'https://example.org/x', mimeType }] } })
-const profile = (preferredLanguage: string): AgentEvent => ({ type: 'message-received', message: { ...envelope, type: 'profile', preferredLanguage } })
+const select = (selectionId: string): AgentEvent => ({
+  type: 'message-received',
+  message: { ...envelope, type: 'contextual-menu-select', selectionId },
+})
+const media = (mimeType: string): AgentEvent => ({
+  type: 'message-received',
+  message: { ...envelope, type: 'media', items: [{ id: 'i', uri: 'https://example.org/x', mimeType }] },
+})
+const profile = (preferredLanguage: string): AgentEvent => ({
+  type: 'message-received',
+  message: { ...envelope, type: 'profile', preferredLanguage },
+})
 const submit = (threadId: string, item: Partial<SubmittedProofItem>): AgentEvent => ({
   type: 'message-received',
-  message: { ...envelope, threadId, type: 'identity-proof-submit', submittedProofItems: [{ id: 'credential', type: 'verifiable-credential', proofExchangeId: 'p', verified: false, ...item }] },
+  message: {
+    ...envelope,
+    threadId,
+    type: 'identity-proof-submit',
+    submittedProofItems: [{ id: 'credential', type: 'verifiable-credential', proofExchangeId: 'p', verified: false, ...item }],
+  },
 })
 
 /** A conversation in memory: events in, messages out (no model: chat answers LLM_NOT_CONFIGURED). */
@@ -27,8 +46,14 @@ class Harness {
   constructor(private readonly config: AgentPackConfig) {}
   async send(event: AgentEvent): Promise<SendMessageBody[]> {
     const step = await handleEvent({
-      event, eventId: 'e', connectionId: CONNECTION, session: this.session, config: this.config, now: 0,
-      log: createLogger('test', 'error'), chat: { tools: [], fetch, history: () => [] },
+      event,
+      eventId: 'e',
+      connectionId: CONNECTION,
+      session: this.session,
+      config: this.config,
+      now: 0,
+      log: createLogger('test', 'error'),
+      chat: { tools: [], fetch, history: () => [] },
     })
     this.session = step.session
     return step.commands.map((command) => command.message)
@@ -41,7 +66,8 @@ class Harness {
   }
 }
 const texts = (sent: SendMessageBody[]) => sent.flatMap((message) => (message.type === 'text' ? [message.content] : []))
-const menus = (sent: SendMessageBody[]) => sent.flatMap((message) => (message.type === 'contextual-menu-update' ? [message.options.map((option) => option.id)] : []))
+const menus = (sent: SendMessageBody[]) =>
+  sent.flatMap((message) => (message.type === 'contextual-menu-update' ? [message.options.map((option) => option.id)] : []))
 
 const AUTH = `
 flows:
@@ -61,18 +87,44 @@ describe('authentication', () => {
   it('greets a guest with the prompt and the menu; blocks text; authenticates from the menu; logs out', async () => {
     const h = new Harness(pack(AUTH))
     const first = await h.send(completed)
-    expect(texts(first)).toEqual(['Hello there! How can I help you today?', 'Please authenticate first: choose "Authenticate" in the menu and present your credential.'])
+    expect(texts(first)).toEqual([
+      'Hello there! How can I help you today?',
+      'Please authenticate first: choose "Authenticate" in the menu and present your credential.',
+    ])
     expect(menus(first)).toEqual([['authenticate']])
-    expect(texts(await h.send(text('hello')))).toEqual(['Please authenticate first: choose "Authenticate" in the menu and present your credential.'])
+    expect(texts(await h.send(text('hello')))).toEqual([
+      'Please authenticate first: choose "Authenticate" in the menu and present your credential.',
+    ])
 
     const asked = await h.send(select('authenticate'))
-    expect(asked).toEqual([{ connectionId: CONNECTION, id: expect.any(String), type: 'identity-proof-request',
-      requestedProofItems: [{ id: 'credential', type: 'verifiable-credential', credentialDefinitionId: 'did:example:cred-def', attributes: ['name', 'roles'] }] }])
+    expect(asked).toEqual([
+      {
+        connectionId: CONNECTION,
+        id: expect.any(String),
+        type: 'identity-proof-request',
+        requestedProofItems: [
+          {
+            id: 'credential',
+            type: 'verifiable-credential',
+            credentialDefinitionId: 'did:example:cred-def',
+            attributes: ['name', 'roles'],
+          },
+        ],
+      },
+    ])
     const id = Harness.proofId(asked)
     expect(await h.send(submit('another-thread', { verified: true, claims: [{ name: 'name', value: 'Mallory' }] }))).toEqual([])
     expect(h.session.identity).toBeUndefined()
 
-    const done = await h.send(submit(id, { verified: true, claims: [{ name: 'name', value: 'Ana' }, { name: 'roles', value: '["editor","approver"]' }] }))
+    const done = await h.send(
+      submit(id, {
+        verified: true,
+        claims: [
+          { name: 'name', value: 'Ana' },
+          { name: 'roles', value: '["editor","approver"]' },
+        ],
+      }),
+    )
     expect(done[0]).toMatchObject({ type: 'identity-proof-result', threadId: id, proofItemResults: [{ id: 'credential', code: 'ok' }] })
     expect(texts(done)).toEqual(['You are now authenticated as Ana.'])
     expect(menus(done)).toEqual([['logout']])
@@ -89,26 +141,34 @@ describe('authentication', () => {
   it('a proof not presented: invitation to the issuer, still a guest; a failed one says so', async () => {
     const h = new Harness(pack(AUTH))
     await h.send(completed)
-    const refused = await h.send(submit(Harness.proofId(await h.send(select('authenticate'))), { errorCode: 'refused', reason: 'declined' }))
+    const refused = await h.send(
+      submit(Harness.proofId(await h.send(select('authenticate'))), { errorCode: 'refused', reason: 'declined' }),
+    )
     expect(refused).toEqual([
       { connectionId: CONNECTION, type: 'text', content: expect.stringMatching(/^The credential was not presented/) },
       { connectionId: CONNECTION, type: 'invitation', did: 'did:web:issuer.example.org' },
     ])
     const failed = await h.send(submit(Harness.proofId(await h.send(select('authenticate'))), { errorCode: 'verification-error' }))
     expect(texts(failed)).toEqual([expect.stringMatching(/^Authentication failed/)])
-    const noIdentity = await h.send(submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'roles', value: 'x' }] }))
+    const noIdentity = await h.send(
+      submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'roles', value: 'x' }] }),
+    )
     expect(noIdentity[0]).toMatchObject({ type: 'identity-proof-result', proofItemResults: [{ code: 'error' }] })
     expect(texts(noIdentity)).toEqual([expect.stringMatching(/^Authentication failed/)])
     expect(h.session.identity).toBeUndefined()
     expect(menus([...refused, ...failed, ...noIdentity])).toEqual([])
   })
 
-  it('gates a guest\'s voice notes and images in the user\'s language', async () => {
+  it("gates a guest's voice notes and images in the user's language", async () => {
     const h = new Harness(pack(AUTH))
     await h.send(completed)
-    expect(texts(await h.send(media('audio/ogg')))).toEqual(['Voice messages require authentication. Please authenticate first to use this feature.'])
+    expect(texts(await h.send(media('audio/ogg')))).toEqual([
+      'Voice messages require authentication. Please authenticate first to use this feature.',
+    ])
     await h.send(profile('es'))
-    expect(texts(await h.send(media('image/png')))).toEqual(['Las imágenes requieren autenticación. Por favor, autentícate primero para usar esta función.'])
+    expect(texts(await h.send(media('image/png')))).toEqual([
+      'Las imágenes requieren autenticación. Por favor, autentícate primero para usar esta función.',
+    ])
   })
 
   it('without required, a guest chats; the gates are per medium', async () => {
@@ -116,7 +176,9 @@ describe('authentication', () => {
     await h.send(completed)
     expect(texts(await h.send(text('hi')))).toEqual([expect.stringMatching(/No language model/)])
     expect(texts(await h.send(media('audio/ogg')))).toEqual([])
-    expect(texts(await h.send(media('image/jpeg')))).toEqual(['Images require authentication. Please authenticate first to use this feature.'])
+    expect(texts(await h.send(media('image/jpeg')))).toEqual([
+      'Images require authentication. Please authenticate first to use this feature.',
+    ])
   })
 
   it('authenticate where authentication is off, or twice; an admin by adminUsers', async () => {
@@ -125,7 +187,9 @@ describe('authentication', () => {
     expect(texts(await off.send(select('login')))).toEqual(['Authentication is not available on this service.'])
     const h = new Harness(pack(AUTH))
     await h.send(completed)
-    await h.send(submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'name', value: 'Root' }] }))
+    await h.send(
+      submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'name', value: 'Root' }] }),
+    )
     expect(h.session.roles).toEqual(['user'])
     expect(principalOf(h.session, adminIdentities(pack(AUTH).flows.authentication)).admin).toBe(true)
     expect(texts(await h.send(select('authenticate')))).toEqual([])
@@ -134,7 +198,9 @@ describe('authentication', () => {
   it('a connection that ends logs its user out, with no message and no menu', async () => {
     const h = new Harness(pack(AUTH))
     await h.send(completed)
-    await h.send(submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'name', value: 'Ana' }] }))
+    await h.send(
+      submit(Harness.proofId(await h.send(select('authenticate'))), { verified: true, claims: [{ name: 'name', value: 'Ana' }] }),
+    )
     expect(h.session.identity).toBe('Ana')
     expect(await h.send({ ...completed, state: 'terminated' })).toEqual([])
     expect(h.session.identity).toBeUndefined()

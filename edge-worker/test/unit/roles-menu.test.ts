@@ -8,8 +8,16 @@ import { applyPatch, newSession } from '../../src/session/index.ts'
 
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
 const pack = (yaml: string, env: Record<string, string> = {}) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, env).config
-const completed = { type: 'connection-state-updated', connectionId: CONNECTION, invitationId: crypto.randomUUID(), state: 'completed' } as const
-const text = { type: 'message-received', message: { type: 'text', id: 'm', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'hi' } } as const
+const completed = {
+  type: 'connection-state-updated',
+  connectionId: CONNECTION,
+  invitationId: crypto.randomUUID(),
+  state: 'completed',
+} as const
+const text = {
+  type: 'message-received',
+  message: { type: 'text', id: 'm', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'hi' },
+} as const
 
 describe('parseRoles', () => {
   it('reads one role, a comma-separated list and a JSON array', () => {
@@ -28,10 +36,20 @@ describe('parseRoles', () => {
 })
 
 describe('identityFromClaims', () => {
-  const auth = pack('flows: { authentication: { enabled: true, userIdentityAttribute: email, rolesAttribute: roles, defaultRole: member } }').flows.authentication
+  const auth = pack(
+    'flows: { authentication: { enabled: true, userIdentityAttribute: email, rolesAttribute: roles, defaultRole: member } }',
+  ).flows.authentication
   it('takes the identity attribute and the roles attribute', () => {
-    expect(identityFromClaims(auth, [{ name: 'email', value: 'ana@example.org' }, { name: 'roles', value: 'a,b' }])).toEqual({ identity: 'ana@example.org', roles: ['a', 'b'] })
-    expect(identityFromClaims(auth, [{ name: 'email', value: 'ana@example.org' }])).toEqual({ identity: 'ana@example.org', roles: ['member'] })
+    expect(
+      identityFromClaims(auth, [
+        { name: 'email', value: 'ana@example.org' },
+        { name: 'roles', value: 'a,b' },
+      ]),
+    ).toEqual({ identity: 'ana@example.org', roles: ['a', 'b'] })
+    expect(identityFromClaims(auth, [{ name: 'email', value: 'ana@example.org' }])).toEqual({
+      identity: 'ana@example.org',
+      roles: ['member'],
+    })
     expect(requestedAttributes(auth)).toEqual(['email', 'roles'])
   })
   it('has no identity when the attribute is missing or blank', () => {
@@ -41,7 +59,12 @@ describe('identityFromClaims', () => {
   it('defaults: identity from name, role user; env overrides apply (ROLES_ATTRIBUTE, ADMIN_USERS)', () => {
     const config = pack('flows: { authentication: { enabled: true } }', { ROLES_ATTRIBUTE: 'grants', ADMIN_USERS: 'Ana, Bo' })
     expect(config.flows.authentication.adminUsers).toEqual(['Ana', 'Bo'])
-    expect(identityFromClaims(config.flows.authentication, [{ name: 'name', value: 'Ana' }, { name: 'grants', value: '["x"]' }])).toEqual({ identity: 'Ana', roles: ['x'] })
+    expect(
+      identityFromClaims(config.flows.authentication, [
+        { name: 'name', value: 'Ana' },
+        { name: 'grants', value: '["x"]' },
+      ]),
+    ).toEqual({ identity: 'Ana', roles: ['x'] })
   })
 })
 
@@ -49,8 +72,18 @@ describe('visibleWhen', () => {
   const guest: MenuFacts = { authenticated: false, configuring: false, approvalRequestCount: 0, pendingApprovalCount: 0 }
   const user: MenuFacts = { ...guest, authenticated: true }
   it('evaluates every condition', () => {
-    expect([undefined, 'always', 'authenticated', 'unauthenticated', 'configuring', 'notConfiguring', 'hasApprovalRequests', 'hasPendingApprovals'].map((when) => isVisible(when as never, guest)))
-      .toEqual([true, true, false, true, false, true, false, false])
+    expect(
+      [
+        undefined,
+        'always',
+        'authenticated',
+        'unauthenticated',
+        'configuring',
+        'notConfiguring',
+        'hasApprovalRequests',
+        'hasPendingApprovals',
+      ].map((when) => isVisible(when as never, guest)),
+    ).toEqual([true, true, false, true, false, true, false, false])
     expect(isVisible('authenticated', user)).toBe(true)
     expect(isVisible('configuring', { ...guest, configuring: true })).toBe(true)
     expect(isVisible('hasApprovalRequests', { ...guest, approvalRequestCount: 2 })).toBe(true)
@@ -72,14 +105,29 @@ flows:
       - { id: help, label: Help }
       - { id: approvals, label: Approvals, visibleWhen: hasPendingApprovals, badge: pendingApprovalCount }
 `)
-  it('shows the items whose visibleWhen holds, labelled in the user\'s language', () => {
-    expect(menuFor(config, newSession())).toEqual({ title: 'Menu', options: [{ id: 'in', title: 'Sign in' }, { id: 'help', title: 'Help' }] })
-    expect(menuFor(config, { ...newSession(), language: 'es', identity: 'ana' })).toEqual({ title: 'Opciones', options: [{ id: 'out', title: 'Cerrar sesión' }, { id: 'help', title: 'Help' }] })
+  it("shows the items whose visibleWhen holds, labelled in the user's language", () => {
+    expect(menuFor(config, newSession())).toEqual({
+      title: 'Menu',
+      options: [
+        { id: 'in', title: 'Sign in' },
+        { id: 'help', title: 'Help' },
+      ],
+    })
+    expect(menuFor(config, { ...newSession(), language: 'es', identity: 'ana' })).toEqual({
+      title: 'Opciones',
+      options: [
+        { id: 'out', title: 'Cerrar sesión' },
+        { id: 'help', title: 'Help' },
+      ],
+    })
   })
   it('without items, authentication enabled gives the fixed CREDENTIAL / LOGOUT entries; nothing enabled gives no menu', () => {
     const fixed = pack('flows: { authentication: { enabled: true } }')
     expect(menuFor(fixed, newSession())?.options).toEqual([{ id: 'authenticate', title: 'Authenticate' }])
-    expect(menuFor(fixed, { ...newSession(), language: 'fr', identity: 'x' })).toEqual({ title: 'Menu', options: [{ id: 'logout', title: 'Se déconnecter' }] })
+    expect(menuFor(fixed, { ...newSession(), language: 'fr', identity: 'x' })).toEqual({
+      title: 'Menu',
+      options: [{ id: 'logout', title: 'Se déconnecter' }],
+    })
     expect(menuFor(pack('{}'), newSession())).toBeUndefined()
   })
   it('is sent when the connection completes and again only when it changes', () => {

@@ -15,13 +15,20 @@ export const InvitationMessageBody = SendMessageBase.extend({
   url: HttpUrl.max(8_192).optional(),
   /** Label and image of the invitation the agent makes (not with `url`). */
   label: boundedName(256).optional(),
-  imageUrl: urlField(/^(https?|data)$/, 'http(s):// or data:').max(8_192).optional(),
+  imageUrl: urlField(/^(https?|data)$/, 'http(s):// or data:')
+    .max(8_192)
+    .optional(),
   /** A public DID to invite the user to (an implicit invitation naming it; not with `url`). */
-  did: z.string().max(512).regex(/^did:[a-z0-9]+:\S+$/, 'a DID').optional(),
+  did: z
+    .string()
+    .max(512)
+    .regex(/^did:[a-z0-9]+:\S+$/, 'a DID')
+    .optional(),
 }).superRefine((body, context) => {
   if (body.url === undefined) return
   for (const field of ['label', 'imageUrl', 'did'] as const) {
-    if (body[field] !== undefined) context.addIssue({ code: 'custom', path: [field], message: 'not with url: the forwarded invitation has its own' })
+    if (body[field] !== undefined)
+      context.addIssue({ code: 'custom', path: [field], message: 'not with url: the forwarded invitation has its own' })
   }
 })
 export type InvitationMessageBody = z.infer<typeof InvitationMessageBody>

@@ -28,7 +28,10 @@ export function parseNetworks(entries: readonly string[]): Network[] {
 
 /** The entries of a comma-separated `OUTBOUND_ALLOWED_NETWORKS` value (blank entries dropped). */
 export function networkList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean)
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
 }
 
 /** Whether `host` (a URL hostname, IPv6 possibly in brackets) is an IP literal. */

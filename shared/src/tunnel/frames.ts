@@ -58,9 +58,7 @@ export type RejectFrame = z.infer<typeof RejectFrame>
  * `name -> handler` registry (agent-node/src/tunnel/commands/). `send-message` takes the
  * `POST /v1/message` body, every message type included, validated by the same schema.
  */
-export const TunnelCommand = z.discriminatedUnion('name', [
-  z.object({ name: z.literal('send-message'), message: SendMessageBody }),
-])
+export const TunnelCommand = z.discriminatedUnion('name', [z.object({ name: z.literal('send-message'), message: SendMessageBody })])
 export type TunnelCommand = z.infer<typeof TunnelCommand>
 export type TunnelCommandName = TunnelCommand['name']
 

@@ -36,7 +36,14 @@ describe('prepared credential definition keys', () => {
     engine.preparedKeys.add(['other', 'master_secret'], credentialKeysFromPrimes(['other', 'master_secret'], p, q))
     engine.preparedKeys.add(names, keys)
 
-    const created = engine.createCredentialDefinition({ schemaId: `${ISSUER}/schema`, schema, tag: 'default', issuerId: ISSUER, signatureType: 'CL', supportRevocation: false })
+    const created = engine.createCredentialDefinition({
+      schemaId: `${ISSUER}/schema`,
+      schema,
+      tag: 'default',
+      issuerId: ISSUER,
+      signatureType: 'CL',
+      supportRevocation: false,
+    })
     const json = (handle: Parameters<typeof engine.getJson>[0]['objectHandle']) => JSON.parse(engine.getJson({ objectHandle: handle }))
     expect(json(created.credentialDefinition).value.primary).toEqual(keys.primary)
     expect(json(created.credentialDefinitionPrivate).value.p_key).toEqual(keys.privateKey)

@@ -26,7 +26,6 @@ const credential = vector('anoncreds-legacy-credential.json')
 const linkSecret = BigInt(vector('anoncreds-link-secret.json').linkSecret)
 const presentation = vector('w3c-presentation-anoncreds.json')
 
-
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: number[]; c_list: number[][] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
@@ -86,9 +85,22 @@ describe('golden: the anoncreds-rs vector presentation', () => {
   })
 
   it('verifyProof refuses it: non-revocation proofs are not supported yet', () => {
-    const proof = { proofs: [{ primary_proof: primaryProof, non_revoc_proof: toJson(subProofMsgpack.non_revoc_proof as Msgpack) }], aggregated_proof: { c_hash: c.toString(), c_list: aggregated.c_list } }
+    const proof = {
+      proofs: [{ primary_proof: primaryProof, non_revoc_proof: toJson(subProofMsgpack.non_revoc_proof as Msgpack) }],
+      aggregated_proof: { c_hash: c.toString(), c_list: aggregated.c_list },
+    }
     expect(() =>
-      verifyProof({ proof, nonce: presentation.proof.challenge, subProofs: [{ primary, revealed: { name: values.name!.toString(), height: '175' }, predicates: [{ attr_name: 'age', p_type: 'GE', value: 18 }] }] }),
+      verifyProof({
+        proof,
+        nonce: presentation.proof.challenge,
+        subProofs: [
+          {
+            primary,
+            revealed: { name: values.name!.toString(), height: '175' },
+            predicates: [{ attr_name: 'age', p_type: 'GE', value: 18 }],
+          },
+        ],
+      }),
     ).toThrow(/non-revocation/)
   })
 })

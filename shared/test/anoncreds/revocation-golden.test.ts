@@ -18,7 +18,6 @@ const accumulator: string = vector('anoncreds-revocation-status-list.json').curr
 const presentation = vector('w3c-presentation-anoncreds.json')
 const nonce = BigInt(vector('anoncreds-presentation-request.json').nonce)
 
-
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: Uint8Array; c_list: Uint8Array[] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
@@ -48,7 +47,10 @@ describe('golden: non-revocation taus of the anoncreds-rs vector presentation', 
   })
 
   it('recomputes c_hash exactly: T̂1…T̂8 (G1 128 bytes, GT 512 bytes) ‖ primary taus ‖ c_list ‖ nonce', () => {
-    const taus = nonRevocationTaus(nonRevocProof, credentialDefinition.revocation, registryPublicKey, accumulator, { cHash, m2: parsed.eq.m2 })
+    const taus = nonRevocationTaus(nonRevocProof, credentialDefinition.revocation, registryPublicKey, accumulator, {
+      cHash,
+      m2: parsed.eq.m2,
+    })
     expect(taus.map((t) => t.length)).toEqual([128, 128, 512, 512, 128, 128, 512, 512])
     expect(recomputedChallenge(taus)).toBe(cHash)
   })

@@ -56,7 +56,11 @@ describe('AMCL BN254 pairing', () => {
     expect(gtToString(z)).toBe(expected)
     expect(Fp12.eql(gtFromString(expected), z)).toBe(true)
     expect(gtToBytes(z)).toHaveLength(512)
-    expect(gtToBytes(z).subarray(384).every((b) => b === 0)).toBe(true)
+    expect(
+      gtToBytes(z)
+        .subarray(384)
+        .every((b) => b === 0),
+    ).toBe(true)
   })
 })
 

@@ -51,7 +51,8 @@ export class CredentialKeyWorkers {
     const pool = this.pool
     const start = performance.now()
     let done = 0
-    const report = (step: KeyGenerationProgress['step']) => onProgress?.({ step, done: ++done, total: 3, elapsedMs: performance.now() - start })
+    const report = (step: KeyGenerationProgress['step']) =>
+      onProgress?.({ step, done: ++done, total: 3, elapsedMs: performance.now() - start })
     const prime = async (): Promise<bigint> => {
       const half = (await pool.run(undefined, { name: 'safePrime' })) as bigint
       report('safe prime')

@@ -49,15 +49,22 @@ export class InboundInbox {
   private working?: Promise<void>
   private stopped = false
 
-  private constructor(private readonly database: Database, private readonly logger: Logger) {}
+  private constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+  ) {}
 
   /** Creates the table if missing; envelopes left by a previous run wait for `start`. */
   static async open(database: Database, logger: Logger): Promise<InboundInbox> {
     await applySchema(database, SCHEMA_SQL)
     const inbox = new InboundInbox(database, logger)
-    const left = await selectRows<{ id: string; envelope: string }>(database, sql`SELECT id, envelope FROM didcomm_inbox ORDER BY received_at, id`)
+    const left = await selectRows<{ id: string; envelope: string }>(
+      database,
+      sql`SELECT id, envelope FROM didcomm_inbox ORDER BY received_at, id`,
+    )
     for (const row of left) inbox.jobs.push({ id: row.id, envelope: JSON.parse(row.envelope) as DidCommEncryptedMessage })
-    if (left.length > 0) logger.warn({ count: left.length }, 'inbound DIDComm messages read before the last stop and not processed: processing them now')
+    if (left.length > 0)
+      logger.warn({ count: left.length }, 'inbound DIDComm messages read before the last stop and not processed: processing them now')
     return inbox
   }
 
@@ -146,12 +153,19 @@ export class InboundInbox {
 
   private async store(envelope: DidCommEncryptedMessage): Promise<string> {
     const id = randomUUID()
-    await execute(this.database, sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()})`)
+    await execute(
+      this.database,
+      sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()})`,
+    )
     return id
   }
 
   /** Has Credo process `envelope`; the error, logged, when it could not. */
-  private async process(agentContext: AgentContext, envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<Error | undefined> {
+  private async process(
+    agentContext: AgentContext,
+    envelope: DidCommEncryptedMessage,
+    session?: DidCommTransportSession,
+  ): Promise<Error | undefined> {
     try {
       await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
       return undefined

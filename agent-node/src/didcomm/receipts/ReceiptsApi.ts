@@ -8,7 +8,10 @@ export class ReceiptsApi {
   constructor(@inject(AgentContext) private readonly agentContext: AgentContext) {}
 
   /** Sends one `message-receipts` with a receipt per entry (timestamp: now unless given). */
-  async send(connectionId: string, receipts: { messageId: string; state: ReceiptState; timestamp?: Date }[]): Promise<MessageReceiptsMessage> {
+  async send(
+    connectionId: string,
+    receipts: { messageId: string; state: ReceiptState; timestamp?: Date }[],
+  ): Promise<MessageReceiptsMessage> {
     const message = new MessageReceiptsMessage({ receipts: receipts.map((receipt) => new MessageReceipt(receipt)) })
     await sendOnConnection(this.agentContext, connectionId, message)
     return message

@@ -11,11 +11,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
-import type {
-  DidCommEncryptedMessage,
-  DidCommQueueTransportRepository,
-  QueuedDidCommMessage,
-} from '@credo-ts/didcomm'
+import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDidCommMessage } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
 import { applySchema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
@@ -62,7 +58,10 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
   async takeFromQueue(agentContext: AgentContext, options: Options): Promise<QueuedDidCommMessage[]> {
     const rows = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
     if (rows.length === 0) return []
-    const ids = sql.join(rows.map((row) => sql`${row.id}`), sql`, `)
+    const ids = sql.join(
+      rows.map((row) => sql`${row.id}`),
+      sql`, `,
+    )
     if (options.deleteMessages) await execute(this.database, sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids})`)
     else await execute(this.database, sql`UPDATE didcomm_pickup_queue SET state = 'sending' WHERE id IN (${ids})`)
     return rows.map((row) => ({
@@ -78,24 +77,36 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     options: { connectionId: string; recipientDids: string[]; payload: DidCommEncryptedMessage; receivedAt?: Date },
   ): Promise<string> {
     const id = randomUUID()
-    await execute(this.database, sql`INSERT INTO didcomm_pickup_queue (id, context_id, connection_id, recipient_dids, payload, received_at, state)
+    await execute(
+      this.database,
+      sql`INSERT INTO didcomm_pickup_queue (id, context_id, connection_id, recipient_dids, payload, received_at, state)
       VALUES (${id}, ${agentContext.contextCorrelationId}, ${options.connectionId}, ${JSON.stringify(options.recipientDids)},
-        ${JSON.stringify(options.payload)}, ${(options.receivedAt ?? new Date()).getTime()}, 'pending')`)
+        ${JSON.stringify(options.payload)}, ${(options.receivedAt ?? new Date()).getTime()}, 'pending')`,
+    )
     return id
   }
 
   /** Deletes messages the wallet confirmed. */
   async removeMessages(agentContext: AgentContext, options: { connectionId: string; messageIds: string[] }): Promise<void> {
     if (options.messageIds.length === 0) return
-    await execute(this.database, sql`DELETE FROM didcomm_pickup_queue
+    await execute(
+      this.database,
+      sql`DELETE FROM didcomm_pickup_queue
       WHERE context_id = ${agentContext.contextCorrelationId} AND connection_id = ${options.connectionId}
-        AND id IN (${sql.join(options.messageIds.map((id) => sql`${id}`), sql`, `)})`)
+        AND id IN (${sql.join(
+          options.messageIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+    )
   }
 
   private async pending(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<QueueRow[]> {
-    const rows = await selectRows<QueueRow>(this.database, sql`SELECT id, recipient_dids, payload, received_at FROM didcomm_pickup_queue
+    const rows = await selectRows<QueueRow>(
+      this.database,
+      sql`SELECT id, recipient_dids, payload, received_at FROM didcomm_pickup_queue
       WHERE context_id = ${agentContext.contextCorrelationId} AND connection_id = ${options.connectionId} AND state = 'pending'
-      ORDER BY received_at, id`)
+      ORDER BY received_at, id`,
+    )
     const { recipientDid } = options
     return recipientDid === undefined ? rows : rows.filter((row) => (JSON.parse(row.recipient_dids) as string[]).includes(recipientDid))
   }

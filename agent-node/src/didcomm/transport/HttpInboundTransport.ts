@@ -48,7 +48,11 @@ export class HttpInboundTransport implements DidCommInboundTransport {
    * @param inbox where envelopes are stored before they are processed
    * @param log rate-limited log for envelopes peers get refused
    */
-  constructor(private readonly inbox: InboundInbox, private readonly limits: EnvelopeLimits, private readonly log: RateLimitedLogger) {}
+  constructor(
+    private readonly inbox: InboundInbox,
+    private readonly limits: EnvelopeLimits,
+    private readonly log: RateLimitedLogger,
+  ) {}
 
   async start(agentContext: AgentContext): Promise<void> {
     this.agentContext = agentContext

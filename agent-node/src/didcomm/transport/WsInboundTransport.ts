@@ -20,7 +20,12 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CredoError, type AgentContext } from '@credo-ts/core'
-import { DidCommTransportService, type DidCommEncryptedMessage, type DidCommInboundTransport, type DidCommTransportSession } from '@credo-ts/didcomm'
+import {
+  DidCommTransportService,
+  type DidCommEncryptedMessage,
+  type DidCommInboundTransport,
+  type DidCommTransportSession,
+} from '@credo-ts/didcomm'
 import WebSocket, { type RawData, type WebSocketServer } from 'ws'
 import type { RateLimitedLogger } from '../../logging/rate-limited.ts'
 import type { InboundInbox } from '../inbox/InboundInbox.ts'
@@ -67,14 +72,22 @@ export class WsInboundTransport implements DidCommInboundTransport {
       this.alive.add(socket)
       socket.on('pong', () => this.alive.add(socket))
       socket.on('error', (error: Error & { code?: string }) => {
-        this.log.log('warn', `ws-error:${error.code ?? 'other'}`, { code: error.code, reason: error.message }, 'DIDComm WebSocket closed on a protocol error')
+        this.log.log(
+          'warn',
+          `ws-error:${error.code ?? 'other'}`,
+          { code: error.code, reason: error.message },
+          'DIDComm WebSocket closed on a protocol error',
+        )
       })
       socket.on('close', () => {
         this.sessions.delete(socket)
         transportService.removeSession(session)
       })
       socket.on('message', (data: RawData) => {
-        const check = checkInboundEnvelope(Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]), this.limits)
+        const check = checkInboundEnvelope(
+          Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]),
+          this.limits,
+        )
         if (!check.ok) {
           this.log.log('warn', `ws-refused:${check.status}`, { reason: check.reason }, 'refused inbound DIDComm message')
           socket.close(check.status === 413 ? CLOSE_TOO_BIG : CLOSE_POLICY, check.reason.slice(0, 120))
@@ -131,7 +144,9 @@ class WsTransportSession implements DidCommTransportSession {
   send(_agentContext: AgentContext, encryptedMessage: DidCommEncryptedMessage): Promise<void> {
     if (this.socket.readyState !== WebSocket.OPEN) return Promise.reject(new CredoError(`${this.type} transport session has been closed.`))
     return new Promise((resolve, reject) =>
-      this.socket.send(JSON.stringify(encryptedMessage), (error) => (error ? reject(new CredoError(`${this.type} send message failed.`, { cause: error })) : resolve())),
+      this.socket.send(JSON.stringify(encryptedMessage), (error) =>
+        error ? reject(new CredoError(`${this.type} send message failed.`, { cause: error })) : resolve(),
+      ),
     )
   }
 

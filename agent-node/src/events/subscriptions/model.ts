@@ -19,7 +19,11 @@ export type DeliveryKind = z.infer<typeof DeliveryKind>
  * and whose connection is `connectionId` (every connection when absent).
  */
 export const EventFilter = z.object({
-  topics: z.array(EventTopic).min(1).refine((topics) => new Set(topics).size === topics.length, 'topics must not repeat').optional()
+  topics: z
+    .array(EventTopic)
+    .min(1)
+    .refine((topics) => new Set(topics).size === topics.length, 'topics must not repeat')
+    .optional()
     .describe('Topics to receive; every topic when absent'),
   connectionId: z.uuid().optional().describe('Only events of this connection; every connection when absent'),
 })
@@ -32,7 +36,10 @@ export type EventFilter = z.infer<typeof EventFilter>
 export const CreateSubscriptionBody = EventFilter.extend({
   url: urlField(/^(https?|wss?)$/, 'http(s):// or ws(s)://')
     .max(2_048)
-    .refine((url) => deliveryKindOf(url) === 'websocket' || !/[?#]/.test(url), 'an http(s) URL takes no query or fragment: events are POSTed to <url>/<topic>')
+    .refine(
+      (url) => deliveryKindOf(url) === 'websocket' || !/[?#]/.test(url),
+      'an http(s) URL takes no query or fragment: events are POSTed to <url>/<topic>',
+    )
     .describe('http(s)://: events are POSTed to <url>/<topic>. ws(s)://: the agent dials it and sends event frames'),
 }).strict()
 export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBody>

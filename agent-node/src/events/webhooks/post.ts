@@ -18,7 +18,12 @@ export interface PostOptions {
  * @returns the outcome; never throws (failures are `retry` with a reason naming the URL, its
  *   credentials redacted).
  */
-export async function postForDelivery(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<DeliveryOutcome> {
+export async function postForDelivery(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<DeliveryOutcome> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
   try {
     const response = await options.fetch(url, {

@@ -74,8 +74,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
       return JSON.parse(plaintext.toString('utf8')) as Kms.KmsJwkPrivate
     } catch (error) {
       throw new Kms.KeyManagementError(
-        `Stored key '${keyId}' could not be decrypted: ` +
-          'the row was altered or does not belong to this key id, context or store',
+        `Stored key '${keyId}' could not be decrypted: the row was altered or does not belong to this key id, context or store`,
         { cause: error instanceof Error ? error : undefined },
       )
     } finally {

@@ -4,7 +4,16 @@
  * AnonCreds private parts such as credential-definition private keys and link secrets live).
  * Both are AES-256-GCM keys, HKDF-SHA256 of one scrypt master key under different labels.
  */
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto'
 import { Kms } from '@credo-ts/core'
 import { sql } from 'drizzle-orm'
 import { applySchema, execute, selectRows } from '../../database/dialect.ts'

@@ -108,8 +108,11 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
       sql`SELECT context_id AS "contextId", type, id, value FROM credo_records WHERE value NOT LIKE ${`${SEALED_PREFIX}%`}`,
     )
     for (const row of clear) {
-      await execute(database, sql`UPDATE credo_records SET value = ${sealValue(sealing, row, row.value)}
-        WHERE ${isRecord(row)} AND value = ${row.value}`)
+      await execute(
+        database,
+        sql`UPDATE credo_records SET value = ${sealValue(sealing, row, row.value)}
+        WHERE ${isRecord(row)} AND value = ${row.value}`,
+      )
     }
     return new DrizzleStorageService(database, sealing)
   }
@@ -164,8 +167,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     const key = keyOf(agentContext, record.type, record.id)
     const tags = record.getTags()
     const tagRows = this.insertTags(key, tags)
-    const notFound = () =>
-      new RecordNotFoundError(`record with id ${record.id} not found.`, { recordType: record.type })
+    const notFound = () => new RecordNotFoundError(`record with id ${record.id} not found.`, { recordType: record.type })
     let changed: number[]
     try {
       changed = await runAtomically(this.database, [
@@ -198,11 +200,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    *
    * @throws {RecordNotFoundError} if there is none in the context.
    */
-  public async deleteById<R extends T>(
-    agentContext: AgentContext,
-    recordClass: BaseRecordConstructor<R>,
-    id: string,
-  ): Promise<void> {
+  public async deleteById<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<void> {
     await this.deleteKey(keyOf(agentContext, recordClass.type, id))
   }
 
@@ -212,11 +210,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    * @throws {RecordNotFoundError} if there is none in the context.
    * @throws {ClassValidationError} if the stored JSON does not validate as `recordClass`.
    */
-  public async getById<R extends T>(
-    agentContext: AgentContext,
-    recordClass: BaseRecordConstructor<R>,
-    id: string,
-  ): Promise<R> {
+  public async getById<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<R> {
     const [row] = await selectRows<StoredRecordRow>(
       this.database,
       sql`SELECT id, value, tags FROM credo_records WHERE ${isRecord(keyOf(agentContext, recordClass.type, id))}`,

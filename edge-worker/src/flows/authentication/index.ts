@@ -70,14 +70,17 @@ export function promptsToAuthenticate(session: Session, config: AgentPackConfig)
 
 /** Whether `event` ends the connection of an authenticated user. */
 const endsSession = (event: FlowEvent, session: Session) =>
-  session.identity !== undefined && event.type === 'connection-state-updated' && (event.state === 'terminated' || event.state === 'abandoned')
+  session.identity !== undefined &&
+  event.type === 'connection-state-updated' &&
+  (event.state === 'terminated' || event.state === 'abandoned')
 
 /** The session patch of a user who is a guest again. */
 const LOGGED_OUT = { identity: undefined, roles: [], flowState: { authentication: {} satisfies AuthenticationState } }
 
 export const authenticationFlow: Flow = {
   name: 'authentication',
-  claims: (event, session, config) => pendingSubmit(event, session) !== undefined || endsSession(event, session) || gateFor(event, session, config) !== undefined,
+  claims: (event, session, config) =>
+    pendingSubmit(event, session) !== undefined || endsSession(event, session) || gateFor(event, session, config) !== undefined,
   async handle(context) {
     const { event, session, config } = context
     const submit = pendingSubmit(event, session)
@@ -99,7 +102,12 @@ function verdict(context: FlowContext, submit: IdentityProofSubmitEnvelope): Flo
     const found = identityFromClaims(auth, claims)
     if (!found) {
       log.warn('verified credential lacks the identity attribute', { attribute: auth.userIdentityAttribute })
-      send(identityProofResult(connectionId, submit.threadId!, item.id, { ok: false, description: `the credential has no ${auth.userIdentityAttribute}` }))
+      send(
+        identityProofResult(connectionId, submit.threadId!, item.id, {
+          ok: false,
+          description: `the credential has no ${auth.userIdentityAttribute}`,
+        }),
+      )
       say(context, 'AUTH_FAILED')
       return { session: cleared }
     }

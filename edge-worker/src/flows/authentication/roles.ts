@@ -38,7 +38,10 @@ export interface CredentialIdentity {
  * The identity and roles that `claims` (a verified presentation's revealed attributes) give under
  * `flows.authentication`; undefined when the identity attribute is missing or empty.
  */
-export function identityFromClaims(auth: AgentPackConfig['flows']['authentication'], claims: readonly Claim[]): CredentialIdentity | undefined {
+export function identityFromClaims(
+  auth: AgentPackConfig['flows']['authentication'],
+  claims: readonly Claim[],
+): CredentialIdentity | undefined {
   const value = (name: string | undefined) => claims.find((claim) => claim.name === name)?.value
   const identity = value(auth.userIdentityAttribute)?.trim()
   if (!identity) return undefined

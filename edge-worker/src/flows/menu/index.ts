@@ -30,7 +30,8 @@ function stateOf(session: Session): MenuState {
   return (session.flowState.menu as MenuState | undefined) ?? {}
 }
 
-const selection = (event: FlowEvent) => (event.type === 'message-received' && event.message.type === 'contextual-menu-select' ? event.message.selectionId : undefined)
+const selection = (event: FlowEvent) =>
+  event.type === 'message-received' && event.message.type === 'contextual-menu-select' ? event.message.selectionId : undefined
 
 export const menuFlow: Flow = {
   name: 'menu',
@@ -52,7 +53,12 @@ export const menuFlow: Flow = {
  * After `event` has been handled and `session` is the result: the menu to send, if it changed,
  * and the session patch recording it. Pure.
  */
-export function refreshMenu(event: FlowEvent, session: Session, config: AgentPackConfig, connectionId: string): { command?: TunnelCommand; patch?: SessionPatch } {
+export function refreshMenu(
+  event: FlowEvent,
+  session: Session,
+  config: AgentPackConfig,
+  connectionId: string,
+): { command?: TunnelCommand; patch?: SessionPatch } {
   const state = stateOf(session)
   if (event.type === 'connection-state-updated' && (event.state === 'terminated' || event.state === 'abandoned')) {
     return state.connected ? { patch: { flowState: { menu: { ...state, connected: false } satisfies MenuState } } } : {}

@@ -39,13 +39,20 @@ export function menuFacts(session: Session): MenuFacts {
 /** Whether an item with `visibleWhen` (default `always`) is shown under `facts`. */
 export function isVisible(visibleWhen: MenuItem['visibleWhen'], facts: MenuFacts): boolean {
   switch (visibleWhen ?? 'always') {
-    case 'always': return true
-    case 'authenticated': return facts.authenticated
-    case 'unauthenticated': return !facts.authenticated
-    case 'configuring': return facts.configuring
-    case 'notConfiguring': return !facts.configuring
-    case 'hasApprovalRequests': return facts.approvalRequestCount > 0
-    case 'hasPendingApprovals': return facts.pendingApprovalCount > 0
+    case 'always':
+      return true
+    case 'authenticated':
+      return facts.authenticated
+    case 'unauthenticated':
+      return !facts.authenticated
+    case 'configuring':
+      return facts.configuring
+    case 'notConfiguring':
+      return !facts.configuring
+    case 'hasApprovalRequests':
+      return facts.approvalRequestCount > 0
+    case 'hasPendingApprovals':
+      return facts.pendingApprovalCount > 0
   }
 }
 

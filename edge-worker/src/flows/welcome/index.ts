@@ -68,18 +68,17 @@ export const welcomeFlow: Flow = {
     }
     const completed = state.completed || isCompleted(event)
     const sendOnProfile = config.flows.welcome.sendOnProfile === true
-    const greetNow = !state.greeted && (
-      (event.type === 'timer') ||
-      (isProfile(event) && (sendOnProfile || completed)) ||
-      (isCompleted(event) && !sendOnProfile)
-    )
+    const greetNow =
+      !state.greeted &&
+      (event.type === 'timer' || (isProfile(event) && (sendOnProfile || completed)) || (isCompleted(event) && !sendOnProfile))
     // A profile that came before the completion, with sendOnProfile unset, is used when it completes.
     const next: WelcomeState = { ...state, completed }
     if (greetNow) {
       const greeted = { ...session, ...patch }
       const command = greeting(config, greeted, connectionId)
       if (command) send(command)
-      if (promptsToAuthenticate(greeted, config)) send(sendText(connectionId, textFor(config, greeted.language ?? config.metadata.defaultLanguage, 'AUTH_REQUIRED')))
+      if (promptsToAuthenticate(greeted, config))
+        send(sendText(connectionId, textFor(config, greeted.language ?? config.metadata.defaultLanguage, 'AUTH_REQUIRED')))
       next.greeted = true
       patch.timer = undefined
     } else if (isCompleted(event) && sendOnProfile && !state.greeted) {

@@ -54,7 +54,8 @@ function checkField(tag: string, actual: string, expected: string): void {
   if ((tag === 'schema_issuer_did' || tag === 'issuer_did') && !LEGACY_DID.test(actual)) {
     throw new PresentationRejectedError(`"${tag}" value is a legacy identifier tag and therefore only legacy identifiers can be used`)
   }
-  if (actual !== expected) throw new PresentationRejectedError(`"${tag}" values are different: expected: "${expected}", actual: "${actual}"`)
+  if (actual !== expected)
+    throw new PresentationRejectedError(`"${tag}" values are different: expected: "${expected}", actual: "${actual}"`)
 }
 
 /** anoncreds-rs `process_filter`: one `tag = value` condition; throws when it does not hold. */
@@ -152,7 +153,9 @@ export function checkRestrictionTagConflicts(queries: readonly Query[]): void {
     throw new PresentationRejectedError('Presentation request contains restriction for `issuer_id` (new) and `issuer_did` (legacy)')
   }
   if (tags.has('schema_issuer_id') && tags.has('schema_issuer_did')) {
-    throw new PresentationRejectedError('Presentation request contains both restrictions for `schema_issuer_id` (new) and `schema_issuer_did` (legacy)')
+    throw new PresentationRejectedError(
+      'Presentation request contains both restrictions for `schema_issuer_id` (new) and `schema_issuer_did` (legacy)',
+    )
   }
 }
 

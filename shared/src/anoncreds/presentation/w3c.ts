@@ -6,15 +6,14 @@ import { type W3cCredential, type W3cPresentation, anoncredsProofOf } from '../o
 import { verifyProof } from '../proof/index.ts'
 import { type W3cVersion, anoncredsContexts } from '../w3c/constants.ts'
 import { credentialFromW3c, credentialSignatureOf } from '../w3c/credential-conversion.ts'
-import { type CredentialPresentationProofValue, type PresentationProofValue, decodeProofValue, encodeProofValue } from '../w3c/proof-value.ts'
-import { buildClProof, groupProve } from './create.ts'
 import {
-  PresentationInputError,
-  PresentationRejectedError,
-  checkRestriction,
-  findAttribute,
-  gatherFilter,
-} from './restrictions.ts'
+  type CredentialPresentationProofValue,
+  type PresentationProofValue,
+  decodeProofValue,
+  encodeProofValue,
+} from '../w3c/proof-value.ts'
+import { buildClProof, groupProve } from './create.ts'
+import { PresentationInputError, PresentationRejectedError, checkRestriction, findAttribute, gatherFilter } from './restrictions.ts'
 import { type CredentialEntry, type CredentialProve, type Ledger, clPredicateType } from './types.ts'
 
 /**
@@ -105,11 +104,17 @@ function presentationProofOf(credential: W3cCredential): CredentialPresentationP
   const proof = anoncredsProofOf(credential)
   if (proof?.proofPurpose !== 'assertionMethod') throw new PresentationRejectedError('credential has no assertionMethod anoncreds proof')
   const decoded = decodeProofValue(proof.proofValue)
-  if (decoded.kind !== 'credentialPresentation') throw new PresentationRejectedError('DataIntegrityProof does not contain credential presentation proof')
+  if (decoded.kind !== 'credentialPresentation')
+    throw new PresentationRejectedError('DataIntegrityProof does not contain credential presentation proof')
   return decoded.value
 }
 
-function restrictionsHold(credential: W3cCredential, proof: CredentialPresentationProofValue, restrictions: unknown, ledger: Ledger): boolean {
+function restrictionsHold(
+  credential: W3cCredential,
+  proof: CredentialPresentationProofValue,
+  restrictions: unknown,
+  ledger: Ledger,
+): boolean {
   if (proof.timestamp !== undefined) revocationNotSupported()
   if (restrictions === null || restrictions === undefined) return true
   const filter = gatherFilter(proof.schema_id, proof.cred_def_id, ledger.schemas, ledger.credentialDefinitions)
@@ -182,7 +187,10 @@ function checkW3cRequestData(
       const found = findAttribute(vc.credentialSubject, info.name)
       if (found?.[1] !== true) return false
       const matches = proofs[i]!.sub_proof.primary_proof.ge_proofs.some(
-        (ge) => ge.predicate.attr_name === normalizeAttributeName(found[0]) && ge.predicate.p_type === clPredicateType(info.p_type) && ge.predicate.value === info.p_value,
+        (ge) =>
+          ge.predicate.attr_name === normalizeAttributeName(found[0]) &&
+          ge.predicate.p_type === clPredicateType(info.p_type) &&
+          ge.predicate.value === info.p_value,
       )
       return matches && restrictionsHold(vc, proofs[i]!, info.restrictions, ledger)
     })
@@ -209,7 +217,8 @@ export function verifyW3cPresentation(presentation: W3cPresentation, request: Pr
   let aggregated: PresentationProofValue['aggregated']
   try {
     proofs = presentation.verifiableCredential.map(presentationProofOf)
-    if (presentation.proof.proofPurpose !== 'authentication') throw new PresentationRejectedError('presentation proof purpose must be authentication')
+    if (presentation.proof.proofPurpose !== 'authentication')
+      throw new PresentationRejectedError('presentation proof purpose must be authentication')
     const decoded = decodeProofValue(presentation.proof.proofValue)
     if (decoded.kind !== 'presentation') throw new PresentationRejectedError('DataIntegrityProof does not contain presentation proof')
     aggregated = decoded.value.aggregated

@@ -209,7 +209,10 @@ export function gtToString(a: GtElement): string {
 }
 
 function montgomeryHex(value: bigint): string {
-  return `1 ${Fp.mul(value, Fp.create(1n << 280n)).toString(16).toUpperCase().padStart(64, '0')}`
+  return `1 ${Fp.mul(value, Fp.create(1n << 280n))
+    .toString(16)
+    .toUpperCase()
+    .padStart(64, '0')}`
 }
 
 function asBytes(value: unknown, what: string): Uint8Array {

@@ -127,7 +127,12 @@ export function pair(p: G1Point, q: G2Point): GtElement {
 
 /** e(P, Q)·e(R, S) with one final exponentiation (anoncreds-clsignatures-rs `Pair::pair2`). */
 export function pair2(p: G1Point, q: G2Point, r: G1Point, s: G2Point): GtElement {
-  return finalExponentiate(millerLoop([[p, q], [r, s]]))
+  return finalExponentiate(
+    millerLoop([
+      [p, q],
+      [r, s],
+    ]),
+  )
 }
 
 /** Whether a GT element is 1. */

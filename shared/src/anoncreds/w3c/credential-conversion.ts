@@ -75,7 +75,10 @@ export function credentialSignatureOf(credential: W3cCredential): CredentialSign
   const proof = anoncredsProofOf(credential)
   if (!proof) throw anoncredsError(ErrorCode.Input, 'W3C credential has no anoncreds-2023 proof')
   if (proof.proofPurpose !== 'assertionMethod') {
-    throw anoncredsError(ErrorCode.Input, `DataIntegrityProof contains unexpected proof purpose (${proof.proofPurpose}), expected assertionMethod`)
+    throw anoncredsError(
+      ErrorCode.Input,
+      `DataIntegrityProof contains unexpected proof purpose (${proof.proofPurpose}), expected assertionMethod`,
+    )
   }
   let decoded: ProofValue
   try {
@@ -117,8 +120,7 @@ export function credentialFromW3c(credential: W3cCredential): Credential {
 /** Replaces the AnonCreds proof's signature of a W3C credential (after the holder processed it). */
 export function withCredentialSignature(credential: W3cCredential, signature: CredentialSignatureProofValue): W3cCredential {
   const proofValue = encodeProofValue({ kind: 'credentialSignature', value: signature })
-  const replace = (p: unknown) =>
-    (p as { cryptosuite?: unknown }).cryptosuite === 'anoncreds-2023' ? { ...(p as object), proofValue } : p
+  const replace = (p: unknown) => ((p as { cryptosuite?: unknown }).cryptosuite === 'anoncreds-2023' ? { ...(p as object), proofValue } : p)
   const proof = Array.isArray(credential.proof) ? credential.proof.map(replace) : replace(credential.proof)
   return { ...credential, proof: proof as W3cCredential['proof'] }
 }

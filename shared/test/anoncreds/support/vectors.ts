@@ -18,18 +18,26 @@ export const VECTORS_DIR = join(SHARED_DIR, 'vectors', 'anoncreds-w3c')
 
 /** The vector files `vector` reads, typed as far as the tests read them (anoncreds-rs JSON forms). */
 export interface VectorFiles {
-  'anoncreds-credential-definition.json': { credentialDefinition: { value: { primary: CredentialPrimaryPublicKey; revocation: CredentialRevocationPublicKey } } }
-  'anoncreds-revocation-registry-definition.json': { revocationRegistryDefinition: { value: { publicKeys: { accumKey: RevocationRegistryPublicKey } } } }
+  'anoncreds-credential-definition.json': {
+    credentialDefinition: { value: { primary: CredentialPrimaryPublicKey; revocation: CredentialRevocationPublicKey } }
+  }
+  'anoncreds-revocation-registry-definition.json': {
+    revocationRegistryDefinition: { value: { publicKeys: { accumKey: RevocationRegistryPublicKey } } }
+  }
   'anoncreds-revocation-status-list.json': { currentAccumulator: string }
   'anoncreds-presentation-request.json': { nonce: string }
   'anoncreds-legacy-credential.json': { values: Record<string, { raw: string; encoded: string }> }
   'anoncreds-link-secret.json': { linkSecret: string }
   /** One credential, with one proof. */
-  'w3c-presentation-anoncreds.json': { proof: { proofValue: string; challenge: string }; verifiableCredential: [{ proof: { proofValue: string } }] }
+  'w3c-presentation-anoncreds.json': {
+    proof: { proofValue: string; challenge: string }
+    verifiableCredential: [{ proof: { proofValue: string } }]
+  }
 }
 
 /** A vector file parsed as JSON. */
-export const vector = <Name extends keyof VectorFiles>(name: Name): VectorFiles[Name] => JSON.parse(readFileSync(join(VECTORS_DIR, name), 'utf8'))
+export const vector = <Name extends keyof VectorFiles>(name: Name): VectorFiles[Name] =>
+  JSON.parse(readFileSync(join(VECTORS_DIR, name), 'utf8'))
 
 /** A msgpack value as the vectors' proof values hold it (big integers as byte arrays). */
 export type Msgpack = Uint8Array | number[] | { [key: string]: Msgpack } | Msgpack[] | string | number | null
@@ -44,7 +52,8 @@ export const unpack = (proofValue: string) => decode(Buffer.from(proofValue.slic
 export const fromBytes = (bytes: ArrayLike<number>) =>
   bytes.length === 0 ? 0n : BigInt(`0x${Buffer.from(Uint8Array.from(bytes)).toString('hex')}`)
 
-const isBytes = (v: unknown): v is ArrayLike<number> => v instanceof Uint8Array || (Array.isArray(v) && v.every((b) => typeof b === 'number'))
+const isBytes = (v: unknown): v is ArrayLike<number> =>
+  v instanceof Uint8Array || (Array.isArray(v) && v.every((b) => typeof b === 'number'))
 
 /** msgpack form (big integers as bytes) -> anoncreds-rs JSON form (decimal strings); `predicate` kept as is. */
 export function toJson(value: Msgpack, key = ''): unknown {
