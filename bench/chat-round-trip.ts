@@ -8,12 +8,12 @@
  * (workerd is another process).
  */
 import { startScriptedLlm } from '../test/support/scripted-llm.ts'
-import { startPlainCredoEcho, type PlainWallet } from './plain-credo.ts'
+import { CONNECTING_AT_ONCE, startPlainCredoEcho, type PlainWallet } from './plain-credo.ts'
 import { startBenchStack } from './stack.ts'
 import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
-import { ms, summarize, type LatencySummary } from './stats.ts'
+import { inBatches, ms, summarize, type LatencySummary } from './stats.ts'
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500)
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 50)
@@ -85,7 +85,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
   const peers: WalletPeer[] = []
   try {
     const logger = createLogger('error', 'bench')
-    const others = await Promise.all(Array.from({ length: WALLETS - 1 }, async (_, i) => {
+    const others = await inBatches(WALLETS - 1, CONNECTING_AT_ONCE, async (i) => {
       const peer = await WalletPeer.create({ label: `bench wallet ${i + 1}`, logger })
       peers.push(peer)
       const { url } = (await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }
@@ -93,7 +93,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
       const id = await peer.connect(url, 60_000)
       await greeting
       return peerRoundTrips(peer, id)
-    }))
+    })
     const first = peerRoundTrips(wallet, connectionId)
     const all = [first, ...others]
 
