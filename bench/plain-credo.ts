@@ -13,7 +13,7 @@ import {
   Kms,
   RecordNotFoundError,
   type AgentContext,
-  type BaseRecord,
+  type BaseRecordAny,
   type BaseRecordConstructor,
   type DependencyManager,
   type Module,
@@ -39,7 +39,7 @@ import { inBatches } from './stats.ts'
 /** Wallets connecting at once while the benchmark sets up (a burst of 50 DID Exchanges times out on a loaded machine). */
 export const CONNECTING_AT_ONCE = 10
 
-type AnyRecord = BaseRecord<any, any, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+type AnyRecord = BaseRecordAny
 
 /** Records kept as JSON and tags in a map, per record type; tag queries as Credo's storage contract. */
 class InMemoryStorageService implements StorageService<AnyRecord> {
