@@ -113,29 +113,43 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
   // ---- issuer keys (ours): in worker threads as agent-node makes them, then on the event loop ----
   const schema = engine.createSchema({ name: 'person', version: '1.0', issuerId: ISSUER_ID, attributeNames: Object.keys(RAW) })
   const createDefinition = () =>
-    engine.createCredentialDefinition({ schemaId: SCHEMA_ID, schema, tag: 'default', issuerId: ISSUER_ID, signatureType: 'CL', supportRevocation: false })
+    engine.createCredentialDefinition({
+      schemaId: SCHEMA_ID,
+      schema,
+      tag: 'default',
+      issuerId: ISSUER_ID,
+      signatureType: 'CL',
+      supportRevocation: false,
+    })
   const workers = new CredentialKeyWorkers()
   const attributeNames = credentialKeyAttributeNames(Object.keys(RAW))
   let keys: ReturnType<typeof createDefinition> | undefined
   const workerRuns: Array<{ wall: number; delayP99: number }> = []
   for (let run = 1; run <= KEY_RUNS; run++) {
-    workerRuns.push(await withLoopDelay(async () => {
-      const made = await workers.generate(attributeNames, ({ step, done, total, elapsedMs }) =>
-        console.log(`  credential definition ${run}/${KEY_RUNS} (worker threads): ${step} ready (${done}/${total}) after ${(elapsedMs / 1000).toFixed(1)} s`))
-      engine.preparedKeys.add(attributeNames, made)
-      keys = createDefinition()
-    }))
+    workerRuns.push(
+      await withLoopDelay(async () => {
+        const made = await workers.generate(attributeNames, ({ step, done, total, elapsedMs }) =>
+          console.log(
+            `  credential definition ${run}/${KEY_RUNS} (worker threads): ${step} ready (${done}/${total}) after ${(elapsedMs / 1000).toFixed(1)} s`,
+          ),
+        )
+        engine.preparedKeys.add(attributeNames, made)
+        keys = createDefinition()
+      }),
+    )
   }
   await workers.close()
   const blockingRuns: Array<{ wall: number; delayP99: number }> = []
   for (let run = 1; run <= BLOCKING_KEY_RUNS; run++) {
     console.log(`  credential definition ${run}/${BLOCKING_KEY_RUNS} on the event loop (for contrast)`)
     // a timer tick first, so the delay histogram sees the blocked loop
-    blockingRuns.push(await withLoopDelay(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10))
-      createDefinition()
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }))
+    blockingRuns.push(
+      await withLoopDelay(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        createDefinition()
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }),
+    )
   }
   const { credentialDefinition, credentialDefinitionPrivate, keyCorrectnessProof } = keys!
   const offer = engine.createCredentialOffer({ schemaId: SCHEMA_ID, credentialDefinitionId: CRED_DEF_ID, keyCorrectnessProof })
@@ -152,7 +166,13 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
   let issued: ObjectHandle | undefined
   const signSamples = time(RUNS, WARMUP, () => {
     if (issued) engine.objectFree({ objectHandle: issued })
-    issued = engine.createCredential({ credentialDefinition, credentialDefinitionPrivate, credentialOffer: offer, credentialRequest, attributeRawValues: RAW })
+    issued = engine.createCredential({
+      credentialDefinition,
+      credentialDefinitionPrivate,
+      credentialOffer: offer,
+      credentialRequest,
+      attributeRawValues: RAW,
+    })
   })
   const credential = engine.processCredential({ credential: issued!, credentialRequestMetadata, linkSecret, credentialDefinition })
 
@@ -200,7 +220,12 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
   const schemaJson = json(schema)
   const offerJson = json(offer)
   const wasmLinkSecret = identus.createLinkSecret()
-  const wasmRequest = identus.createCredentialRequest({ credentialDefinition: credDefJson, linkSecret: wasmLinkSecret, linkSecretId: 'default', credentialOffer: offerJson })
+  const wasmRequest = identus.createCredentialRequest({
+    credentialDefinition: credDefJson,
+    linkSecret: wasmLinkSecret,
+    linkSecretId: 'default',
+    credentialOffer: offerJson,
+  })
   const wasmIssued = engine.createCredential({
     credentialDefinition,
     credentialDefinitionPrivate,
@@ -222,7 +247,13 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
   const wasmPresentSamples = time(RUNS, WARMUP, () => {
     wasmPresentation?.free()
     // the glue consumes the request object, so a fresh one is built per call (a cheap parse)
-    wasmPresentation = wasm.Prover.createPresentation(wasm.PresentationRequest.from(requestJson), wasmCredential, wasmLink, schemas, credDefs)
+    wasmPresentation = wasm.Prover.createPresentation(
+      wasm.PresentationRequest.from(requestJson),
+      wasmCredential,
+      wasmLink,
+      schemas,
+      credDefs,
+    )
   })
   const wasmPresentationRequest = wasm.PresentationRequest.from(requestJson)
   const wasmVerify = () => wasm.Verifier.verifyPresentation(wasmPresentation!, wasmPresentationRequest, schemas, credDefs)
@@ -250,17 +281,34 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
 export async function runAnoncreds(): Promise<void> {
   const r = await anoncredsBench()
   const row = (label: string, s: TimedSummary, extra = '') =>
-    console.log(`${label.padEnd(36)} p50 ${ms(s.wall.p50).padStart(11)}  p99 ${ms(s.wall.p99).padStart(11)}  cpu p50 ${ms(s.cpu.p50).padStart(11)}  (n=${s.wall.n})${extra}`)
+    console.log(
+      `${label.padEnd(36)} p50 ${ms(s.wall.p50).padStart(11)}  p99 ${ms(s.wall.p99).padStart(11)}  cpu p50 ${ms(s.cpu.p50).padStart(11)}  (n=${s.wall.n})${extra}`,
+    )
   const ratio = (ours: TimedSummary, wasm: TimedSummary) => `  ours/wasm ${(ours.wall.p50 / wasm.wall.p50).toFixed(2)}x`
-  const target = (s: TimedSummary, limit: number) => `  target <= ${limit} ms: ${s.wall.p50 <= limit ? 'met' : 'MISSED'} (cpu ${s.cpu.p50 <= limit ? 'met' : 'missed'})`
+  const target = (s: TimedSummary, limit: number) =>
+    `  target <= ${limit} ms: ${s.wall.p50 <= limit ? 'met' : 'MISSED'} (cpu ${s.cpu.p50 <= limit ? 'met' : 'missed'})`
   const keyRow = (label: string, k: AnoncredsBenchResult['keys']['workers'], extra = '') =>
-    console.log(`${label.padEnd(36)} p50 ${ms(k.wall.p50).padStart(11)}  max ${ms(k.wall.p99).padStart(11)}  event-loop delay p99 (median of runs) ${ms(k.eventLoopDelayP99.p50)}, worst ${ms(k.eventLoopDelayP99.p99)}  (n=${k.wall.n})${extra}`)
+    console.log(
+      `${label.padEnd(36)} p50 ${ms(k.wall.p50).padStart(11)}  max ${ms(k.wall.p99).padStart(11)}  event-loop delay p99 (median of runs) ${ms(k.eventLoopDelayP99.p50)}, worst ${ms(k.eventLoopDelayP99.p99)}  (n=${k.wall.n})${extra}`,
+    )
   console.log('5-attribute credential; presentation: 1 revealed attribute + 1 >= predicate; no revocation')
-  keyRow('ours credential definition (workers)', r.keys.workers, `  target <= ${TARGET_KEYS_MS} ms: ${r.keys.workers.wall.p50 <= TARGET_KEYS_MS ? 'met' : 'MISSED'}`)
+  keyRow(
+    'ours credential definition (workers)',
+    r.keys.workers,
+    `  target <= ${TARGET_KEYS_MS} ms: ${r.keys.workers.wall.p50 <= TARGET_KEYS_MS ? 'met' : 'MISSED'}`,
+  )
   keyRow('ours credential definition (blocking)', r.keys.blocking)
   row('ours createCredential', r.ours.createCredential)
-  row('ours createPresentation', r.ours.createPresentation, ratio(r.ours.createPresentation, r.wasm.createPresentation) + target(r.ours.createPresentation, TARGET_PRESENT_MS))
-  row('ours verifyPresentation', r.ours.verifyPresentation, ratio(r.ours.verifyPresentation, r.wasm.verifyPresentation) + target(r.ours.verifyPresentation, TARGET_VERIFY_MS))
+  row(
+    'ours createPresentation',
+    r.ours.createPresentation,
+    ratio(r.ours.createPresentation, r.wasm.createPresentation) + target(r.ours.createPresentation, TARGET_PRESENT_MS),
+  )
+  row(
+    'ours verifyPresentation',
+    r.ours.verifyPresentation,
+    ratio(r.ours.verifyPresentation, r.wasm.verifyPresentation) + target(r.ours.verifyPresentation, TARGET_VERIFY_MS),
+  )
   row('identus wasm createPresentation', r.wasm.createPresentation)
   row('identus wasm verifyPresentation', r.wasm.verifyPresentation)
   row('ours BN254 pairing (revocation)', r.revocation.pairing)

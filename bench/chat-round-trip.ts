@@ -105,10 +105,13 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
     // Raw Credo echo: the tunnel is closed, agent-node itself answers each basic message.
     await node.tunnel?.stop()
     const basicMessages = node.agent.modules.didcomm.basicMessages
-    node.agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
-      if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
-      void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
-    })
+    node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
+      DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,
+      ({ payload }) => {
+        if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+        void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
+      },
+    )
     await sequential(first, 'warm-up raw', WARMUP)
     const rawSequential = await timed(() => sequential(first, 'raw', MESSAGES))
     const rawConcurrent = await timed(() => concurrent(all, 'raw'))
@@ -130,7 +133,13 @@ export async function runChatRoundTrip(): Promise<void> {
   console.log(`chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once`)
   const figures = await chatRoundTrip()
   for (const [mode, paths] of Object.entries(figures)) {
-    const row = (f: PathFigures) => ({ p50: ms(f.p50), p99: ms(f.p99), 'round trips/s': f.perSecond.toFixed(1), 'cpu/round trip': ms(f.cpuMs), n: f.n })
+    const row = (f: PathFigures) => ({
+      p50: ms(f.p50),
+      p99: ms(f.p99),
+      'round trips/s': f.perSecond.toFixed(1),
+      'cpu/round trip': ms(f.cpuMs),
+      n: f.n,
+    })
     console.log(mode)
     console.table({
       'plain Credo echo (anchor)': row(paths.plain),
@@ -138,7 +147,11 @@ export async function runChatRoundTrip(): Promise<void> {
       'full: wallet -> agent -> tunnel -> DO -> LLM -> wallet': row(paths.full),
     })
     const { plain, raw, full } = paths
-    console.log(`${mode} raw/plain: p50 ${ratio(raw.p50, plain.p50)}, p99 ${ratio(raw.p99, plain.p99)}, throughput ${ratio(raw.perSecond, plain.perSecond)}, cpu ${ratio(raw.cpuMs, plain.cpuMs)}`)
-    console.log(`${mode} full/plain: p50 ${ratio(full.p50, plain.p50)}, p99 ${ratio(full.p99, plain.p99)}, throughput ${ratio(full.perSecond, plain.perSecond)}, cpu ${ratio(full.cpuMs, plain.cpuMs)}`)
+    console.log(
+      `${mode} raw/plain: p50 ${ratio(raw.p50, plain.p50)}, p99 ${ratio(raw.p99, plain.p99)}, throughput ${ratio(raw.perSecond, plain.perSecond)}, cpu ${ratio(raw.cpuMs, plain.cpuMs)}`,
+    )
+    console.log(
+      `${mode} full/plain: p50 ${ratio(full.p50, plain.p50)}, p99 ${ratio(full.p99, plain.p99)}, throughput ${ratio(full.perSecond, plain.perSecond)}, cpu ${ratio(full.cpuMs, plain.cpuMs)}`,
+    )
   }
 }

@@ -45,7 +45,9 @@ async function measure(agent: TestAgentNode, label: string, receiver: Receiver):
   await Promise.all(Array.from({ length: EVENTS }, (_, i) => agent.node.events.publish(messageState(connections[i % CONNECTIONS]!, i))))
   await receiver.until(() => receiver.count() >= target)
   const seconds = (performance.now() - start) / 1000
-  console.log(`${label}: latency p50 ${ms(p50)} / p99 ${ms(p99)} (n = ${SAMPLES}); throughput ${(EVENTS / seconds).toFixed(0)} events/s (${EVENTS} events, ${CONNECTIONS} connections)`)
+  console.log(
+    `${label}: latency p50 ${ms(p50)} / p99 ${ms(p99)} (n = ${SAMPLES}); throughput ${(EVENTS / seconds).toFixed(0)} events/s (${EVENTS} events, ${CONNECTIONS} connections)`,
+  )
 }
 
 export async function runEventSubscriptions(): Promise<void> {

@@ -47,7 +47,11 @@ interface Result {
 }
 
 const eventFor = (connections: string[], i: number): AgentEvent => ({
-  type: 'message-state-updated', messageId: randomUUID(), connectionId: connections[i % CONNECTIONS]!, state: 'sent', timestamp: i,
+  type: 'message-state-updated',
+  messageId: randomUUID(),
+  connectionId: connections[i % CONNECTIONS]!,
+  state: 'sent',
+  timestamp: i,
 })
 
 /** Publishes `count` events through a fresh outbox to `subscriber`; resolves when all are acknowledged. */
@@ -60,11 +64,13 @@ async function durable(subscriber: Subscriber, count: number): Promise<Result> {
   await engine.addSubscriber(subscriber)
   const started = new Map<string, number>()
   const samples: number[] = []
-  const done = new Promise<void>((resolve) => engine.observe((record) => {
-    if (record.status !== 'acknowledged') return
-    samples.push(performance.now() - started.get(record.event.id)!)
-    if (samples.length === count) resolve()
-  }))
+  const done = new Promise<void>((resolve) =>
+    engine.observe((record) => {
+      if (record.status !== 'acknowledged') return
+      samples.push(performance.now() - started.get(record.event.id)!)
+      if (samples.length === count) resolve()
+    }),
+  )
   const connections = freshConnections()
   const t0 = performance.now()
   // The id is stamped inside publish; the start time is taken at the call and keyed when it is known.
@@ -86,14 +92,18 @@ async function fireAndForget(send: (event: PublishedEvent) => Promise<unknown>, 
   const seqs = new Map<string, number>()
   const connections = freshConnections()
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: count }, (_, i) => {
-    const event = eventFor(connections, i)
-    const connectionId = connections[i % CONNECTIONS]!
-    const seq = (seqs.get(connectionId) ?? 0) + 1
-    seqs.set(connectionId, seq)
-    const at = performance.now()
-    return send({ id: randomUUID(), connectionId, seq, position: i + 1, createdAt: Date.now(), event }).then(() => samples.push(performance.now() - at))
-  }))
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const event = eventFor(connections, i)
+      const connectionId = connections[i % CONNECTIONS]!
+      const seq = (seqs.get(connectionId) ?? 0) + 1
+      seqs.set(connectionId, seq)
+      const at = performance.now()
+      return send({ id: randomUUID(), connectionId, seq, position: i + 1, createdAt: Date.now(), event }).then(() =>
+        samples.push(performance.now() - at),
+      )
+    }),
+  )
   const elapsed = performance.now() - t0
   return { eventsPerSecond: count / (elapsed / 1000), latency: summarize(samples) }
 }
@@ -104,8 +114,10 @@ function report(label: string, durableResult: Result, reference: Result): void {
   console.log(`${label} (${CONNECTIONS} connections, ${EVENTS} events)`)
   console.log(line('durable', durableResult))
   console.log(line('fire-and-forget', reference))
-  console.log(`  ratio durable/fire-and-forget: throughput ${(durableResult.eventsPerSecond / reference.eventsPerSecond).toFixed(2)}x, ` +
-    `p50 ${(durableResult.latency.p50 / reference.latency.p50).toFixed(2)}x, p99 ${(durableResult.latency.p99 / reference.latency.p99).toFixed(2)}x`)
+  console.log(
+    `  ratio durable/fire-and-forget: throughput ${(durableResult.eventsPerSecond / reference.eventsPerSecond).toFixed(2)}x, ` +
+      `p50 ${(durableResult.latency.p50 / reference.latency.p50).toFixed(2)}x, p99 ${(durableResult.latency.p99 / reference.latency.p99).toFixed(2)}x`,
+  )
 }
 
 async function httpBench(): Promise<void> {
@@ -115,12 +127,17 @@ async function httpBench(): Promise<void> {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-  const webhook = (name: string) => new WebhookSubscriber({ name, baseUrl: url, retry: { maxAttempts: 5, baseDelayMs: 10, maxDelayMs: 100 }, timeoutMs: 10_000 })
+  const webhook = (name: string) =>
+    new WebhookSubscriber({ name, baseUrl: url, retry: { maxAttempts: 5, baseDelayMs: 10, maxDelayMs: 100 }, timeoutMs: 10_000 })
   const post = webhook('reference')
   try {
     await durable(webhook('warm-up'), WARMUP)
     await fireAndForget((e) => post.deliver(e, never), WARMUP)
-    report('(a) webhooks to a local HTTP receiver', await durable(webhook('durable'), EVENTS), await fireAndForget((e) => post.deliver(e, never), EVENTS))
+    report(
+      '(a) webhooks to a local HTTP receiver',
+      await durable(webhook('durable'), EVENTS),
+      await fireAndForget((e) => post.deliver(e, never), EVENTS),
+    )
   } finally {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))

@@ -3,12 +3,14 @@
  * `npm run bench -- <name>` runs one entry.
  */
 import { runAnoncreds } from './anoncreds.ts'
+import { runAuthentication } from './authentication.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
 import { runEventSubscriptions } from './event-subscriptions.ts'
 import { runPublicLimits } from './public-limits.ts'
 import { runToolTurn } from './tool-turn.ts'
+import { runInboundBurst } from './inbound-burst.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -18,6 +20,8 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'event-subscriptions': runEventSubscriptions,
   'public-limits': runPublicLimits,
   'tool-turn': runToolTurn,
+  'inbound-burst': runInboundBurst,
+  authentication: runAuthentication,
 }
 
 const only = process.argv[2]

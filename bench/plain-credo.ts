@@ -66,7 +66,9 @@ class InMemoryStorageService implements StorageService<AnyRecord> {
     return this.findByQuery(context, recordClass, {})
   }
   async findByQuery<R extends AnyRecord>(_context: AgentContext, recordClass: BaseRecordConstructor<R>, query: Query<R>): Promise<R[]> {
-    return [...this.rows.values()].filter((row) => row.type === recordClass.type && matches(row.tags, query as Query<AnyRecord>)).map((row) => this.load(row, recordClass))
+    return [...this.rows.values()]
+      .filter((row) => row.type === recordClass.type && matches(row.tags, query as Query<AnyRecord>))
+      .map((row) => this.load(row, recordClass))
   }
   private load<R extends AnyRecord>(row: { value: unknown; tags: TagsBase }, recordClass: BaseRecordConstructor<R>): R {
     const record = JsonTransformer.fromJSON(row.value, recordClass)
@@ -76,7 +78,11 @@ class InMemoryStorageService implements StorageService<AnyRecord> {
 }
 
 function matches(tags: TagsBase, query: Query<AnyRecord>): boolean {
-  const { $and, $or, $not, ...simple } = query as { $and?: Query<AnyRecord>[]; $or?: Query<AnyRecord>[]; $not?: Query<AnyRecord> } & TagsBase
+  const { $and, $or, $not, ...simple } = query as {
+    $and?: Query<AnyRecord>[]
+    $or?: Query<AnyRecord>[]
+    $not?: Query<AnyRecord>
+  } & TagsBase
   if ($and && !$and.every((q) => matches(tags, q))) return false
   if ($or && !$or.some((q) => matches(tags, q))) return false
   if ($not && matches(tags, $not)) return false
@@ -181,7 +187,10 @@ async function connectWallet(echo: PlainAgent, agent: PlainAgent): Promise<Plain
       const content = `${text} ${randomBytes(4).toString('hex')}`
       const echoed = new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no echo of '${content}' within 30 s`)), 30_000)
-        waiting.set(content, () => { clearTimeout(timer); resolve() })
+        waiting.set(content, () => {
+          clearTimeout(timer)
+          resolve()
+        })
       })
       await agent.modules.didcomm.basicMessages.sendMessage(connectionId, content)
       await echoed

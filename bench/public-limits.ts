@@ -29,12 +29,21 @@ const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`
 /** POSTs `body` as a DIDComm envelope; resolves with the status and the time to the answer. */
 async function post(agent: TestAgentNode, body: string): Promise<{ status: number; ms: number }> {
   const start = performance.now()
-  const response = await fetch(`http://127.0.0.1:${agent.node.publicPort}/`, { method: 'POST', headers: { 'content-type': 'application/didcomm-envelope-enc' }, body })
+  const response = await fetch(`http://127.0.0.1:${agent.node.publicPort}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/didcomm-envelope-enc' },
+    body,
+  })
   await response.arrayBuffer()
   return { status: response.status, ms: performance.now() - start }
 }
 
-async function bombs(agent: TestAgentNode, label: string, count: number, { envelope, recipients } = recipientsBomb(5_000_000)): Promise<void> {
+async function bombs(
+  agent: TestAgentNode,
+  label: string,
+  count: number,
+  { envelope, recipients } = recipientsBomb(5_000_000),
+): Promise<void> {
   const stall = monitorEventLoopDelay({ resolution: 10 })
   stall.enable()
   const times: number[] = []
@@ -46,7 +55,9 @@ async function bombs(agent: TestAgentNode, label: string, count: number, { envel
   }
   stall.disable()
   const { p50, p99 } = summarize(times)
-  console.log(`${label}: ${recipients} recipients, ${mib(envelope.length)}: HTTP ${[...statuses].join('/')} in p50 ${ms(p50)} / p99 ${ms(p99)} (n = ${count}); longest event-loop stall ${ms(stall.max / 1e6)}`)
+  console.log(
+    `${label}: ${recipients} recipients, ${mib(envelope.length)}: HTTP ${[...statuses].join('/')} in p50 ${ms(p50)} / p99 ${ms(p99)} (n = ${count}); longest event-loop stall ${ms(stall.max / 1e6)}`,
+  )
 }
 
 async function bombOverWebSocket(agent: TestAgentNode): Promise<void> {
@@ -100,7 +111,9 @@ export async function runPublicLimits(): Promise<void> {
       refusals.push(answer.ms)
     }
     const { p50, p99 } = summarize(refusals)
-    console.log(`10 chunked bodies of up to 300 MB: HTTP ${status} in p50 ${ms(p50)} / p99 ${ms(p99)}; RSS after ${mib(process.memoryUsage().rss)}`)
+    console.log(
+      `10 chunked bodies of up to 300 MB: HTTP ${status} in p50 ${ms(p50)} / p99 ${ms(p99)}; RSS after ${mib(process.memoryUsage().rss)}`,
+    )
     await connectsAndCloses(agent)
   } finally {
     await agent.close()
@@ -108,7 +121,10 @@ export async function runPublicLimits(): Promise<void> {
   if (process.env.BENCH_UNBOUNDED === '1') {
     const unbounded = await startTestAgentNode({ DIDCOMM_MAX_RECIPIENTS: '1000' }, { label: 'bench-unbounded' })
     try {
-      await bombs(unbounded, 'with DIDCOMM_MAX_RECIPIENTS=1000, an envelope of 1000 bogus recipients (Credo looks each up)', 3, { envelope: bogusEnvelope(1000), recipients: 1000 })
+      await bombs(unbounded, 'with DIDCOMM_MAX_RECIPIENTS=1000, an envelope of 1000 bogus recipients (Credo looks each up)', 3, {
+        envelope: bogusEnvelope(1000),
+        recipients: 1000,
+      })
     } finally {
       await unbounded.close()
     }

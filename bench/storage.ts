@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { AgentContext, DependencyManager, GenericRecord } from '@credo-ts/core'
 import { sql } from 'drizzle-orm'
 import { openDatabase, type Database, type Dialect } from '../agent-node/src/database/index.ts'
-import { DrizzleStorageService } from '../agent-node/src/wallet/storage/index.ts'
+import { openWallet } from '../agent-node/src/wallet/index.ts'
 import { createPostgresTestDatabase } from '../agent-node/test/support/temp-databases.ts'
 import startTestPostgres from '../test/support/postgres-server.ts'
 import { ms, summarize } from './stats.ts'
@@ -49,7 +49,7 @@ async function timed(fn: (i: number) => Promise<unknown>): Promise<number[]> {
 }
 
 async function measure(dialect: Dialect, database: Database): Promise<void> {
-  const storage = await DrizzleStorageService.open(database)
+  const { storageService: storage } = await openWallet(database, 'bench wallet key')
   for (let i = 0; i < PRELOADED; i++) await storage.save(agentContext, record())
   // the steady state: PostgreSQL's autovacuum analyzes a growing table within a minute or so;
   // before that the planner has no statistics and walks every record of the type (EXPLAIN
@@ -57,18 +57,27 @@ async function measure(dialect: Dialect, database: Database): Promise<void> {
   if (database.dialect === 'postgres') await database.db.execute(sql`ANALYZE`)
   const rows: Array<[string, number[]]> = []
   const saved: GenericRecord[] = []
-  rows.push(['save', await timed(async () => {
-    const next = record()
-    saved.push(next)
-    await storage.save(agentContext, next)
-  })])
+  rows.push([
+    'save',
+    await timed(async () => {
+      const next = record()
+      saved.push(next)
+      await storage.save(agentContext, next)
+    }),
+  ])
   rows.push(['getById', await timed((i) => storage.getById(agentContext, GenericRecord, `r${(i * 7) % PRELOADED}`))])
-  rows.push(['findByQuery ($or of DIDs)', await timed((i) => {
-    const n = (i * 13) % PRELOADED
-    return storage.findByQuery(agentContext, GenericRecord, {
-      $or: [{ did: `did:peer:${n}`, theirDid: `did:peer:their-${n}` }, { did: `did:peer:${n}`, previousTheirDids: [`did:old:${n}`] }],
-    })
-  })])
+  rows.push([
+    'findByQuery ($or of DIDs)',
+    await timed((i) => {
+      const n = (i * 13) % PRELOADED
+      return storage.findByQuery(agentContext, GenericRecord, {
+        $or: [
+          { did: `did:peer:${n}`, theirDid: `did:peer:their-${n}` },
+          { did: `did:peer:${n}`, previousTheirDids: [`did:old:${n}`] },
+        ],
+      })
+    }),
+  ])
   rows.push(['update', await timed((i) => storage.update(agentContext, saved[i % saved.length]!))])
   for (const [name, samples] of rows) {
     const { p50, p99 } = summarize(samples)

@@ -32,8 +32,14 @@ export async function runToolTurn(): Promise<void> {
     },
   })
   const packDir = mkdtempSync(join(tmpdir(), 'parley-bench-pack-'))
-  writeFileSync(join(packDir, 'agent-pack.yaml'), `tools:\n  dynamicConfig:\n    - { name: echo_tool, description: Echoes its query, endpoint: "${toolUrl}/?q={query}" }\n`)
-  const stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32' }, packDir)
+  writeFileSync(
+    join(packDir, 'agent-pack.yaml'),
+    `tools:\n  dynamicConfig:\n    - { name: echo_tool, description: Echoes its query, endpoint: "${toolUrl}/?q={query}" }\n`,
+  )
+  const stack = await startBenchStack(
+    { COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32' },
+    packDir,
+  )
   try {
     const { wallet, connectionId } = stack
     await measureReplies(wallet, connectionId, 'plain warm-up', WARMUP)
@@ -49,7 +55,12 @@ export async function runToolTurn(): Promise<void> {
     const withTool = summarize(toolSamples)
     console.table({
       'plain turn (1 model call)': { p50: ms(plain.p50), p99: ms(plain.p99), mean: ms(plain.mean), n: plain.n },
-      'turn with one tool call (2 model calls + HTTP tool)': { p50: ms(withTool.p50), p99: ms(withTool.p99), mean: ms(withTool.mean), n: withTool.n },
+      'turn with one tool call (2 model calls + HTTP tool)': {
+        p50: ms(withTool.p50),
+        p99: ms(withTool.p99),
+        mean: ms(withTool.mean),
+        n: withTool.n,
+      },
     })
     console.log(`tool/plain: p50 ${(withTool.p50 / plain.p50).toFixed(2)}x, p99 ${(withTool.p99 / plain.p99).toFixed(2)}x`)
   } finally {

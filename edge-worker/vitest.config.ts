@@ -1,8 +1,9 @@
 /**
  * The `workers` test project: tests run inside workerd with the Worker of ../wrangler.toml
  * (@cloudflare/vitest-pool-workers). Besides the main Worker (LLM = the scripted server started by
- * the global setup; one HTTP tool, `lookup`, also served by the global setup), two auxiliary workers run the production bundle with other settings:
- * `WITHOUT_LLM` (no model configured) and `UNCONFIGURED` (no TUNNEL_SECRET either).
+ * the global setup; one HTTP tool, `lookup`, also served by the global setup), three auxiliary workers run the production bundle with other settings:
+ * `WITHOUT_LLM` (no model configured), `UNCONFIGURED` (no TUNNEL_SECRET either) and
+ * `AUTH_REQUIRED_WORKER` (`AUTH_REQUIRED=true`: guests may not chat).
  */
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
@@ -32,13 +33,25 @@ export default defineConfig({
             COMPAT_BASE_URL: inject('llmBaseUrl'),
             COMPAT_MODEL: TEST_MODEL,
             AGENT_MEMORY_WINDOW: String(TEST_MEMORY_WINDOW),
-            LLM_TOOLS_CONFIG: JSON.stringify([{ name: 'lookup', description: 'Looks a word up', endpoint: `${inject('toolBaseUrl')}/?q={query}` }]),
+            LLM_TOOLS_CONFIG: JSON.stringify([
+              { name: 'lookup', description: 'Looks a word up', endpoint: `${inject('toolBaseUrl')}/?q={query}` },
+            ]),
             OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
           },
-          serviceBindings: { WITHOUT_LLM: 'parley-without-llm', UNCONFIGURED: 'parley-unconfigured' },
+          serviceBindings: {
+            WITHOUT_LLM: 'parley-without-llm',
+            UNCONFIGURED: 'parley-unconfigured',
+            AUTH_REQUIRED_WORKER: 'parley-auth-required',
+          },
           workers: [
             bundled('parley-without-llm', { TUNNEL_SECRET: TEST_TUNNEL_SECRET }),
             bundled('parley-unconfigured', {}),
+            bundled('parley-auth-required', {
+              TUNNEL_SECRET: TEST_TUNNEL_SECRET,
+              COMPAT_BASE_URL: inject('llmBaseUrl'),
+              COMPAT_MODEL: TEST_MODEL,
+              AUTH_REQUIRED: 'true',
+            }),
           ],
         },
       }

@@ -102,7 +102,8 @@ function launch({ name, command, args, env, echo, onExit }: LaunchOptions): Mana
 async function waitForHttp(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output().slice(-4000)}`)
+    if (proc.child.exitCode !== null)
+      throw new Error(`process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output().slice(-4000)}`)
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1_000) })
       if (response.ok) return
@@ -126,7 +127,9 @@ export function envFileLine(name: string, value: string): string {
   const escaped = value.replaceAll('$', '\\$')
   const quote = ["'", '`', '"'].find((candidate) => !value.includes(candidate) && (candidate !== '"' || !/\\[nr]/.test(value)))
   if (quote === undefined || value.includes('\r') || value.endsWith('\\')) {
-    throw new Error(`${name}: this value cannot be passed to wrangler dev unchanged (all three quote characters, a carriage return or a final backslash)`)
+    throw new Error(
+      `${name}: this value cannot be passed to wrangler dev unchanged (all three quote characters, a carriage return or a final backslash)`,
+    )
   }
   return `${name}=${quote}${escaped}${quote}`
 }
@@ -163,12 +166,23 @@ export async function startWorker(options: {
   // it is removed as soon as the worker exits.
   const envDir = tempDir('parley-worker-env-')
   const envFile = join(envDir, '.env')
-  writeFileSync(envFile, Object.entries(options.vars).map(([name, value]) => envFileLine(name, value)).join('\n'), { mode: 0o600 })
+  writeFileSync(
+    envFile,
+    Object.entries(options.vars)
+      .map(([name, value]) => envFileLine(name, value))
+      .join('\n'),
+    { mode: 0o600 },
+  )
   // `wrangler dev` without its DevTools inspector (see worker-dev.ts).
   const proc = launch({
     name: 'worker',
     command: process.execPath,
-    args: ['--import', 'tsx', join(ROOT, 'scripts', 'worker-dev.ts'), JSON.stringify({ port, persistTo, envFile, config: options.config, entry: options.entry })],
+    args: [
+      '--import',
+      'tsx',
+      join(ROOT, 'scripts', 'worker-dev.ts'),
+      JSON.stringify({ port, persistTo, envFile, config: options.config, entry: options.entry }),
+    ],
     env: { WRANGLER_SEND_METRICS: 'false', CI: 'true', ...(options.agentPackPath ? { AGENT_PACK_PATH: options.agentPackPath } : {}) },
     echo: options.echo,
     onExit: () => rmSync(envDir, { recursive: true, force: true }),
@@ -188,11 +202,20 @@ export interface AgentNodeProcess extends ManagedProcess {
  * Ports come from `PUBLIC_PORT` / `ADMIN_PORT` in `env` (free ones are picked when absent).
  * Resolves when the admin API answers.
  */
-export async function startAgentNodeProcess(options: { env: Record<string, string | undefined>; echo?: boolean }): Promise<AgentNodeProcess> {
+export async function startAgentNodeProcess(options: {
+  env: Record<string, string | undefined>
+  echo?: boolean
+}): Promise<AgentNodeProcess> {
   const publicPort = options.env.PUBLIC_PORT ?? String(await freePort())
   const adminPort = options.env.ADMIN_PORT ?? String(await freePort())
   const env = { ...options.env, PUBLIC_PORT: publicPort, ADMIN_PORT: adminPort }
-  const proc = launch({ name: 'agent-node', command: process.execPath, args: ['--import', 'tsx', 'agent-node/src/main.ts'], env, echo: options.echo })
+  const proc = launch({
+    name: 'agent-node',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'agent-node/src/main.ts'],
+    env,
+    echo: options.echo,
+  })
   const adminUrl = `http://127.0.0.1:${adminPort}`
   await waitForHttp(`${adminUrl}/v1/agent`, proc, 60_000)
   return { ...proc, adminUrl, publicUrl: options.env.PUBLIC_API_BASE_URL ?? `http://localhost:${publicPort}` }

@@ -11,7 +11,14 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { stringify } from 'yaml'
-import { AGENT_PACK_SCHEMA_FILE, agentPackJsonSchema, maskSecrets, resolveAgentPack, type EnvRecord } from '@parley/shared/agent-pack'
+import {
+  AGENT_PACK_SCHEMA_FILE,
+  agentPackJsonSchema,
+  maskSecrets,
+  resolveAgentPack,
+  type AgentPackSource,
+  type EnvRecord,
+} from '@parley/shared/agent-pack'
 import { loadCheckedAgentPackFile } from '@parley/shared/agent-pack/node'
 import { ROOT } from './local-stack.ts'
 
@@ -28,16 +35,17 @@ export interface CommandResult {
  *   when there is no manifest in `dir` or it does not parse, or (`strict`) on any warning.
  */
 export async function checkPack(dir: string, env: EnvRecord, { strict = false } = {}): Promise<CommandResult> {
-  let source
+  let source: AgentPackSource | undefined
   try {
     source = await loadCheckedAgentPackFile(dir)
   } catch (error) {
     return { stdout: '', stderr: `error: ${(error as Error).message}\n`, exitCode: 1 }
   }
-  if (source === undefined) return { stdout: '', stderr: `error: no agent-pack.yaml, agent-pack.yml or agent-pack.json in ${dir}\n`, exitCode: 1 }
+  if (source === undefined)
+    return { stdout: '', stderr: `error: no agent-pack.yaml, agent-pack.yml or agent-pack.json in ${dir}\n`, exitCode: 1 }
   const { config, warnings } = resolveAgentPack(source, env)
   const stdout = `# ${source.path}, resolved (secrets masked)\n${stringify(maskSecrets(config), { lineWidth: 0 })}`
-  const stderr = warnings.map((warning) => `warning: ${warning}\n`).join('') + `${warnings.length} warning${warnings.length === 1 ? '' : 's'}\n`
+  const stderr = `${warnings.map((warning) => `warning: ${warning}\n`).join('')}${warnings.length} warning${warnings.length === 1 ? '' : 's'}\n`
   return { stdout, stderr, exitCode: strict && warnings.length > 0 ? 1 : 0 }
 }
 
@@ -67,7 +75,9 @@ async function main(args: string[]): Promise<CommandResult> {
   const [command, dir] = args.filter((arg) => !arg.startsWith('--'))
   switch (command) {
     case 'check':
-      return checkPack(resolve(dir || process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')), process.env, { strict: flags.has('--strict') })
+      return checkPack(resolve(dir || process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')), process.env, {
+        strict: flags.has('--strict'),
+      })
     case 'schema':
       return writeSchema({ check: flags.has('--check') })
     default:

@@ -19,7 +19,10 @@ const VENDOR_PACK = join(ROOT, 'shared/test/fixtures/agent-packs/vendor-spelling
 /** Runs a TypeScript script of the repository with `env` added; resolves with its exit code and output. */
 async function runScript(script: string, args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string }
@@ -38,7 +41,11 @@ describe('npm run pack', () => {
   afterAll(() => rmSync(broken, { recursive: true, force: true }))
 
   it('check prints the resolved pack with secrets masked, and every warning', async () => {
-    const result = await checkPack(VENDOR_PACK, { OPENAI_API_KEY: 'sk-very-secret', LIBRARY_DB_PASSWORD: 'db-very-secret', LIBRARY_LOANS_TOKEN: 'tok-very-secret' })
+    const result = await checkPack(VENDOR_PACK, {
+      OPENAI_API_KEY: 'sk-very-secret',
+      LIBRARY_DB_PASSWORD: 'db-very-secret',
+      LIBRARY_LOANS_TOKEN: 'tok-very-secret',
+    })
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toContain('provider: compat')
     expect(result.stdout).toContain('type: compat-image-legacy')
@@ -54,7 +61,10 @@ describe('npm run pack', () => {
     const parse = await checkPack(broken, {})
     expect(parse).toMatchObject({ exitCode: 1, stdout: '' })
     expect(parse.stderr).toMatch(new RegExp(`^error: ${join(broken, 'agent-pack.yaml')}:5:1: cannot be parsed: `))
-    expect(await checkPack(join(broken, 'nowhere'), {})).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('no agent-pack.yaml') })
+    expect(await checkPack(join(broken, 'nowhere'), {})).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining('no agent-pack.yaml'),
+    })
   })
 
   it('schema --check finds the committed JSON Schema up to date', async () => {

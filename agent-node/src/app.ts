@@ -6,10 +6,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AgentNodeConfig } from './config/index.ts'
+import { lockDataDir, prepareDataDir } from './data-dir/index.ts'
 import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
+import { DatabaseQueueTransportRepository } from './didcomm/transport/DatabaseQueueTransportRepository.ts'
+import { InboundInbox } from './didcomm/inbox/InboundInbox.ts'
 import { createAdminApp } from './admin/app.ts'
 import { AdminTokens } from './admin/auth.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
@@ -66,36 +69,54 @@ export interface AgentNode {
 }
 
 /**
- * Starts everything `config` describes. When a step fails, what was started is stopped again
- * (servers, delivery, the agent) and the database is closed before the error is rethrown.
+ * Starts everything `config` describes, after making the data folder private (0700) and taking
+ * its lock (`data-dir/`). When a step fails, what was started is stopped again (servers,
+ * delivery, the agent), the database is closed and the lock released before the error is rethrown.
+ *
+ * @throws DataDirLockedError when another live agent-node holds `config.dataDir`
  */
 export async function startAgentNode(config: AgentNodeConfig, logger: Logger): Promise<AgentNode> {
+  prepareDataDir(config.dataDir)
+  const unlock = lockDataDir(config.dataDir)
   const cleanup = new CleanupStack(logger)
   try {
-    return await assemble(config, logger, cleanup)
+    return await assemble(config, logger, cleanup, unlock)
   } catch (error) {
     await cleanup.unwind()
+    unlock()
     throw error
   }
 }
 
-/** The start-up steps of `startAgentNode`; each resource registers its undo step on `cleanup`. */
-async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: CleanupStack): Promise<AgentNode> {
+/**
+ * The start-up steps of `startAgentNode`; each resource registers its undo step on `cleanup`.
+ * `unlock` releases the data folder; the returned node's `stop` calls it last.
+ */
+async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: CleanupStack, unlock: () => void): Promise<AgentNode> {
   const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'), {
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
   cleanup.defer('database', () => database.close())
   const wallet = await openWallet(database, config.walletKey)
-  const transports = createPublicTransports(config.envelopeLimits, logger.child({ component: 'public' }))
+  const guard = new OutboundGuard(config.outboundAllowedNetworks)
+  cleanup.defer('outbound guard', () => guard.close())
+  const inbox = await InboundInbox.open(database, logger.child({ component: 'inbox' }))
+  cleanup.defer('inbox', () => inbox.stop())
+  const transports = createPublicTransports(inbox, config.envelopeLimits, logger.child({ component: 'public' }))
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],
     kms: wallet.kms,
     storageService: wallet.storageService,
+    fetch: guard.fetch as typeof globalThis.fetch,
+    pickupQueue: await DatabaseQueueTransportRepository.open(database),
     logger,
     logLevel: config.logLevel,
     maxFrameBytes: config.envelopeLimits.maxBytes,
-    ownProfile: { displayName: config.label, displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined },
+    ownProfile: {
+      displayName: config.label,
+      displayPicture: config.invitationImageUrl ? { links: [config.invitationImageUrl] } : undefined,
+    },
   })
   cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
@@ -110,24 +131,35 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
   cleanup.defer('messages', () => messages.drain())
   if (config.eventsBaseUrl) {
-    await delivery.addSubscriber(new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }))
+    await delivery.addSubscriber(
+      new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
+    )
   }
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
-  const guard = new OutboundGuard(config.outboundAllowedNetworks)
-  cleanup.defer('outbound guard', () => guard.close())
   const subscriptions = new SubscriptionService({
-    store: await SubscriptionStore.open(database), engine: delivery, guard, delivery: config.eventDelivery, logger: logger.child({ component: 'subscriptions' }),
+    store: await SubscriptionStore.open(database),
+    engine: delivery,
+    guard,
+    delivery: config.eventDelivery,
+    logger: logger.child({ component: 'subscriptions' }),
   })
   cleanup.defer('subscriptions', () => subscriptions.stop())
   await subscriptions.start()
   bridgeCredoEvents(agent, events)
   const recovered = await recoverLostEvents(agent, outbox, events, logger.child({ component: 'recovery' }))
+  // after recovery, so events of messages read before a crash come after the recovered ones
+  inbox.start(agent.context)
   logger.info(recovered, 'start-up event recovery')
+  logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
 
   const publicDid = didRecord.did
   const keyWorkers = new CredentialKeyWorkers()
-  const credentialTypes = new CredentialTypes(agent, publicDid, { workers: keyWorkers, logger: logger.child({ component: 'credential-types' }) })
+  cleanup.defer('credential key workers', () => keyWorkers.close())
+  const credentialTypes = new CredentialTypes(agent, publicDid, {
+    workers: keyWorkers,
+    logger: logger.child({ component: 'credential-types' }),
+  })
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
   presentationRequests.start()
@@ -135,7 +167,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
 
   const publicApp = createPublicApp(() => agent, transports, config, shortUrls)
   publicApp.route('/', publicDidRoutes(didRecord))
-  publicApp.route('/', anonCredsRoutes(() => agent.context, publicDid))
+  publicApp.route(
+    '/',
+    anonCredsRoutes(() => agent.context, publicDid),
+  )
   const publicServer = await listenPublic(publicApp, transports, config.publicPort, logger.child({ component: 'public' }))
   cleanup.defer('public server', () => {
     for (const socket of transports.socketServer.clients) socket.terminate()
@@ -145,7 +180,21 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   })
   const metrics = createMetrics({ agent, delivery, outbox, tunnel })
   cleanup.defer('metrics', () => metrics.close())
-  const adminApp = createAdminApp({ agent, config, messages, logger, build: BUILD, outbox, delivery, subscriptions, publicDid, credentialTypes, shortUrls, presentationRequests, guard })
+  const adminApp = createAdminApp({
+    agent,
+    config,
+    messages,
+    logger,
+    build: BUILD,
+    outbox,
+    delivery,
+    subscriptions,
+    publicDid,
+    credentialTypes,
+    shortUrls,
+    presentationRequests,
+    guard,
+  })
   adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
   const eventStream = new EventStreamServer(outbox, events, config.adminAccess, logger.child({ component: 'event-stream' }))
@@ -172,6 +221,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       for (const socket of transports.socketServer.clients) socket.terminate()
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
+      await inbox.stop()
       await messages.drain()
       await presentationRequests.stop()
       await keyWorkers.close()
@@ -185,6 +235,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       await guard.close()
       await agent.shutdown()
       await database.close()
+      unlock()
     },
   }
 }

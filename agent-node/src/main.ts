@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   installLastResortHandlers(logger)
 
   const node = await startAgentNode(config, logger)
-  console.log(`${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}, public DID ${node.publicDid}`)
+  console.log(
+    `${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}, public DID ${node.publicDid}`,
+  )
 
   let stopping = false
   const stop = async (signal: string) => {

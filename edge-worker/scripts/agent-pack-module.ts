@@ -21,7 +21,9 @@ export const AGENT_PACK_MODULE = resolve(REPO_ROOT, 'edge-worker/src/generated/a
  * @returns the manifest's path relative to the repository root, or `undefined` when none was found.
  * @throws when the manifest does not parse (message `path:line:column: ...`); nothing is written.
  */
-export async function writeAgentPackModule(packDir = process.env.AGENT_PACK_PATH || resolve(REPO_ROOT, 'agent-packs')): Promise<string | undefined> {
+export async function writeAgentPackModule(
+  packDir = process.env.AGENT_PACK_PATH || resolve(REPO_ROOT, 'agent-packs'),
+): Promise<string | undefined> {
   const source = await loadCheckedAgentPackFile(resolve(packDir))
   const bundled = source && { path: relative(REPO_ROOT, source.path), text: source.text }
   const module = [

@@ -7,6 +7,8 @@ import type { Env } from './env.ts'
 
 /** Name of the single tunnel gateway object: one tunnel per Worker. */
 const TUNNEL_GATEWAY_NAME = 'tunnel'
+/** Name of the single directory object. */
+const DIRECTORY_NAME = 'directory'
 
 /** The Conversation object of DIDComm connection `connectionId`. */
 export function conversationFor(env: Env, connectionId: string): ReturnType<Env['CONVERSATION']['get']> {
@@ -16,4 +18,9 @@ export function conversationFor(env: Env, connectionId: string): ReturnType<Env[
 /** The tunnel gateway object. */
 export function tunnelGateway(env: Env): ReturnType<Env['TUNNEL_GATEWAY']['get']> {
   return env.TUNNEL_GATEWAY.get(env.TUNNEL_GATEWAY.idFromName(TUNNEL_GATEWAY_NAME))
+}
+
+/** The user directory object (identities → connections and roles). */
+export function directory(env: Env): ReturnType<Env['DIRECTORY']['get']> {
+  return env.DIRECTORY.get(env.DIRECTORY.idFromName(DIRECTORY_NAME))
 }

@@ -4,11 +4,13 @@
  * work as Worker vars or secrets.
  */
 import type { Conversation } from './conversation/index.ts'
+import type { Directory } from './directory/index.ts'
 import type { TunnelGateway } from './tunnel-gateway/index.ts'
 
 export interface Env {
   TUNNEL_GATEWAY: DurableObjectNamespace<TunnelGateway>
   CONVERSATION: DurableObjectNamespace<Conversation>
+  DIRECTORY: DurableObjectNamespace<Directory>
   /** Shared HMAC key of the tunnel handshake (secret). Without it the tunnel refuses every agent. */
   TUNNEL_SECRET?: string
   /** Key of the chat-completions-compatible API (secret). */

@@ -38,7 +38,10 @@ describe('AnonCreds engine in workerd', () => {
     return { presentation, presentationRequest }
   }
 
-  const verify = (presentation: ReturnType<typeof present>['presentation'], presentationRequest: ReturnType<typeof present>['presentationRequest']) =>
+  const verify = (
+    presentation: ReturnType<typeof present>['presentation'],
+    presentationRequest: ReturnType<typeof present>['presentationRequest'],
+  ) =>
     engine.verifyPresentation({
       presentation,
       presentationRequest,

@@ -4,7 +4,9 @@ import { ConnectionQueues } from '../src/tunnel-gateway/ConnectionQueues.ts'
 /** A task that records its start and end in `log` and finishes when `release` is called. */
 function gatedTask(log: string[], name: string) {
   let release!: () => void
-  const gate = new Promise<void>((resolve) => { release = resolve })
+  const gate = new Promise<void>((resolve) => {
+    release = resolve
+  })
   return {
     release: () => release(),
     run: async () => {
@@ -46,8 +48,14 @@ describe('ConnectionQueues', () => {
   it('holds back a connection after a failure until the failed event comes again', async () => {
     const queues = new ConnectionQueues()
     const ran: string[] = []
-    const ok = (id: string) => async () => { ran.push(id) }
-    expect(await queues.run('a', 'e1', async () => { throw new Error('storage down') })).toBe('failed')
+    const ok = (id: string) => async () => {
+      ran.push(id)
+    }
+    expect(
+      await queues.run('a', 'e1', async () => {
+        throw new Error('storage down')
+      }),
+    ).toBe('failed')
     expect(await queues.run('a', 'e2', ok('e2'))).toBe('held-back')
     expect(await queues.run('b', 'x1', ok('x1'))).toBe('done')
     expect(await queues.run('a', 'e1', ok('e1'))).toBe('done')
@@ -57,7 +65,9 @@ describe('ConnectionQueues', () => {
 
   it('forgets held-back connections on reset', async () => {
     const queues = new ConnectionQueues()
-    await queues.run('a', 'e1', async () => { throw new Error('storage down') })
+    await queues.run('a', 'e1', async () => {
+      throw new Error('storage down')
+    })
     queues.reset()
     expect(await queues.run('a', 'e2', async () => {})).toBe('done')
   })

@@ -33,7 +33,7 @@ describe('conversation', () => {
     await agent.close()
   })
 
-  it('greets with the pack\'s greeting when the connection completes', async () => {
+  it("greets with the pack's greeting when the connection completes", async () => {
     const connectionId = crypto.randomUUID()
     agent.sendEvent(connectionState(connectionId, 'request-received'), 1)
     const completed = agent.sendEvent(connectionState(connectionId, 'completed'), 2)
@@ -54,12 +54,15 @@ describe('conversation', () => {
     const second = agent.sendEvent(connectionState(connectionId, 'completed'), 2)
     await agent.acks(second.id)
     await agent.command(connectionId, `${first.id}:0`)
-    const handled = async () => (await conversationRows<{ n: number }>(connectionId, 'SELECT count(*) AS n FROM events WHERE handled_at IS NOT NULL'))[0]!.n
+    const handled = async () =>
+      (await conversationRows<{ n: number }>(connectionId, 'SELECT count(*) AS n FROM events WHERE handled_at IS NOT NULL'))[0]!.n
     while ((await handled()) < 2) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(await conversationRows(connectionId, 'SELECT idempotency_key FROM effects ORDER BY position')).toEqual([{ idempotency_key: `${first.id}:0` }])
+    expect(await conversationRows(connectionId, 'SELECT idempotency_key FROM effects ORDER BY position')).toEqual([
+      { idempotency_key: `${first.id}:0` },
+    ])
   })
 
-  it('answers a text message with the model\'s reply, in the message\'s thread', async () => {
+  it("answers a text message with the model's reply, in the message's thread", async () => {
     const connectionId = crypto.randomUUID()
     const text = `hello model ${crypto.randomUUID()}`
     const event = agent.sendEvent(textMessage(connectionId, text, 'thread-1'), 1)
@@ -73,7 +76,10 @@ describe('conversation', () => {
       model: TEST_MODEL,
       temperature: 0.3,
       max_tokens: 512,
-      messages: [{ role: 'system', content: systemPrompt() }, { role: 'user', content: text }],
+      messages: [
+        { role: 'system', content: systemPrompt() },
+        { role: 'user', content: text },
+      ],
     })
   })
 
@@ -94,7 +100,10 @@ describe('conversation', () => {
       { role: 'user', content: texts[2] },
     ])
     expect(await conversationRows(connectionId, 'SELECT role, content FROM turns ORDER BY id')).toEqual(
-      texts.flatMap((text) => [{ role: 'user', content: text }, { role: 'assistant', content: `echo: ${text}` }]),
+      texts.flatMap((text) => [
+        { role: 'user', content: text },
+        { role: 'assistant', content: `echo: ${text}` },
+      ]),
     )
   })
 
@@ -107,7 +116,10 @@ describe('conversation', () => {
     await agent.command(connectionId, `${first.id}:0`)
 
     const [request] = await llmRequestsAnswering(early)
-    expect(request?.messages).toEqual([{ role: 'system', content: systemPrompt() }, { role: 'user', content: early }])
+    expect(request?.messages).toEqual([
+      { role: 'system', content: systemPrompt() },
+      { role: 'user', content: early },
+    ])
   })
 
   it('does not ask the model again when a message is delivered again', async () => {
@@ -127,9 +139,14 @@ describe('conversation', () => {
     const event = agent.sendEvent(textMessage(connectionId, `look it up ${TOOL_MARKER}`), 1)
     const command = await agent.command(connectionId, `${event.id}:0`)
     expect(command.command.message).toMatchObject({ type: 'text', content: 'tool said: found parley' })
-    const rows = await conversationRows<{ role: string; content: string; tool: string | null }>(connectionId, 'SELECT role, content, tool FROM turns ORDER BY id')
+    const rows = await conversationRows<{ role: string; content: string; tool: string | null }>(
+      connectionId,
+      'SELECT role, content, tool FROM turns ORDER BY id',
+    )
     expect(rows.map(({ role, content }) => [role, content])).toEqual([
-      ['user', `look it up ${TOOL_MARKER}`], ['tool', 'found parley'], ['assistant', 'tool said: found parley'],
+      ['user', `look it up ${TOOL_MARKER}`],
+      ['tool', 'found parley'],
+      ['assistant', 'tool said: found parley'],
     ])
     expect(JSON.parse(rows[1]!.tool!)).toEqual({ name: 'lookup', callId: expect.any(String), arguments: { query: 'parley' }, ok: true })
   })

@@ -8,10 +8,12 @@ declare global {
       WITHOUT_LLM: Fetcher
       /** The bundled Worker without TUNNEL_SECRET or a model. */
       UNCONFIGURED: Fetcher
+      /** The bundled Worker with AUTH_REQUIRED=true and a model. */
+      AUTH_REQUIRED_WORKER: Fetcher
     }
     interface GlobalProps {
       mainModule: typeof import('../src/index.ts')
-      durableNamespaces: 'TunnelGateway' | 'Conversation'
+      durableNamespaces: 'TunnelGateway' | 'Conversation' | 'Directory'
     }
   }
 }

@@ -30,9 +30,11 @@ function scriptedReply(messages: ScriptedChatMessage[]): string | ScriptedToolCa
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await writeAgentPackModule()
-  await promisify(execFile)(process.execPath, [
-    resolve(REPO_ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', BUNDLE_DIR,
-  ], { cwd: REPO_ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } })
+  await promisify(execFile)(
+    process.execPath,
+    [resolve(REPO_ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', BUNDLE_DIR],
+    { cwd: REPO_ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  )
 
   const llm = await startScriptedLlm({ reply: scriptedReply })
   // The `lookup` tool (LLM_TOOLS_CONFIG of the test worker): answers `found <q>`.

@@ -13,7 +13,7 @@ describe('without a language model', () => {
     await agent.close()
   })
 
-  it('still greets, and says it in the language of the user\'s profile', async () => {
+  it("still greets, and says it in the language of the user's profile", async () => {
     const agent = await TestAgent.connect({ worker: env.WITHOUT_LLM })
     const connectionId = crypto.randomUUID()
     const completed = agent.sendEvent(connectionState(connectionId, 'completed'), 1)

@@ -21,10 +21,12 @@ describe('router', () => {
   })
 
   it('has no test hooks in the production entry, even with the tunnel secret', async () => {
-    const response = await exports.default.fetch(new Request(`http://worker/test-hooks/conversations/${crypto.randomUUID()}/reset`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_TUNNEL_SECRET}` },
-    }))
+    const response = await exports.default.fetch(
+      new Request(`http://worker/test-hooks/conversations/${crypto.randomUUID()}/reset`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_TUNNEL_SECRET}` },
+      }),
+    )
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ error: 'not-found' })
   })

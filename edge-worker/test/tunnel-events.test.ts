@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers'
+import { MAX_EVENT_BYTES } from '@parley/shared/tunnel'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { messageState, TestAgent, textMessage } from './support/agent.ts'
 import { conversationRows } from './support/storage.ts'
@@ -18,8 +19,13 @@ describe('tunnel events', () => {
     expect(await agent.acks(frame.id)).toEqual([{ kind: 'ack', id: frame.id }])
 
     expect(await conversationRows(connectionId, 'SELECT connection_id FROM conversation')).toEqual([{ connection_id: connectionId }])
-    const stored = await conversationRows<{ id: string; seq: number; type: string; body: string }>(connectionId, 'SELECT id, seq, type, body FROM events')
-    expect(stored.map((row) => ({ ...row, body: JSON.parse(row.body) }))).toEqual([{ id: frame.id, seq: 1, type: 'message-state-updated', body: frame.event }])
+    const stored = await conversationRows<{ id: string; seq: number; type: string; body: string }>(
+      connectionId,
+      'SELECT id, seq, type, body FROM events',
+    )
+    expect(stored.map((row) => ({ ...row, body: JSON.parse(row.body) }))).toEqual([
+      { id: frame.id, seq: 1, type: 'message-state-updated', body: frame.event },
+    ])
     expect(await conversationRows(crypto.randomUUID(), 'SELECT id FROM events')).toEqual([])
   })
 
@@ -41,7 +47,10 @@ describe('tunnel events', () => {
     // import, so handlers begin out of arrival order there, which the runtime itself never does.
     const bundled = await TestAgent.connect({ worker: env.WITHOUT_LLM })
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()]
-    const sent = new Map<string, string[]>([[a, []], [b, []]])
+    const sent = new Map<string, string[]>([
+      [a, []],
+      [b, []],
+    ])
     for (let seq = 1; seq <= 20; seq++) {
       for (const [connectionId, ids] of sent) ids.push(bundled.sendEvent(messageState(connectionId), seq).id)
     }
@@ -58,7 +67,13 @@ describe('tunnel events', () => {
 
   it('rejects malformed frames without answering them, and keeps the socket and the object working', async () => {
     const connectionId = crypto.randomUUID()
-    const mismatched = { kind: 'event', id: crypto.randomUUID(), connectionId: crypto.randomUUID(), seq: 1, event: messageState(connectionId) }
+    const mismatched = {
+      kind: 'event',
+      id: crypto.randomUUID(),
+      connectionId: crypto.randomUUID(),
+      seq: 1,
+      event: messageState(connectionId),
+    }
     const invalidEvent = { kind: 'event', id: crypto.randomUUID(), connectionId, seq: 1, event: { type: 'mystery' } }
     agent.sendRaw('this is not JSON')
     agent.sendRaw(JSON.stringify({ kind: 'event' }))
@@ -71,5 +86,19 @@ describe('tunnel events', () => {
     expect(agent.invalid).toEqual([])
     expect(await conversationRows(connectionId, 'SELECT id FROM events')).toEqual([{ id: valid.id }])
     expect(await conversationRows(mismatched.connectionId, 'SELECT id FROM events')).toEqual([])
+  })
+
+  it('rejects an event too large to store, for agent-node to dead-letter, and goes on with the next ones', async () => {
+    const connectionId = crypto.randomUUID()
+    const huge = agent.sendEvent(textMessage(connectionId, 'x'.repeat(MAX_EVENT_BYTES + 1)), 1)
+    const next = agent.sendEvent(textMessage(connectionId, 'after the huge one'), 2)
+    expect(await agent.next((frame) => frame.kind === 'reject' && frame.id === huge.id)).toEqual({
+      kind: 'reject',
+      id: huge.id,
+      reason: expect.stringMatching(/more than the 1000000 a conversation stores/),
+    })
+    await agent.acks(next.id)
+    expect(agent.frames.filter((frame) => frame.kind === 'ack' && frame.id === huge.id)).toEqual([])
+    expect(await conversationRows(connectionId, 'SELECT id FROM events')).toEqual([{ id: next.id }])
   })
 })

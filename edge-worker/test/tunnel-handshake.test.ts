@@ -26,14 +26,18 @@ describe('tunnel handshake', () => {
 
   it('refuses a handshake signed with another secret', async () => {
     expect(await refusal(await signedHeaders('not-the-secret'))).toEqual({
-      status: 401, body: { error: 'unauthorized', reason: 'bad-signature' }, webSocket: null,
+      status: 401,
+      body: { error: 'unauthorized', reason: 'bad-signature' },
+      webSocket: null,
     })
   })
 
   it('refuses a stale timestamp', async () => {
     const tenMinutesAgo = Date.now() - 10 * 60_000
     expect(await refusal(await signedHeaders(undefined, tenMinutesAgo))).toEqual({
-      status: 401, body: { error: 'unauthorized', reason: 'stale-timestamp' }, webSocket: null,
+      status: 401,
+      body: { error: 'unauthorized', reason: 'stale-timestamp' },
+      webSocket: null,
     })
   })
 

@@ -49,12 +49,25 @@ describe('vendor spellings', () => {
   it('keep the legacy forms: adminAvatars, toolAccess default/public, a JSON-string dynamicConfig, string booleans', () => {
     const { config } = resolve({ LIBRARY_STATS_AUTH: 'true' })
     expect(config.flows.authentication).toMatchObject({ enabled: true, adminAvatars: ['head-librarian'], adminUsers: [] })
-    expect(config.mcp.servers[0]).toMatchObject({ name: 'loans', reconnect: true, accessMode: 'user-controlled', toolAccess: { default: 'admin', public: ['search_loans'] } })
+    expect(config.mcp.servers[0]).toMatchObject({
+      name: 'loans',
+      reconnect: true,
+      accessMode: 'user-controlled',
+      toolAccess: { default: 'admin', public: ['search_loans'] },
+    })
     expect(config.tools.dynamicConfig).toEqual([
-      { name: 'catalogue', description: 'Search the catalogue', endpoint: 'https://catalogue.example/search?q={query}', method: 'GET', requiresAuth: true },
+      {
+        name: 'catalogue',
+        description: 'Search the catalogue',
+        endpoint: 'https://catalogue.example/search?q={query}',
+        method: 'GET',
+        requiresAuth: true,
+      },
     ])
     expect(config.tools.bundled.statisticsFetcher).toEqual({
-      enabled: true, requiresAuth: true, defaultStatClass: 'LOANS',
+      enabled: true,
+      requiresAuth: true,
+      defaultStatClass: 'LOANS',
       defaultStatEnums: [{ index: 0, label: 'all', value: 'all', description: 'every branch' }],
     })
     expect(config.flows.welcome).toEqual({ enabled: true, sendOnProfile: true, templateKey: 'greetingMessage' })
@@ -69,9 +82,17 @@ describe('vendor spellings', () => {
   })
 
   it('accept the vendor values from the environment too (LLM_PROVIDER=openai, VECTOR_STORE=pinecone, ...)', () => {
-    const { config, warnings } = resolveAgentPack(undefined, {
-      LLM_PROVIDER: 'ollama', VECTOR_STORE: 'pinecone', RAG_PROVIDER: 'langchain', AGENT_MEMORY_BACKEND: 'redis', PINECONE_API_KEY: 'pk',
-    }, { notActedOn: [] })
+    const { config, warnings } = resolveAgentPack(
+      undefined,
+      {
+        LLM_PROVIDER: 'ollama',
+        VECTOR_STORE: 'pinecone',
+        RAG_PROVIDER: 'langchain',
+        AGENT_MEMORY_BACKEND: 'redis',
+        PINECONE_API_KEY: 'pk',
+      },
+      { notActedOn: [] },
+    )
     expect(warnings).toEqual([expect.stringContaining('no agent pack found')])
     expect(config.llm).toMatchObject({ provider: 'local', baseUrl: 'http://localhost:11434/v1' })
     expect(config.rag).toMatchObject({ provider: 'chain', vectorStore: { type: 'hosted-vector' }, vectordb: { apiKey: 'pk' } })
@@ -79,7 +100,11 @@ describe('vendor spellings', () => {
   })
 
   it('prefer the neutral key when a pack sets both spellings', () => {
-    const { config, warnings } = resolveAgentPack({ path: 'agent-pack.yaml', text: 'integrations: { vsAgent: { a: 1 }, agent: { b: 2 } }' }, {}, { notActedOn: [] })
+    const { config, warnings } = resolveAgentPack(
+      { path: 'agent-pack.yaml', text: 'integrations: { vsAgent: { a: 1 }, agent: { b: 2 } }' },
+      {},
+      { notActedOn: [] },
+    )
     expect(config.integrations.agent).toEqual({ b: 2 })
     expect(warnings).toEqual(['integrations.vsAgent: alias of agent, which is also set; ignored'])
   })
@@ -87,23 +112,58 @@ describe('vendor spellings', () => {
 
 describe('a pack in the neutral spelling (JSON)', () => {
   it('resolves every section it sets', async () => {
-    const { config, warnings } = resolveAgentPack(await fixture('neutral/agent-pack.json'), { CLINIC_RECORDS_TOKEN: 'tok', CLINIC_VECTOR_KEY: 'vk', ANTHROPIC_API_KEY: 'sk-ant' }, { notActedOn: [] })
+    const { config, warnings } = resolveAgentPack(
+      await fixture('neutral/agent-pack.json'),
+      { CLINIC_RECORDS_TOKEN: 'tok', CLINIC_VECTOR_KEY: 'vk', ANTHROPIC_API_KEY: 'sk-ant' },
+      { notActedOn: [] },
+    )
     expect(warnings).toEqual([])
     expect(config.llm).toMatchObject({ provider: 'anthropic', model: 'clinic-model', maxTokens: 1024, verbose: true, apiKey: 'sk-ant' })
     expect(config.flows.authentication).toEqual({
-      enabled: true, required: true, credentialDefinitionId: 'did:example:issuer/credDef/staff', userIdentityAttribute: 'email',
-      rolesAttribute: 'roles', defaultRole: 'patient', adminUsers: ['chief@clinic.example'], adminAvatars: [],
+      enabled: true,
+      required: true,
+      credentialDefinitionId: 'did:example:issuer/credDef/staff',
+      userIdentityAttribute: 'email',
+      rolesAttribute: 'roles',
+      defaultRole: 'patient',
+      adminUsers: ['chief@clinic.example'],
+      adminAvatars: [],
     })
-    expect(config.flows.menu.items).toEqual([{ id: 'approvals', label: 'Approvals', action: 'pending-approvals', visibleWhen: 'hasPendingApprovals', badge: 'pendingApprovalCount' }])
-    expect(config.mcp.servers).toEqual([{
-      name: 'records', transport: 'stdio', command: 'records-mcp', args: ['--read-only', '--region', 'eu'], env: { RECORDS_TOKEN: 'tok' },
-      accessMode: 'admin-controlled',
-      toolAccess: { default: 'none', roles: { doctor: ['read_record', 'write_record'], nurse: ['read_record'] }, approval: [{ tools: ['write_record'], approvers: ['chief'], timeoutMinutes: 60 }] },
-    }])
-    expect(config.speechToText.provider).toMatchObject({ type: 'stt-selfhosted', baseUrl: 'http://stt.clinic.internal:9000/v1', language: 'fr' })
+    expect(config.flows.menu.items).toEqual([
+      {
+        id: 'approvals',
+        label: 'Approvals',
+        action: 'pending-approvals',
+        visibleWhen: 'hasPendingApprovals',
+        badge: 'pendingApprovalCount',
+      },
+    ])
+    expect(config.mcp.servers).toEqual([
+      {
+        name: 'records',
+        transport: 'stdio',
+        command: 'records-mcp',
+        args: ['--read-only', '--region', 'eu'],
+        env: { RECORDS_TOKEN: 'tok' },
+        accessMode: 'admin-controlled',
+        toolAccess: {
+          default: 'none',
+          roles: { doctor: ['read_record', 'write_record'], nurse: ['read_record'] },
+          approval: [{ tools: ['write_record'], approvers: ['chief'], timeoutMinutes: 60 }],
+        },
+      },
+    ])
+    expect(config.speechToText.provider).toMatchObject({
+      type: 'stt-selfhosted',
+      baseUrl: 'http://stt.clinic.internal:9000/v1',
+      language: 'fr',
+    })
     expect(config.vision.provider).toMatchObject({ type: 'compat-vision-selfhosted', maxTokens: 200, detail: 'auto' })
     expect(config.rag).toMatchObject({ vectorStore: { type: 'hosted-vector', indexName: 'clinic' }, vectordb: { apiKey: 'vk' } })
-    expect(config.integrations).toEqual({ agent: { adminUrl: 'http://agent.clinic.internal:3000' }, billing: { url: 'https://billing.clinic.example' } })
+    expect(config.integrations).toEqual({
+      agent: { adminUrl: 'http://agent.clinic.internal:3000' },
+      billing: { url: 'https://billing.clinic.example' },
+    })
   })
 
   it('never sends an Anthropic key to another provider', () => {

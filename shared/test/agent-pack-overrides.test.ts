@@ -28,7 +28,8 @@ import {
 
 const yaml = (text: string): AgentPackSource => ({ path: 'agent-pack.yaml', text })
 const resolve = (source: AgentPackSource | undefined, env: Record<string, string>) => resolveAgentPack(source, env, { notActedOn: [] })
-const at = (config: AgentPackConfig, path: readonly string[]) => path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config)
+const at = (config: AgentPackConfig, path: readonly string[]) =>
+  path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config)
 
 /** A value for every override, and what the resolved config holds for it. */
 const SAMPLES: Record<string, [string, unknown]> = {
@@ -57,11 +58,17 @@ const SAMPLES: Record<string, [string, unknown]> = {
   DEFAULT_ROLE: ['guest', 'guest'],
   ADMIN_USERS: ['alice, bob,,', ['alice', 'bob']],
   ADMIN_AVATARS: ['mj', ['mj']],
-  LLM_TOOLS_CONFIG: ['[{"name":"w","description":"d","endpoint":"https://w.example/?q={query}"}]', [{ name: 'w', description: 'd', endpoint: 'https://w.example/?q={query}', method: 'GET', requiresAuth: false }]],
+  LLM_TOOLS_CONFIG: [
+    '[{"name":"w","description":"d","endpoint":"https://w.example/?q={query}"}]',
+    [{ name: 'w', description: 'd', endpoint: 'https://w.example/?q={query}', method: 'GET', requiresAuth: false }],
+  ],
   STATISTICS_TOOL_ENABLED: ['false', false],
   STATISTICS_API_URL: ['https://stats.example/api', 'https://stats.example/api'],
   STATISTICS_REQUIRE_AUTH: ['yes', true],
-  MCP_SERVERS_CONFIG: ['[{"name":"gh","transport":"sse","url":"https://mcp.example/sse"}]', [{ name: 'gh', transport: 'sse', url: 'https://mcp.example/sse', accessMode: 'admin-controlled' }]],
+  MCP_SERVERS_CONFIG: [
+    '[{"name":"gh","transport":"sse","url":"https://mcp.example/sse"}]',
+    [{ name: 'gh', transport: 'sse', url: 'https://mcp.example/sse', accessMode: 'admin-controlled' }],
+  ],
 }
 
 describe('environment overrides', () => {
@@ -85,17 +92,24 @@ mcp: { servers: [{ name: file, transport: stdio, command: file }] }
   })
 
   it('RAG_REMOTE_URLS also takes a JSON list', () => {
-    expect(resolve(undefined, { RAG_REMOTE_URLS: '["https://a.example/1.txt"]' }).config.rag?.remoteUrls).toEqual(['https://a.example/1.txt'])
+    expect(resolve(undefined, { RAG_REMOTE_URLS: '["https://a.example/1.txt"]' }).config.rag?.remoteUrls).toEqual([
+      'https://a.example/1.txt',
+    ])
   })
 
   it('win over ${VAR} placeholders in the file', () => {
-    const { config } = resolve(yaml('llm: { model: "${MODEL_OF_PACK}" }'), { MODEL_OF_PACK: 'from-placeholder', COMPAT_MODEL: 'from-override' })
+    const { config } = resolve(yaml('llm: { model: "${MODEL_OF_PACK}" }'), {
+      MODEL_OF_PACK: 'from-placeholder',
+      COMPAT_MODEL: 'from-override',
+    })
     expect(config.llm.model).toBe('from-override')
   })
 
-  it('a bad value is a warning naming the variable, and the pack\'s value is kept', () => {
+  it("a bad value is a warning naming the variable, and the pack's value is kept", () => {
     const { config, warnings } = resolve(yaml('memory: { window: 4 }\nflows: { authentication: { required: true } }'), {
-      AGENT_MEMORY_WINDOW: 'lots', AUTH_REQUIRED: 'perhaps', COMPAT_MAX_TOKENS: '-3',
+      AGENT_MEMORY_WINDOW: 'lots',
+      AUTH_REQUIRED: 'perhaps',
+      COMPAT_MAX_TOKENS: '-3',
     })
     expect(warnings).toEqual([
       'llm.maxTokens: expected a whole number of at least 1, got "-3" (from COMPAT_MAX_TOKENS; ignored)',
@@ -107,8 +121,11 @@ mcp: { servers: [{ name: file, transport: stdio, command: file }] }
     expect(config.llm.maxTokens).toBe(512)
   })
 
-  it('JSON that does not parse is a warning naming the variable; the file\'s value stays', () => {
-    const { config, warnings } = resolve(yaml('mcp: { servers: [{ name: a, transport: sse, url: "https://a.example" }] }'), { MCP_SERVERS_CONFIG: '[{"name":', LLM_TOOLS_CONFIG: 'not json' })
+  it("JSON that does not parse is a warning naming the variable; the file's value stays", () => {
+    const { config, warnings } = resolve(yaml('mcp: { servers: [{ name: a, transport: sse, url: "https://a.example" }] }'), {
+      MCP_SERVERS_CONFIG: '[{"name":',
+      LLM_TOOLS_CONFIG: 'not json',
+    })
     expect(warnings).toEqual([
       expect.stringMatching(/^LLM_TOOLS_CONFIG: expected JSON \(.+\); ignored$/),
       expect.stringMatching(/^MCP_SERVERS_CONFIG: expected JSON \(.+\); ignored$/),
@@ -134,8 +151,18 @@ mcp: { servers: [{ name: file, transport: stdio, command: file }] }
 
   it('the vendor names of variables (OPENAI_*, PINECONE_API_KEY, MINIO_*) are read when the neutral one is unset', () => {
     const { config } = resolve(undefined, {
-      OPENAI_MODEL: 'm', OPENAI_TEMPERATURE: '0.5', OPENAI_MAX_TOKENS: '64', OPENAI_BASE_URL: 'https://llm.example/v1', OPENAI_API_KEY: 'sk-o',
-      PINECONE_API_KEY: 'pk', MINIO_ENDPOINT: 'minio.local', MINIO_PORT: '9100', MINIO_USE_SSL: 'true', MINIO_BUCKET: 'b', MINIO_ACCESS_KEY: 'ak', MINIO_SECRET_KEY: 'sk',
+      OPENAI_MODEL: 'm',
+      OPENAI_TEMPERATURE: '0.5',
+      OPENAI_MAX_TOKENS: '64',
+      OPENAI_BASE_URL: 'https://llm.example/v1',
+      OPENAI_API_KEY: 'sk-o',
+      PINECONE_API_KEY: 'pk',
+      MINIO_ENDPOINT: 'minio.local',
+      MINIO_PORT: '9100',
+      MINIO_USE_SSL: 'true',
+      MINIO_BUCKET: 'b',
+      MINIO_ACCESS_KEY: 'ak',
+      MINIO_SECRET_KEY: 'sk',
     })
     expect(config.llm).toMatchObject({ model: 'm', temperature: 0.5, maxTokens: 64, baseUrl: 'https://llm.example/v1', apiKey: 'sk-o' })
     expect(config.rag?.vectordb?.apiKey).toBe('pk')
@@ -144,9 +171,19 @@ mcp: { servers: [{ name: file, transport: stdio, command: file }] }
   })
 
   it('the object store settings come from OBJSTORE_*, checked like manifest fields', () => {
-    const { config, warnings } = resolve(yaml(''), { OBJSTORE_ENDPOINT: 's3.local', OBJSTORE_PORT: 'ninety', OBJSTORE_PUBLIC_URL: 'https://media.example' })
+    const { config, warnings } = resolve(yaml(''), {
+      OBJSTORE_ENDPOINT: 's3.local',
+      OBJSTORE_PORT: 'ninety',
+      OBJSTORE_PUBLIC_URL: 'https://media.example',
+    })
     expect(warnings).toEqual(['objectStore.port: expected a whole number from 1 to 65535, got "ninety" (from OBJSTORE_PORT; ignored)'])
-    expect(config.objectStore).toEqual({ endpoint: 's3.local', port: 9000, useSsl: false, publicUrl: 'https://media.example', bucket: 'image-gen' })
+    expect(config.objectStore).toEqual({
+      endpoint: 's3.local',
+      port: 9000,
+      useSsl: false,
+      publicUrl: 'https://media.example',
+      bucket: 'image-gen',
+    })
   })
 })
 
@@ -160,10 +197,20 @@ describe('built-in defaults (spec "Default" columns)', () => {
       memory: { backend: 'memory', window: 8, redisUrl: 'redis://localhost:6379' },
       flows: {
         welcome: {},
-        authentication: { enabled: false, required: false, userIdentityAttribute: 'name', defaultRole: 'user', adminUsers: [], adminAvatars: [] },
+        authentication: {
+          enabled: false,
+          required: false,
+          userIdentityAttribute: 'name',
+          defaultRole: 'user',
+          adminUsers: [],
+          adminAvatars: [],
+        },
         menu: { items: [] },
       },
-      tools: { dynamicConfig: [], bundled: { statisticsFetcher: { enabled: true, requiresAuth: false, defaultStatClass: 'USER_CONNECTED' } } },
+      tools: {
+        dynamicConfig: [],
+        bundled: { statisticsFetcher: { enabled: true, requiresAuth: false, defaultStatClass: 'USER_CONNECTED' } },
+      },
       mcp: { servers: [] },
       imageGeneration: { providers: [] },
       speechToText: { requireAuth: false, provider: undefined },
@@ -174,16 +221,41 @@ describe('built-in defaults (spec "Default" columns)', () => {
   })
 
   it('fill the fields of configured entries', () => {
-    const { config } = resolve(yaml(`
+    const { config } = resolve(
+      yaml(`
 rag: {}
 mcp: { servers: [{ name: s, transport: stdio, command: run, userConfig: { fields: [{ name: token }] }, toolAccess: { approval: [{ tools: [t], approvers: [a] }] } }] }
 imageGeneration: { providers: [{ name: i, type: compat-image-new }] }
 vision: { provider: { type: compat-vision } }
-`), {})
-    expect(config.rag).toEqual({ provider: 'vectorstore', docsPath: './docs', remoteUrls: [], chunkSize: 1000, chunkOverlap: 200, vectorStore: { type: 'kvstore', indexName: 'agent-ia' } })
-    expect(config.mcp.servers[0]).toMatchObject({ accessMode: 'admin-controlled', userConfig: { fields: [{ name: 'token', type: 'text', headerName: 'Authorization' }] }, toolAccess: { approval: [{ timeoutMinutes: 60 }] } })
-    expect(config.imageGeneration.providers[0]).toMatchObject({ model: 'gpt-image-1', apiKeyEnv: 'COMPAT_API_KEY', defaultSize: '1024x1024', outputFormat: 'png' })
-    expect(config.vision.provider).toMatchObject({ model: DEFAULT_LLM_MODEL, maxTokens: 300, detail: 'auto', prompt: DEFAULT_VISION_PROMPT, apiKeyEnv: 'COMPAT_API_KEY' })
+`),
+      {},
+    )
+    expect(config.rag).toEqual({
+      provider: 'vectorstore',
+      docsPath: './docs',
+      remoteUrls: [],
+      chunkSize: 1000,
+      chunkOverlap: 200,
+      vectorStore: { type: 'kvstore', indexName: 'agent-ia' },
+    })
+    expect(config.mcp.servers[0]).toMatchObject({
+      accessMode: 'admin-controlled',
+      userConfig: { fields: [{ name: 'token', type: 'text', headerName: 'Authorization' }] },
+      toolAccess: { approval: [{ timeoutMinutes: 60 }] },
+    })
+    expect(config.imageGeneration.providers[0]).toMatchObject({
+      model: 'gpt-image-1',
+      apiKeyEnv: 'COMPAT_API_KEY',
+      defaultSize: '1024x1024',
+      outputFormat: 'png',
+    })
+    expect(config.vision.provider).toMatchObject({
+      model: DEFAULT_LLM_MODEL,
+      maxTokens: 300,
+      detail: 'auto',
+      prompt: DEFAULT_VISION_PROMPT,
+      apiKeyEnv: 'COMPAT_API_KEY',
+    })
   })
 
   it('the local provider gets the documented base URL of a local server', () => {
@@ -193,12 +265,18 @@ vision: { provider: { type: compat-vision } }
 })
 
 describe('variables handed to the worker', () => {
-  it('are the whole table, the pack\'s ${VAR} names and its apiKeyEnv names', () => {
-    const pack = yaml('llm: { agentPrompt: "Work for ${COMPANY}" }\nimageGeneration: { providers: [{ name: i, type: gpt-image, apiKeyEnv: IMAGES_KEY }] }')
+  it("are the whole table, the pack's ${VAR} names and its apiKeyEnv names", () => {
+    const pack = yaml(
+      'llm: { agentPrompt: "Work for ${COMPANY}" }\nimageGeneration: { providers: [{ name: i, type: gpt-image, apiKeyEnv: IMAGES_KEY }] }',
+    )
     const names = referencedVariables(pack)
-    for (const { variable, aliases = [] } of [...ENV_OVERRIDES, ...ENV_SETTINGS]) expect(names).toEqual(expect.arrayContaining([variable, ...aliases]))
+    for (const { variable, aliases = [] } of [...ENV_OVERRIDES, ...ENV_SETTINGS])
+      expect(names).toEqual(expect.arrayContaining([variable, ...aliases]))
     expect(names).toEqual(expect.arrayContaining(['COMPANY', 'IMAGES_KEY', 'ANTHROPIC_API_KEY']))
-    expect(pickEnv({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]', HOME: '/root', COMPAT_MODEL: '' }, names)).toEqual({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]' })
+    expect(pickEnv({ COMPANY: 'Acme', LLM_TOOLS_CONFIG: '[]', HOME: '/root', COMPAT_MODEL: '' }, names)).toEqual({
+      COMPANY: 'Acme',
+      LLM_TOOLS_CONFIG: '[]',
+    })
   })
 })
 
@@ -217,9 +295,20 @@ describe('docs/agent-pack.md', async () => {
   })
 
   it('documents every alias', () => {
-    const aliases = [LLM_PROVIDER_ALIASES, RAG_PROVIDER_ALIASES, VECTOR_STORE_ALIASES, MEMORY_BACKEND_ALIASES, IMAGE_PROVIDER_ALIASES, STT_PROVIDER_ALIASES, VISION_PROVIDER_ALIASES]
+    const aliases = [
+      LLM_PROVIDER_ALIASES,
+      RAG_PROVIDER_ALIASES,
+      VECTOR_STORE_ALIASES,
+      MEMORY_BACKEND_ALIASES,
+      IMAGE_PROVIDER_ALIASES,
+      STT_PROVIDER_ALIASES,
+      VISION_PROVIDER_ALIASES,
+    ]
     for (const [vendor, neutral] of aliases.flatMap((table) => Object.entries(table))) {
-      expect(docs.split('\n').some((line) => line.includes(`\`${vendor}\``) && line.includes(`\`${neutral}\``)), vendor).toBe(true)
+      expect(
+        docs.split('\n').some((line) => line.includes(`\`${vendor}\``) && line.includes(`\`${neutral}\``)),
+        vendor,
+      ).toBe(true)
     }
     for (const { from, to } of KEY_ALIASES) expect(docs).toMatch(new RegExp(`\\| \`${from}\`.*\\| \`${to}\``))
   })

@@ -21,13 +21,17 @@ const warningsOf = (text: string, env: Record<string, string> = {}) => resolveAg
 
 describe('validation warnings', () => {
   it('name every unknown key by its path, at any depth, and drop it', () => {
-    const { config, warnings } = resolveAgentPack(yaml(`
+    const { config, warnings } = resolveAgentPack(
+      yaml(`
 llm: { temprature: 0.5, model: m }
 colour: blue
 flows: { welcome: { enable: true }, onboarding: {} }
 mcp: { servers: [{ name: s, transport: sse, url: "https://s.example", headerz: {} }] }
 tools: { bundled: { statisticsFetcher: { endpoint: "https://stats.example" }, weather: {} } }
-`), {}, { notActedOn: [] })
+`),
+      {},
+      { notActedOn: [] },
+    )
     expect(warnings).toEqual([
       'llm.temprature: unknown key',
       'flows.welcome.enable: unknown key',
@@ -45,7 +49,8 @@ tools: { bundled: { statisticsFetcher: { endpoint: "https://stats.example" }, we
   })
 
   it('name wrong types of every section by path', () => {
-    expect(warningsOf(`
+    expect(
+      warningsOf(`
 rag: { chunkSize: big, remoteUrls: ["ftp://x.example/a"], vectorStore: { type: mongo } }
 flows: { authentication: { adminUsers: alice }, menu: { items: [{ id: m, visibleWhen: sometimes, badge: 3 }] } }
 tools: { dynamicConfig: [{ name: t, description: d, endpoint: "https://t.example", method: DELETE }] }
@@ -53,7 +58,8 @@ mcp: { servers: [{ name: s, transport: stdio, command: c, accessMode: everyone, 
 imageGeneration: { providers: [{ name: i, type: compat-image-new, quality: ultra }] }
 speechToText: { requireAuth: sometimes }
 vision: { provider: { type: compat-vision, detail: extreme } }
-`)).toEqual([
+`),
+    ).toEqual([
       'rag.remoteUrls.0: expected an http(s) URL, got "ftp://x.example/a"',
       'rag.chunkSize: expected a whole number of at least 1, got "big"',
       'rag.vectorStore.type: expected one of kvstore, hosted-vector, got "mongo"',
@@ -70,11 +76,15 @@ vision: { provider: { type: compat-vision, detail: extreme } }
   })
 
   it('drop an entry that lacks a required field, saying which', () => {
-    const { config, warnings } = resolveAgentPack(yaml(`
+    const { config, warnings } = resolveAgentPack(
+      yaml(`
 mcp: { servers: [{ transport: sse, url: "https://a.example" }, { name: b, transport: stdio }] }
 speechToText: { provider: { type: stt-selfhosted } }
 tools: { dynamicConfig: '[{"name":"t"}]' }
-`), {}, { notActedOn: [] })
+`),
+      {},
+      { notActedOn: [] },
+    )
     expect(warnings).toEqual([
       'tools.dynamicConfig.0.description: expected a string, got nothing; tools.dynamicConfig.0 dropped',
       'mcp.servers.0.name: expected a string, got nothing; mcp.servers.0 dropped',
@@ -87,29 +97,57 @@ tools: { dynamicConfig: '[{"name":"t"}]' }
   })
 
   it('report a dynamicConfig string that is not JSON', () => {
-    expect(warningsOf("tools: { dynamicConfig: '[{oops' }")).toEqual([expect.stringMatching(/^tools\.dynamicConfig: expected JSON \(.+\)$/)])
+    expect(warningsOf("tools: { dynamicConfig: '[{oops' }")).toEqual([
+      expect.stringMatching(/^tools\.dynamicConfig: expected JSON \(.+\)$/),
+    ])
   })
 
   it('never show a secret in a warning', () => {
-    const warnings = warningsOf('rag: { vectordb: { apiKey: [hunter2] } }\nintegrations: { sqldb: { password: hunter2 } }', { REDIS_URL: 'redis://u:hunter2@r:6379' })
+    const warnings = warningsOf('rag: { vectordb: { apiKey: [hunter2] } }\nintegrations: { sqldb: { password: hunter2 } }', {
+      REDIS_URL: 'redis://u:hunter2@r:6379',
+    })
     expect(warnings.join('\n')).not.toContain('hunter2')
   })
 })
 
 describe('sections the edge does not act on yet', () => {
   it('get one warning each when set, in the file or through an override', () => {
-    const { warnings } = resolveAgentPack(yaml(`
-flows: { welcome: { enabled: true }, authentication: { required: true, defaultRole: r } }
+    const { warnings } = resolveAgentPack(
+      yaml(`
+flows: { welcome: { enabled: true }, authentication: { required: true, defaultRole: r }, menu: { items: [{ id: a, label: A }] } }
 tools: { dynamicConfig: [] }
-`), { MCP_SERVERS_CONFIG: '[]' })
+speechToText: { requireAuth: true }
+vision: { requireAuth: true, provider: { type: compat-vision } }
+`),
+      { MCP_SERVERS_CONFIG: '[]' },
+    )
     expect(warnings).toEqual([
-      'flows.authentication: valid, but not acted on by the edge yet; ignored',
       'mcp: valid, but not acted on by the edge yet; ignored',
+      'vision.provider: valid, but not acted on by the edge yet; ignored',
     ])
   })
 
-  it('do not include what the edge acts on (languages, llm, memory, flows.welcome, tools, integrations)', () => {
-    for (const path of ['languages', 'llm', 'llm.model', 'memory', 'memory.window', 'memory.backend', 'flows', 'flows.welcome', 'flows.welcome.sendOnProfile', 'metadata.defaultLanguage', 'tools', 'integrations']) {
+  it('do not include what the edge acts on (languages, llm, memory, flows, tools, integrations, the requireAuth gates)', () => {
+    for (const path of [
+      'languages',
+      'llm',
+      'llm.model',
+      'memory',
+      'memory.window',
+      'memory.backend',
+      'flows',
+      'flows.welcome',
+      'flows.welcome.sendOnProfile',
+      'flows.authentication',
+      'flows.menu',
+      'speechToText',
+      'speechToText.requireAuth',
+      'vision',
+      'vision.requireAuth',
+      'metadata.defaultLanguage',
+      'tools',
+      'integrations',
+    ]) {
       expect(NOT_ACTED_ON_AT_THE_EDGE).not.toContain(path)
     }
   })
@@ -117,17 +155,35 @@ tools: { dynamicConfig: [] }
 
 describe('maskSecrets', () => {
   it('masks keys, passwords, tokens, header and stdio env values, URL passwords; keeps the rest', () => {
-    expect(maskSecrets({
-      llm: { apiKey: 'sk-1', model: 'm' },
-      memory: { redisUrl: 'redis://user:pw@host:6379/0' },
-      mcp: { servers: [{ headers: { Authorization: 'Bearer t', 'X-Other': 'v' }, env: { TOKEN: 't' }, userConfig: { fields: [{ name: 'token', type: 'secret' }] } }] },
-      tools: { dynamicConfig: [{ authHeader: 'X-Key', authToken: 'abc' }] },
-      integrations: { sqldb: { password: 'pw', user: 'u' }, agent: { stats: { password: '' } } },
-      objectStore: { accessKey: 'a', secretKey: 's', bucket: 'b' },
-    })).toEqual({
+    expect(
+      maskSecrets({
+        llm: { apiKey: 'sk-1', model: 'm' },
+        memory: { redisUrl: 'redis://user:pw@host:6379/0' },
+        mcp: {
+          servers: [
+            {
+              headers: { Authorization: 'Bearer t', 'X-Other': 'v' },
+              env: { TOKEN: 't' },
+              userConfig: { fields: [{ name: 'token', type: 'secret' }] },
+            },
+          ],
+        },
+        tools: { dynamicConfig: [{ authHeader: 'X-Key', authToken: 'abc' }] },
+        integrations: { sqldb: { password: 'pw', user: 'u' }, agent: { stats: { password: '' } } },
+        objectStore: { accessKey: 'a', secretKey: 's', bucket: 'b' },
+      }),
+    ).toEqual({
       llm: { apiKey: MASK, model: 'm' },
       memory: { redisUrl: `redis://user:${MASK}@host:6379/0` },
-      mcp: { servers: [{ headers: { Authorization: MASK, 'X-Other': MASK }, env: { TOKEN: MASK }, userConfig: { fields: [{ name: 'token', type: 'secret' }] } }] },
+      mcp: {
+        servers: [
+          {
+            headers: { Authorization: MASK, 'X-Other': MASK },
+            env: { TOKEN: MASK },
+            userConfig: { fields: [{ name: 'token', type: 'secret' }] },
+          },
+        ],
+      },
       tools: { dynamicConfig: [{ authHeader: 'X-Key', authToken: MASK }] },
       integrations: { sqldb: { password: MASK, user: 'u' }, agent: { stats: { password: '' } } },
       objectStore: { accessKey: MASK, secretKey: MASK, bucket: 'b' },
@@ -144,12 +200,20 @@ describe('the JSON Schema for editors', () => {
   it('is referenced by the default pack, and lists aliases, defaults and unknown-key checks', async () => {
     const pack = await readFile(new URL('../../agent-packs/agent-pack.yaml', import.meta.url), 'utf8')
     expect(pack.split('\n')[0]).toBe('# yaml-language-server: $schema=./agent-pack.schema.json')
-    const schema = agentPackJsonSchema() as { additionalProperties: unknown; properties: Record<string, { properties: Record<string, Record<string, unknown>> }> }
+    const schema = agentPackJsonSchema() as {
+      additionalProperties: unknown
+      properties: Record<string, { properties: Record<string, Record<string, unknown>> }>
+    }
     expect(schema.additionalProperties).toBe(false)
-    expect(schema.properties.llm!.properties.provider).toMatchObject({ enum: ['compat', 'local', 'anthropic', 'openai', 'ollama'], default: 'compat' })
+    expect(schema.properties.llm!.properties.provider).toMatchObject({
+      enum: ['compat', 'local', 'anthropic', 'openai', 'ollama'],
+      default: 'compat',
+    })
     expect(schema.properties.llm!.properties.temperature).toMatchObject({ type: ['number', 'string'], default: 0.3 })
     expect(schema.properties.integrations!.properties.vsAgent).toMatchObject({ deprecated: true, description: 'Alias of agent.' })
-    expect(schema.properties.tools!.properties.dynamicConfig!.anyOf).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'string' })]))
+    expect(schema.properties.tools!.properties.dynamicConfig!.anyOf).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'string' })]),
+    )
   })
 })
 
@@ -158,16 +222,22 @@ describe('an editor validating with the JSON Schema', () => {
   const read = async (path: string) => parseYaml(await readFile(new URL(path, import.meta.url), 'utf8')) as unknown
 
   it('accepts the default pack and packs in both spellings', async () => {
-    for (const path of ['../../agent-packs/agent-pack.yaml', 'fixtures/agent-packs/vendor-spellings/agent-pack.yaml', 'fixtures/agent-packs/neutral/agent-pack.json']) {
+    for (const path of [
+      '../../agent-packs/agent-pack.yaml',
+      'fixtures/agent-packs/vendor-spellings/agent-pack.yaml',
+      'fixtures/agent-packs/neutral/agent-pack.json',
+    ]) {
       expect(validate(await read(path)), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true)
     }
   })
 
   it('flags an unknown key and a wrong value where they are', () => {
     expect(validate({ llm: { temprature: 0.5 }, memory: { backend: 'disk' } })).toBe(false)
-    expect(validate.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ instancePath: '/llm', params: { additionalProperty: 'temprature' } }),
-      expect.objectContaining({ instancePath: '/memory/backend', keyword: 'enum' }),
-    ]))
+    expect(validate.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ instancePath: '/llm', params: { additionalProperty: 'temprature' } }),
+        expect.objectContaining({ instancePath: '/memory/backend', keyword: 'enum' }),
+      ]),
+    )
   })
 })

@@ -21,7 +21,16 @@ import type { ChildProcess } from 'node:child_process'
 const TAG = 'localhost/parley-agent-node:test'
 
 interface ComposeFile {
-  services: Record<string, { build?: { context: string; dockerfile: string }; environment?: Record<string, string>; ports?: string[]; volumes?: string[]; depends_on?: Record<string, unknown> }>
+  services: Record<
+    string,
+    {
+      build?: { context: string; dockerfile: string }
+      environment?: Record<string, string>
+      ports?: string[]
+      volumes?: string[]
+      depends_on?: Record<string, unknown>
+    }
+  >
 }
 
 /** Resolves when `child` exits. @returns its exit code (null when killed by a signal). */
@@ -45,7 +54,9 @@ describe('agent-node container image', () => {
     const baseSeconds = (performance.now() - started) / 1000
     started = performance.now()
     const built = await buildAgentNodeImage(TAG)
-    console.info(`container image: base ${baseSeconds.toFixed(0)} s, agent-node build ${((performance.now() - started) / 1000).toFixed(0)} s, size ${(built.sizeBytes / 1e6).toFixed(0)} MB`)
+    console.info(
+      `container image: base ${baseSeconds.toFixed(0)} s, agent-node build ${((performance.now() - started) / 1000).toFixed(0)} s, size ${(built.sizeBytes / 1e6).toFixed(0)} MB`,
+    )
     config = built.config
     mounted = await mountImage(TAG, config)
   }, 900_000)
@@ -95,7 +106,10 @@ describe('agent-node container image', () => {
 
     let healthy = false
     for (let i = 0; i < 300 && !healthy && agent.exitCode === null; i++) {
-      healthy = await fetch(`${adminUrl}/healthz`).then((r) => r.ok, () => false)
+      healthy = await fetch(`${adminUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
       if (!healthy) await new Promise((resolve) => setTimeout(resolve, 200))
     }
     expect(healthy, `agent-node did not answer /healthz:\n${output.slice(-3000)}`).toBe(true)

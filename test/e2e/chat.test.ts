@@ -67,7 +67,13 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     const completed = await receiver.waitFor((e) => e.topic === 'connection-state-updated' && e.body.state === 'completed')
     agentConnectionId = ConnectionStateUpdatedEvent.parse(completed.body).connectionId
     const connection = await (await admin(`/v1/connections/${agentConnectionId}`)).json()
-    expect(connection).toMatchObject({ id: agentConnectionId, state: 'completed', role: 'responder', theirLabel: 'e2e wallet', outOfBandId: invitation.outOfBandId })
+    expect(connection).toMatchObject({
+      id: agentConnectionId,
+      state: 'completed',
+      role: 'responder',
+      theirLabel: 'e2e wallet',
+      outOfBandId: invitation.outOfBandId,
+    })
   })
 
   it('answers text with the LLM reply, built from the pack system prompt and the user turn', async () => {
@@ -92,14 +98,22 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     expect(body.message).toMatchObject({ type: 'text', connectionId: agentConnectionId, content: 'hello, who are you?', threadId: null })
 
     // The greeting and the reply each went created -> sent, in that order.
-    await receiver.waitFor((e) => e.topic === 'message-state-updated' && e.body.state === 'sent' && receiver.events.filter((x) => x.body.state === 'sent').length >= 2)
+    await receiver.waitFor(
+      (e) =>
+        e.topic === 'message-state-updated' &&
+        e.body.state === 'sent' &&
+        receiver.events.filter((x) => x.body.state === 'sent').length >= 2,
+    )
     const byMessage = new Map<string, string[]>()
     for (const e of receiver.events.filter((x) => x.topic === 'message-state-updated')) {
       const event = MessageStateUpdatedEvent.strict().parse(e.body)
       expect(event.connectionId).toBe(agentConnectionId)
       byMessage.set(event.messageId, [...(byMessage.get(event.messageId) ?? []), event.state])
     }
-    expect([...byMessage.values()]).toEqual([['created', 'sent'], ['created', 'sent']])
+    expect([...byMessage.values()]).toEqual([
+      ['created', 'sent'],
+      ['created', 'sent'],
+    ])
   })
 
   it('refuses malformed admin bodies with a 4xx naming the field', async () => {
@@ -141,8 +155,13 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
   })
 
   it('serves the OpenAPI explorer generated from the same schemas that validate requests', async () => {
-    const document = (await (await admin('/api/openapi.json')).json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/agent', '/v1/invitation', '/v1/connections', '/v1/connections/{connection_id}', '/v1/message']))
+    const document = (await (await admin('/api/openapi.json')).json()) as {
+      paths: Record<string, unknown>
+      components: { schemas: Record<string, unknown> }
+    }
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v1/agent', '/v1/invitation', '/v1/connections', '/v1/connections/{connection_id}', '/v1/message']),
+    )
     expect(JSON.stringify(document.paths['/v1/message'])).toContain('"content"')
     const page = await admin('/api')
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
@@ -154,7 +173,13 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     stack.worker = await startWorker({
       port,
       persistTo,
-      vars: { TUNNEL_SECRET: stack.tunnelSecret, COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model', AGENT_MEMORY_BACKEND: 'kvstore' },
+      vars: {
+        TUNNEL_SECRET: stack.tunnelSecret,
+        COMPAT_BASE_URL: llm.url,
+        COMPAT_API_KEY: 'test-key',
+        COMPAT_MODEL: 'scripted-model',
+        AGENT_MEMORY_BACKEND: 'kvstore',
+      },
     })
     const reply = wallet.nextText((m) => m.content === 'echo: back again?', 60_000)
     await wallet.sendText(walletConnectionId, 'back again?')

@@ -23,7 +23,11 @@ const TOOL_TOKEN = 'weather-token-1234'
 const ANTHROPIC_KEY = 'anthropic-test-key'
 
 /** The HTTP tool: `GET /weather?q=<city>` answers a forecast and records the requests. */
-async function startWeatherService(): Promise<{ url: string; requests: { query: string | null; headers: IncomingHttpHeaders }[]; server: Server }> {
+async function startWeatherService(): Promise<{
+  url: string
+  requests: { query: string | null; headers: IncomingHttpHeaders }[]
+  server: Server
+}> {
   const requests: { query: string | null; headers: IncomingHttpHeaders }[] = []
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost')
@@ -36,7 +40,9 @@ async function startWeatherService(): Promise<{ url: string; requests: { query: 
 }
 
 function writePack(dir: string, toolOrigin: string): void {
-  writeFileSync(join(dir, 'agent-pack.yaml'), `
+  writeFileSync(
+    join(dir, 'agent-pack.yaml'),
+    `
 metadata: { id: controller-e2e, defaultLanguage: en }
 languages:
   en:
@@ -64,7 +70,8 @@ tools:
       description: Salary records
       endpoint: "${toolOrigin}/payroll?q={query}"
       requiresAuth: true
-`)
+`,
+  )
 }
 
 /** The model script, for any provider: a tool result becomes the answer, a weather question a call. */
@@ -86,8 +93,12 @@ describe('the controller: languages, the welcome flow and tool calling', () => {
   let connectionId: string
   const admin = (path: string) => fetch(`${stack.agent.adminUrl}${path}`)
   const workerVars = (extra: Record<string, string> = {}) => ({
-    COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'test-key', COMPAT_MODEL: 'scripted-model',
-    WEATHER_TOOL_TOKEN: TOOL_TOKEN, OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32', ...extra,
+    COMPAT_BASE_URL: llm.url,
+    COMPAT_API_KEY: 'test-key',
+    COMPAT_MODEL: 'scripted-model',
+    WEATHER_TOOL_TOKEN: TOOL_TOKEN,
+    OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1/32',
+    ...extra,
   })
 
   beforeAll(async () => {
@@ -96,18 +107,33 @@ describe('the controller: languages, the welcome flow and tool calling', () => {
       reply: (messages, request) => {
         const last = messages.at(-1)!
         const user = messages.findLast((message) => message.role === 'user')
-        return answer(last.role === 'tool' ? String(last.content) : undefined, String(user?.content), (request.tools ?? []).map((tool) => tool.function.name))
+        return answer(
+          last.role === 'tool' ? String(last.content) : undefined,
+          String(user?.content),
+          (request.tools ?? []).map((tool) => tool.function.name),
+        )
       },
     })
     anthropic = await startScriptedAnthropic({
       apiKey: ANTHROPIC_KEY,
       reply: (messages, request) => {
-        const blocks = (content: string | AnthropicBlock[]): AnthropicBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content)
+        const blocks = (content: string | AnthropicBlock[]): AnthropicBlock[] =>
+          typeof content === 'string' ? [{ type: 'text', text: content }] : content
         const last = blocks(messages.at(-1)!.content)
         const result = last.find((block) => block.type === 'tool_result')
-        const text = messages.findLast((message) => message.role === 'user' && blocks(message.content).some((block) => block.type === 'text'))
-        const userText = text ? blocks(text.content).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('') : ''
-        return answer(result ? String(result.content) : undefined, userText, (request.tools ?? []).map((tool) => tool.name))
+        const text = messages.findLast(
+          (message) => message.role === 'user' && blocks(message.content).some((block) => block.type === 'text'),
+        )
+        const userText = text
+          ? blocks(text.content)
+              .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+              .join('')
+          : ''
+        return answer(
+          result ? String(result.content) : undefined,
+          userText,
+          (request.tools ?? []).map((tool) => tool.name),
+        )
       },
     })
     packDir = mkdtempSync(join(tmpdir(), 'parley-controller-pack-'))
@@ -157,8 +183,18 @@ describe('the controller: languages, the welcome flow and tool calling', () => {
     const { port, persistTo } = stack.worker
     await stack.worker.stop()
     stack.worker = await startWorker({
-      port, persistTo, agentPackPath: packDir,
-      vars: { TUNNEL_SECRET: stack.tunnelSecret, ...workerVars({ LLM_PROVIDER: 'anthropic', COMPAT_BASE_URL: anthropic.url, COMPAT_API_KEY: ANTHROPIC_KEY, COMPAT_MODEL: 'claude-scripted' }) },
+      port,
+      persistTo,
+      agentPackPath: packDir,
+      vars: {
+        TUNNEL_SECRET: stack.tunnelSecret,
+        ...workerVars({
+          LLM_PROVIDER: 'anthropic',
+          COMPAT_BASE_URL: anthropic.url,
+          COMPAT_API_KEY: ANTHROPIC_KEY,
+          COMPAT_MODEL: 'claude-scripted',
+        }),
+      },
     })
     const reply = wallet.nextText((message) => message.content.includes('Lima'), 60_000)
     await wallet.sendText(connectionId, 'what is the weather in Lima?')
@@ -167,7 +203,9 @@ describe('the controller: languages, the welcome flow and tool calling', () => {
     const [first, second] = anthropic.requests.slice(-2)
     expect(first).toMatchObject({ model: 'claude-scripted', system: 'You are the controller test agent.\n\nResponde en español.' })
     expect(first!.tools?.map((tool) => tool.name)).toEqual(['weather'])
-    expect(second!.messages.at(-1)!.content).toEqual([{ type: 'tool_result', tool_use_id: expect.stringMatching(/^toolu_/), content: 'Sunny, 22 C in Lima' }])
+    expect(second!.messages.at(-1)!.content).toEqual([
+      { type: 'tool_result', tool_use_id: expect.stringMatching(/^toolu_/), content: 'Sunny, 22 C in Lima' },
+    ])
     // Memory backend kvstore: the earlier exchange survived the worker restart.
     expect(JSON.stringify(first!.messages)).toContain('what is the weather in Bogotá?')
   })

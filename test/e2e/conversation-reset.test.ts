@@ -67,7 +67,10 @@ describe('the conversation Durable Object reset mid-burst', () => {
   })
 
   const reset = (connectionId: string, secret = stack.tunnelSecret) =>
-    fetch(`${stack.worker.url}/test-hooks/conversations/${connectionId}/reset`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } })
+    fetch(`${stack.worker.url}/test-hooks/conversations/${connectionId}/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+    })
 
   it('answers every message exactly once when the object is reset between and during them', async () => {
     const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }

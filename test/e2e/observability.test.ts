@@ -61,12 +61,18 @@ describe('health, metrics and correlated logs of the running stack', () => {
   it('is ready with the tunnel connected', async () => {
     const response = await fetch(`${stack.agent.adminUrl}/readyz`)
     expect(response.status).toBe(200)
-    expect(await response.json()).toMatchObject({ ready: true, checks: { database: { ok: true }, tunnel: { ok: true, state: 'connected' } } })
+    expect(await response.json()).toMatchObject({
+      ready: true,
+      checks: { database: { ok: true }, tunnel: { ok: true, state: 'connected' } },
+    })
   })
 
   it('exposes the tunnel state and round trip, deliveries to the tunnel and the worker counters', async () => {
     // the events the chat made are all acknowledged by the worker
-    const samples = await scrapeUntil(`${stack.agent.adminUrl}/metrics`, (s) => sampleValue(s, 'parley_outbox_pending_events', { subscriber: 'tunnel' }) === 0)
+    const samples = await scrapeUntil(
+      `${stack.agent.adminUrl}/metrics`,
+      (s) => sampleValue(s, 'parley_outbox_pending_events', { subscriber: 'tunnel' }) === 0,
+    )
     expect(sampleValue(samples, 'parley_tunnel_connected')).toBe(1)
     expect(sampleValue(samples, 'parley_tunnel_round_trip_seconds')).toBeGreaterThan(0)
     expect(sampleValue(samples, 'parley_events_delivered_total', { subscriber: 'tunnel' })).toBeGreaterThanOrEqual(2)
@@ -79,7 +85,10 @@ describe('health, metrics and correlated logs of the running stack', () => {
   })
 
   it('logs the same event ids and command ids on both sides of the tunnel', async () => {
-    await scrapeUntil(`${stack.agent.adminUrl}/metrics`, (s) => sampleValue(s, 'parley_outbox_pending_events', { subscriber: 'tunnel' }) === 0)
+    await scrapeUntil(
+      `${stack.agent.adminUrl}/metrics`,
+      (s) => sampleValue(s, 'parley_outbox_pending_events', { subscriber: 'tunnel' }) === 0,
+    )
     const sent = logLines(stack.agent.output(), 'event sent up the tunnel').map((entry) => entry.eventId)
     const stored = new Set(logLines(stack.worker.output(), 'event stored').map((entry) => entry.eventId))
     expect(sent.length).toBeGreaterThanOrEqual(2)

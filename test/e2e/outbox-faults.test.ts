@@ -15,8 +15,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { freePort, startAgentNodeProcess, startLocalStack, startWorker, type AgentNodeProcess, type LocalStack } from '../../scripts/local-stack.ts'
-import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../support/event-receiver.ts'
+import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
+import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
+import type { EventReceiver, ReceivedEvent } from '../support/event-receiver.ts'
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
 /** What a controller that drops duplicates by `webhook-id` applied, in order: each id once. */
@@ -31,38 +32,19 @@ function applied(receiver: EventReceiver): ReceivedEvent[] {
 }
 
 describe('the outbox survives agent-node being killed with SIGKILL mid-burst', () => {
-  let receiver: EventReceiver
-  let wallet: WalletPeer
-  let agent: AgentNodeProcess
-  let dataDir: string
-  let env: Record<string, string>
+  let stack: KillableAgent
 
   beforeAll(async () => {
-    receiver = await startEventReceiver()
-    dataDir = mkdtempSync(join(tmpdir(), 'parley-faults-'))
-    env = {
-      EVENTS_BASE_URL: receiver.url,
-      DATA_DIR: dataDir,
-      AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-      PUBLIC_PORT: String(await freePort()),
-      ADMIN_PORT: String(await freePort()),
-      EVENTS_RETRY_BASE_MS: '50',
-      EVENTS_RETRY_MAX_MS: '500',
-      LOG_LEVEL: 'warn',
-    }
-    agent = await startAgentNodeProcess({ env })
-    wallet = await WalletPeer.create({ label: 'fault wallet', logger: createLogger('fatal', 'wallet') })
+    stack = await startKillableAgent('faults', { EVENTS_RETRY_BASE_MS: '50', EVENTS_RETRY_MAX_MS: '500' })
   })
 
   afterAll(async () => {
-    await wallet?.stop()
-    await agent?.stop()
-    await receiver?.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await stack?.stop()
   })
 
   it('delivers every stored event, in order per connection, after a restart on the same DATA_DIR', async () => {
-    const { url } = (await (await fetch(`${agent.adminUrl}/v1/invitation`)).json()) as { url: string }
+    const { receiver, wallet } = stack
+    const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
     await wallet.connect(url)
     const completed = await receiver.waitFor((e) => e.topic === 'connection-state-updated' && e.body.state === 'completed')
     const connectionId = String(completed.body.connectionId)
@@ -72,7 +54,7 @@ describe('the outbox survives agent-node being killed with SIGKILL mid-burst', (
     let killed = false
     const post = async (n: number) => {
       try {
-        const response = await fetch(`${agent.adminUrl}/v1/message`, {
+        const response = await fetch(`${stack.agent.adminUrl}/v1/message`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'idempotency-key': `burst-${n}` },
           body: JSON.stringify({ type: 'text', connectionId, content: `burst ${n}` }),
@@ -86,13 +68,12 @@ describe('the outbox survives agent-node being killed with SIGKILL mid-burst', (
       for (let n = 0; n < 400 && !killed; n += 8) await Promise.all(Array.from({ length: 8 }, (_, i) => post(n + i)))
     })()
     await receiver.waitFor(() => receiver.events.length >= 40, 60_000)
-    process.kill(-agent.child.pid!, 'SIGKILL')
+    await stack.kill()
     killed = true
-    await new Promise((resolve) => agent.child.once('exit', resolve))
     await burst
     const eventsBeforeRestart = receiver.events.length
 
-    agent = await startAgentNodeProcess({ env })
+    const agent = await stack.restart()
     // A marker after the restart: once its `created` arrived, everything stored before it has.
     const marker = await fetch(`${agent.adminUrl}/v1/message`, {
       method: 'POST',

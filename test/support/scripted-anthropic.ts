@@ -67,8 +67,13 @@ export async function startScriptedAnthropic(options: {
       return {
         status: 200,
         body: {
-          id: `msg_scripted_${count}`, type: 'message', role: 'assistant', model: candidate.model, content,
-          stop_reason: calls.length ? 'tool_use' : 'end_turn', stop_sequence: null,
+          id: `msg_scripted_${count}`,
+          type: 'message',
+          role: 'assistant',
+          model: candidate.model,
+          content,
+          stop_reason: calls.length ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
           usage: { input_tokens: 1, output_tokens: 1 },
         },
       }

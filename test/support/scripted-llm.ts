@@ -29,7 +29,10 @@ export interface ScriptedToolCalls {
 
 export interface ScriptedLlmOptions {
   /** Produces the answer from the request's messages: text, or tool calls; a throw answers 500. Default `echo: <last user text>`. */
-  reply?: (messages: ScriptedChatMessage[], request: ScriptedChatRequest) => string | ScriptedToolCalls | Promise<string | ScriptedToolCalls>
+  reply?: (
+    messages: ScriptedChatMessage[],
+    request: ScriptedChatRequest,
+  ) => string | ScriptedToolCalls | Promise<string | ScriptedToolCalls>
   /** Delay before each answer, in milliseconds. */
   delayMs?: number
 }
@@ -80,11 +83,19 @@ export async function startScriptedLlm({ reply = echoLastUserMessage, delayMs = 
         return { status: 500, body: apiError(error instanceof Error ? error.message : String(error), 'server_error') }
       }
       completions += 1
-      const content = typeof answer === 'string' ? answer : answer.text ?? null
-      const toolCalls = typeof answer === 'string' ? [] : answer.toolCalls.map((call, index) => ({
-        id: `call_${completions}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-      }))
-      const promptTokens = body.messages.reduce((sum, message) => sum + countTokens(typeof message.content === 'string' ? message.content : ''), 0)
+      const content = typeof answer === 'string' ? answer : (answer.text ?? null)
+      const toolCalls =
+        typeof answer === 'string'
+          ? []
+          : answer.toolCalls.map((call, index) => ({
+              id: `call_${completions}_${index}`,
+              type: 'function',
+              function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+            }))
+      const promptTokens = body.messages.reduce(
+        (sum, message) => sum + countTokens(typeof message.content === 'string' ? message.content : ''),
+        0,
+      )
       const completionTokens = countTokens(content ?? '')
       return {
         status: 200,
@@ -93,12 +104,14 @@ export async function startScriptedLlm({ reply = echoLastUserMessage, delayMs = 
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model: body.model,
-          choices: [{
-            index: 0,
-            message: { role: 'assistant', content, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-            logprobs: null,
-            finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
-          }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+              logprobs: null,
+              finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+            },
+          ],
           usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
         },
       }

@@ -55,7 +55,11 @@ export function normalizeOrigin(value: string): string | undefined {
 }
 
 /** Checks a request's `Host` and `Origin` headers against `policy`. */
-export function checkAdminAccess(policy: AdminAccessPolicy, host: string | undefined, origin: string | undefined): AccessRefusal | undefined {
+export function checkAdminAccess(
+  policy: AdminAccessPolicy,
+  host: string | undefined,
+  origin: string | undefined,
+): AccessRefusal | undefined {
   const hostname = host === undefined ? undefined : normalizeHost(host)
   if (policy.allowedHosts !== '*' && (hostname === undefined || !policy.allowedHosts.includes(hostname))) {
     return { error: 'forbidden_host', message: `Host '${host ?? ''}' is not an allowed admin host (ADMIN_ALLOWED_HOSTS)` }

@@ -31,8 +31,27 @@ import { vtRoutes } from './routes/vt.ts'
  */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  app.use(adminAccess(deps.config.adminAccess), new AdminTokens(deps.config.adminApiTokens).middleware(), adminBodyLimit(deps.config.adminBody), adminJsonGuard(deps.config.adminBody))
-  const routers = [agentRoutes, invitationRoutes, connectionRoutes, messageRoutes, credentialTypeRoutes, credentialOfferRoutes, credentialExchangeRoutes, presentationRequestRoutes, presentationRoutes, vtRoutes, deadLetterRoutes, eventSubscriptionRoutes, eventStreamRoutes]
+  app.use(
+    adminAccess(deps.config.adminAccess),
+    new AdminTokens(deps.config.adminApiTokens).middleware(),
+    adminBodyLimit(deps.config.adminBody),
+    adminJsonGuard(deps.config.adminBody),
+  )
+  const routers = [
+    agentRoutes,
+    invitationRoutes,
+    connectionRoutes,
+    messageRoutes,
+    credentialTypeRoutes,
+    credentialOfferRoutes,
+    credentialExchangeRoutes,
+    presentationRequestRoutes,
+    presentationRoutes,
+    vtRoutes,
+    deadLetterRoutes,
+    eventSubscriptionRoutes,
+    eventStreamRoutes,
+  ]
   for (const routes of routers) routes(deps, app)
 
   if (deps.config.enableApiExplorer) {

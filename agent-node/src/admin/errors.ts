@@ -23,7 +23,13 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>
 
 /** Answers with the error envelope. */
-export function errorResponse<S extends ContentfulStatusCode>(c: Context, status: S, error: string, message: string, issues?: ErrorBody['issues']) {
+export function errorResponse<S extends ContentfulStatusCode>(
+  c: Context,
+  status: S,
+  error: string,
+  message: string,
+  issues?: ErrorBody['issues'],
+) {
   const body: ErrorBody = { error, message, ...(issues ? { issues } : {}) }
   return c.json(body, status)
 }
@@ -53,7 +59,12 @@ export function errorHandler(logger: Logger) {
   return (error: Error, c: Context) => {
     if (error instanceof HTTPException) {
       const malformed = error.status === 400 && /JSON/i.test(error.message)
-      return errorResponse(c, error.status, malformed ? 'malformed_json' : 'http_error', malformed ? 'request body is not valid JSON' : error.message)
+      return errorResponse(
+        c,
+        error.status,
+        malformed ? 'malformed_json' : 'http_error',
+        malformed ? 'request body is not valid JSON' : error.message,
+      )
     }
     logger.error({ err: error, path: c.req.path }, 'admin request failed')
     return errorResponse(c, 500, 'internal_error', 'internal error')

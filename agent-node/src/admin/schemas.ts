@@ -12,7 +12,11 @@ export const ConnectionBody = z
     did: z.string().optional().describe('Agent-side peer DID'),
     theirDid: z.string().optional().describe('Peer-side DID'),
     theirLabel: z.string().optional(),
-    state: z.string().describe('DID Exchange state: invitation-sent, request-received, response-sent, completed, abandoned; terminated once either side hung up'),
+    state: z
+      .string()
+      .describe(
+        'DID Exchange state: invitation-sent, request-received, response-sent, completed, abandoned; terminated once either side hung up',
+      ),
     role: z.string().describe('responder when the peer scanned our invitation'),
     threadId: z.string().optional(),
     outOfBandId: z.string().optional(),
@@ -51,4 +55,7 @@ export const DidCommVersionField = z
   .describe("vs-agent field; only 'v1'")
 
 /** An OpenAPI response whose body is `schema` as JSON. */
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } })
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+})

@@ -33,10 +33,16 @@ import type { AgentContext } from '@credo-ts/core'
 import { z } from 'zod'
 import { isLoopbackHost } from '../did/identifier.ts'
 import { findPublicDid } from '../did/PublicDidService.ts'
-import { DidResolutionError, get, parseJson, resolveDidDocument } from '../did/resolve.ts'
+import { DidResolutionError, get, parseJson, resolveDidDocument, type ResolutionFetch } from '../did/resolve.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { AnonCredsObjectRecord } from './AnonCredsObjectRecord.ts'
-import { DID_WEB_ANONCREDS_IDENTIFIER, anonCredsObjectId, contentId, parseAnonCredsObjectId, type AnonCredsObjectKind } from './identifiers.ts'
+import {
+  DID_WEB_ANONCREDS_IDENTIFIER,
+  anonCredsObjectId,
+  contentId,
+  parseAnonCredsObjectId,
+  type AnonCredsObjectKind,
+} from './identifiers.ts'
 
 const NO_REVOCATION = 'revocation is not supported yet'
 
@@ -51,7 +57,10 @@ const CredentialDefinitionShape = z.looseObject({
 })
 
 /** The body the AnonCreds service answers with (2060.io's "AnonCreds Object Resolution"). */
-const ObjectResolution = z.object({ resource: z.record(z.string(), z.unknown()), resourceMetadata: z.record(z.string(), z.unknown()).optional() })
+const ObjectResolution = z.object({
+  resource: z.record(z.string(), z.unknown()),
+  resourceMetadata: z.record(z.string(), z.unknown()).optional(),
+})
 
 type Resolved<T> = { object: T; metadata: Record<string, unknown> } | { error: 'notFound' | 'invalid'; message: string }
 type Published = { ok: true; id: string } | { ok: false; reason: string }
@@ -60,17 +69,22 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   readonly methodName = 'web'
   readonly supportedIdentifier = DID_WEB_ANONCREDS_IDENTIFIER
 
+  /** @param fetch what resolutions fetch with (agent-node: its outbound guard's; default the global one) */
+  constructor(private readonly fetch: ResolutionFetch = globalThis.fetch) {}
+
   async registerSchema(agentContext: AgentContext, { schema }: RegisterSchemaOptions): Promise<RegisterSchemaReturn> {
     const published = await publish(agentContext, 'schema', schema.issuerId, schema)
     return {
-      schemaState: published.ok ? { state: 'finished', schema, schemaId: published.id } : { state: 'failed', schema, reason: published.reason },
+      schemaState: published.ok
+        ? { state: 'finished', schema, schemaId: published.id }
+        : { state: 'failed', schema, reason: published.reason },
       schemaMetadata: {},
       registrationMetadata: {},
     }
   }
 
   async getSchema(agentContext: AgentContext, schemaId: string): Promise<GetSchemaReturn> {
-    const found = await resolveObject(agentContext, 'schema', schemaId, SchemaShape)
+    const found = await resolveObject(agentContext, this.fetch, 'schema', schemaId, SchemaShape)
     if ('error' in found) return { schemaId, resolutionMetadata: { error: found.error, message: found.message }, schemaMetadata: {} }
     return { schemaId, schema: found.object as AnonCredsSchema, resolutionMetadata: {}, schemaMetadata: found.metadata }
   }
@@ -90,9 +104,13 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   }
 
   async getCredentialDefinition(agentContext: AgentContext, credentialDefinitionId: string): Promise<GetCredentialDefinitionReturn> {
-    const found = await resolveObject(agentContext, 'credDef', credentialDefinitionId, CredentialDefinitionShape)
+    const found = await resolveObject(agentContext, this.fetch, 'credDef', credentialDefinitionId, CredentialDefinitionShape)
     if ('error' in found) {
-      return { credentialDefinitionId, resolutionMetadata: { error: found.error, message: found.message }, credentialDefinitionMetadata: {} }
+      return {
+        credentialDefinitionId,
+        resolutionMetadata: { error: found.error, message: found.message },
+        credentialDefinitionMetadata: {},
+      }
     }
     return {
       credentialDefinitionId,
@@ -103,10 +121,17 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   }
 
   async registerRevocationRegistryDefinition(): Promise<RegisterRevocationRegistryDefinitionReturn> {
-    return { revocationRegistryDefinitionState: { state: 'failed', reason: NO_REVOCATION }, revocationRegistryDefinitionMetadata: {}, registrationMetadata: {} }
+    return {
+      revocationRegistryDefinitionState: { state: 'failed', reason: NO_REVOCATION },
+      revocationRegistryDefinitionMetadata: {},
+      registrationMetadata: {},
+    }
   }
 
-  async getRevocationRegistryDefinition(_: AgentContext, revocationRegistryDefinitionId: string): Promise<GetRevocationRegistryDefinitionReturn> {
+  async getRevocationRegistryDefinition(
+    _: AgentContext,
+    revocationRegistryDefinitionId: string,
+  ): Promise<GetRevocationRegistryDefinitionReturn> {
     return {
       revocationRegistryDefinitionId,
       resolutionMetadata: { error: 'unsupportedAnonCredsMethod', message: NO_REVOCATION },
@@ -115,7 +140,11 @@ export class DidWebAnonCredsRegistry implements AnonCredsRegistry {
   }
 
   async registerRevocationStatusList(): Promise<RegisterRevocationStatusListReturn> {
-    return { revocationStatusListState: { state: 'failed', reason: NO_REVOCATION }, revocationStatusListMetadata: {}, registrationMetadata: {} }
+    return {
+      revocationStatusListState: { state: 'failed', reason: NO_REVOCATION },
+      revocationStatusListMetadata: {},
+      registrationMetadata: {},
+    }
   }
 
   async getRevocationStatusList(): Promise<GetRevocationStatusListReturn> {
@@ -139,23 +168,32 @@ async function publish(agentContext: AgentContext, kind: AnonCredsObjectKind, is
   return { ok: true, id }
 }
 
-async function resolveObject<T>(agentContext: AgentContext, kind: AnonCredsObjectKind, id: string, shape: z.ZodType<T>): Promise<Resolved<T>> {
+async function resolveObject<T>(
+  agentContext: AgentContext,
+  fetch: ResolutionFetch,
+  kind: AnonCredsObjectKind,
+  id: string,
+  shape: z.ZodType<T>,
+): Promise<Resolved<T>> {
   const parsed = parseAnonCredsObjectId(id)
   if (!parsed || parsed.kind !== kind) return { error: 'invalid', message: `not a did:web AnonCreds ${kind} id: ${id}` }
   const own = await findPublishedObject(agentContext, id)
   if (own) return { object: own.object as T, metadata: {} }
   try {
-    const document = await resolveDidDocument(parsed.did)
+    const document = await resolveDidDocument(parsed.did, fetch)
     const service = document.service?.find((s) => s.id === `${parsed.did}#${parsed.service}` || s.id === `#${parsed.service}`)
     const endpoint = Array.isArray(service?.serviceEndpoint) ? service.serviceEndpoint[0] : service?.serviceEndpoint
     if (typeof endpoint !== 'string') return { error: 'invalid', message: `${parsed.did} has no '${parsed.service}' service with a URL` }
     const url = objectUrl(endpoint, parsed.relativeRef)
-    const body = ObjectResolution.safeParse(parseJson(await get(url), url))
-    if (!body.success) return { error: 'invalid', message: `${url} did not answer an AnonCreds object resolution: ${body.error.issues[0]?.message}` }
+    const body = ObjectResolution.safeParse(parseJson(await get(url, fetch), url))
+    if (!body.success)
+      return { error: 'invalid', message: `${url} did not answer an AnonCreds object resolution: ${body.error.issues[0]?.message}` }
     const object = shape.safeParse(body.data.resource)
     if (!object.success) return { error: 'invalid', message: `${url} did not answer a ${kind}: ${object.error.issues[0]?.message}` }
-    if (contentId(body.data.resource) !== parsed.objectId) return { error: 'invalid', message: `the ${kind} at ${url} does not match its id` }
-    if (body.data.resource.issuerId !== parsed.did) return { error: 'invalid', message: `the ${kind} at ${url} is not issued by ${parsed.did}` }
+    if (contentId(body.data.resource) !== parsed.objectId)
+      return { error: 'invalid', message: `the ${kind} at ${url} does not match its id` }
+    if (body.data.resource.issuerId !== parsed.did)
+      return { error: 'invalid', message: `the ${kind} at ${url} is not issued by ${parsed.did}` }
     return { object: object.data, metadata: body.data.resourceMetadata ?? {} }
   } catch (error) {
     if (error instanceof DidResolutionError) return { error: error.code, message: error.message }

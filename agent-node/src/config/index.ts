@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { HttpUrl } from '@parley/shared'
 import { z } from 'zod'
 import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
 import type { RetryPolicy } from '../events/delivery/retry.ts'
@@ -104,28 +105,31 @@ export class ConfigError extends Error {
 }
 
 const port = z.coerce.number().int().min(0).max(65_535)
-const httpUrl = z.url({ protocol: /^https?$/ })
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')
 
 const Env = z.object({
   AGENT_LABEL: z.string().min(1).default('Parley'),
-  AGENT_INVITATION_IMAGE_URL: httpUrl.optional(),
+  AGENT_INVITATION_IMAGE_URL: HttpUrl.optional(),
   PUBLIC_PORT: port.default(3001),
-  PUBLIC_API_BASE_URL: httpUrl.optional(),
+  PUBLIC_API_BASE_URL: HttpUrl.optional(),
   AGENT_PUBLIC_DID: z.string().optional(),
   AGENT_ENDPOINTS: z.string().optional(),
-  AGENT_INVITATION_BASE_URL: httpUrl.optional(),
+  AGENT_INVITATION_BASE_URL: HttpUrl.optional(),
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   ADMIN_PORT: port.default(3000),
   ADMIN_ALLOWED_HOSTS: z.string().optional(),
   ADMIN_ALLOWED_ORIGINS: z.string().optional(),
-  ADMIN_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).default(2 * 1024 * 1024),
+  ADMIN_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(2 * 1024 * 1024),
   ADMIN_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1_000).default(32),
   DIDCOMM_MAX_ENVELOPE_BYTES: z.coerce.number().int().min(1_024).default(DEFAULT_ENVELOPE_LIMITS.maxBytes),
   DIDCOMM_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_ENVELOPE_LIMITS.maxRecipients),
   ADMIN_API_TOKENS: z.string().optional(),
   ENABLE_PUBLIC_API_EXPLORER: flag.default(false),
-  EVENTS_BASE_URL: httpUrl.optional(),
+  EVENTS_BASE_URL: HttpUrl.optional(),
   EVENTS_SIGNING_SECRET: z.string().optional(),
   EVENTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(12),
   EVENTS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1_000),
@@ -137,7 +141,11 @@ const Env = z.object({
   CONTROLLER_TUNNEL_URL: z.url({ protocol: /^wss?$/ }).optional(),
   TUNNEL_SECRET: z.string().optional(),
   OUTBOUND_ALLOWED_NETWORKS: z.string().optional(),
-  SHORT_URL_EXPIRY_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  SHORT_URL_EXPIRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
   READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
@@ -164,15 +172,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = e.NODE_ENV === 'production'
 
   const publicDid = resolvePublicDid(e, problems, notices)
-  const publicUrl = (e.PUBLIC_API_BASE_URL ?? (publicDid ? `${schemeFor(publicDid.host)}://${publicDid.host}` : `http://localhost:${e.PUBLIC_PORT}`)).replace(
-    /\/+$/,
-    '',
-  )
+  const publicUrl = (
+    e.PUBLIC_API_BASE_URL ?? (publicDid ? `${schemeFor(publicDid.host)}://${publicDid.host}` : `http://localhost:${e.PUBLIC_PORT}`)
+  ).replace(/\/+$/, '')
   if (publicUrl.startsWith('http:') && schemeFor(new URL(publicUrl).host) === 'https') {
-    notices.push(`PUBLIC_API_BASE_URL is plain http on a non-loopback host: others resolve the public DID over https only (https://${new URL(publicUrl).host}/.well-known/)`)
+    notices.push(
+      `PUBLIC_API_BASE_URL is plain http on a non-loopback host: others resolve the public DID over https only (https://${new URL(publicUrl).host}/.well-known/)`,
+    )
   }
   const endpoints = e.AGENT_ENDPOINTS
-    ? e.AGENT_ENDPOINTS.split(',').map((s) => s.trim()).filter(Boolean)
+    ? e.AGENT_ENDPOINTS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
     : [publicUrl.replace(/^http/, 'ws'), publicUrl]
   for (const endpoint of endpoints) {
     if (!/^(wss?|https?):\/\/[^\s]+$/.test(endpoint)) problems.push(`AGENT_ENDPOINTS: '${endpoint}' is not a ws(s) or http(s) URL`)
@@ -188,16 +199,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push('AGENT_WALLET_KEY: required when NODE_ENV=production (private keys are encrypted with it)')
     } else {
       walletKey = devWalletKey(dataDir)
-      notices.push(`AGENT_WALLET_KEY is not set: using the development key in ${join(dataDir, 'dev-wallet-key')} (never do this in production)`)
+      notices.push(
+        `AGENT_WALLET_KEY is not set: using the development key in ${join(dataDir, 'dev-wallet-key')} (never do this in production)`,
+      )
     }
   }
 
-  const adminApiTokens = (e.ADMIN_API_TOKENS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const adminApiTokens = (e.ADMIN_API_TOKENS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (adminApiTokens.some((token) => token.length < MIN_SECRET_LENGTH)) {
     problems.push(`ADMIN_API_TOKENS: each token must be at least ${MIN_SECRET_LENGTH} characters`)
   }
   if (adminApiTokens.length === 0 && !/^(127\.|::1$|localhost$)/.test(e.ADMIN_HOST)) {
-    notices.push(`ADMIN_HOST is ${e.ADMIN_HOST} and ADMIN_API_TOKENS is not set: anyone who reaches that address controls the agent; keep it on a private network`)
+    notices.push(
+      `ADMIN_HOST is ${e.ADMIN_HOST} and ADMIN_API_TOKENS is not set: anyone who reaches that address controls the agent; keep it on a private network`,
+    )
   }
 
   let tunnel: AgentNodeConfig['tunnel']
@@ -210,7 +228,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     tunnel = { url: e.CONTROLLER_TUNNEL_URL, secret: e.TUNNEL_SECRET }
   }
-  const outboundAllowedNetworks = (e.OUTBOUND_ALLOWED_NETWORKS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const outboundAllowedNetworks = (e.OUTBOUND_ALLOWED_NETWORKS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   try {
     parseNetworks(outboundAllowedNetworks)
   } catch (error) {
@@ -229,7 +250,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: listSetting('ADMIN_ALLOWED_ORIGINS', e.ADMIN_ALLOWED_ORIGINS, normalizeOrigin, problems) ?? [],
   }
   if (!e.ADMIN_ALLOWED_HOSTS && ['0.0.0.0', '::', '[::]'].includes(e.ADMIN_HOST)) {
-    notices.push(`ADMIN_HOST ${e.ADMIN_HOST} listens on every interface, but only requests naming ${(adminAccess.allowedHosts as string[]).join(', ')} are served: list the names clients use in ADMIN_ALLOWED_HOSTS`)
+    notices.push(
+      `ADMIN_HOST ${e.ADMIN_HOST} listens on every interface, but only requests naming ${(adminAccess.allowedHosts as string[]).join(', ')} are served: list the names clients use in ADMIN_ALLOWED_HOSTS`,
+    )
   }
   if (problems.length > 0) throw new ConfigError(problems)
 
@@ -279,7 +302,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function resolvePublicDid(e: z.infer<typeof Env>, problems: string[], notices: string[]): ConfiguredPublicDid | undefined {
   if (e.AGENT_PUBLIC_DID === undefined) {
     if (e.PUBLIC_API_BASE_URL && new URL(e.PUBLIC_API_BASE_URL).pathname.replace(/\/+$/, '') !== '') {
-      notices.push('PUBLIC_API_BASE_URL has a path: the default public DID is served at /.well-known/ of its origin; route it there or set AGENT_PUBLIC_DID')
+      notices.push(
+        'PUBLIC_API_BASE_URL has a path: the default public DID is served at /.well-known/ of its origin; route it there or set AGENT_PUBLIC_DID',
+      )
     }
     return undefined
   }
@@ -293,7 +318,9 @@ function resolvePublicDid(e: z.infer<typeof Env>, problems: string[], notices: s
   if (e.PUBLIC_API_BASE_URL) {
     const url = new URL(e.PUBLIC_API_BASE_URL)
     if (url.host !== did.host) {
-      problems.push(`AGENT_PUBLIC_DID: host '${did.host}' differs from PUBLIC_API_BASE_URL's '${url.host}' (the DID documents are served by the public interface)`)
+      problems.push(
+        `AGENT_PUBLIC_DID: host '${did.host}' differs from PUBLIC_API_BASE_URL's '${url.host}' (the DID documents are served by the public interface)`,
+      )
     } else if (url.pathname.replace(/\/+$/, '') !== '') {
       problems.push('AGENT_PUBLIC_DID: PUBLIC_API_BASE_URL must have no path (the DID documents are served at /.well-known/)')
     }
@@ -305,12 +332,22 @@ function resolvePublicDid(e: z.infer<typeof Env>, problems: string[], notices: s
  * A comma-separated list setting: `'*'` (anything), or each entry normalized by `normalize`
  * (an entry it refuses adds a problem naming `name`); undefined when unset.
  */
-function listSetting(name: string, value: string | undefined, normalize: (entry: string) => string | undefined, problems: string[]): string[] | '*' | undefined {
+function listSetting(
+  name: string,
+  value: string | undefined,
+  normalize: (entry: string) => string | undefined,
+  problems: string[],
+): string[] | '*' | undefined {
   if (value === undefined) return undefined
   if (value.trim() === '*') return '*'
-  const entries = value.split(',').map((s) => s.trim()).filter(Boolean)
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const normalized = entries.map((entry) => normalize(entry))
-  entries.forEach((entry, i) => normalized[i] === undefined && problems.push(`${name}: '${entry}' is not valid`))
+  for (const [i, entry] of entries.entries()) {
+    if (normalized[i] === undefined) problems.push(`${name}: '${entry}' is not valid`)
+  }
   return normalized.filter((entry): entry is string => entry !== undefined)
 }
 
@@ -325,7 +362,7 @@ function defaultPublicDid(publicUrl: string): ConfiguredPublicDid {
 function devWalletKey(dataDir: string): string {
   const file = join(dataDir, 'dev-wallet-key')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const key = randomBytes(32).toString('base64url')
   writeFileSync(file, `${key}\n`, { mode: 0o600 })
   return key

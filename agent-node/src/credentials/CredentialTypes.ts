@@ -94,7 +94,11 @@ export class CredentialTypes {
     const issues: { field: string; message: string }[] = []
     const seen = new Set<string>()
     claims.forEach((claim, index) => {
-      if (!type.attributes.includes(claim.name)) issues.push({ field: `${field}.${index}.name`, message: `'${claim.name}' is not an attribute of this credential type (${type.attributes.join(', ')})` })
+      if (!type.attributes.includes(claim.name))
+        issues.push({
+          field: `${field}.${index}.name`,
+          message: `'${claim.name}' is not an attribute of this credential type (${type.attributes.join(', ')})`,
+        })
       else if (seen.has(claim.name)) issues.push({ field: `${field}.${index}.name`, message: `'${claim.name}' is given twice` })
       seen.add(claim.name)
     })
@@ -121,13 +125,17 @@ export class CredentialTypes {
       options: {},
     })
     const { schemaState } = schema
-    if (schemaState.state !== 'finished') throw new CredentialTypeRegistrationError('schema', 'reason' in schemaState ? String(schemaState.reason) : schemaState.state)
+    if (schemaState.state !== 'finished')
+      throw new CredentialTypeRegistrationError('schema', 'reason' in schemaState ? String(schemaState.reason) : schemaState.state)
     // Key generation takes seconds: the keys are made in worker threads first, and Credo's
     // synchronous engine call below only picks them up, so the event loop keeps serving.
     const what = { name: request.name, version: request.version }
     await this.keys.workers
       .prepare(request.attributes, ({ step, done, total, elapsedMs }) =>
-        this.keys.logger.info({ ...what, step, elapsedMs: Math.round(elapsedMs) }, `credential definition keys: ${step} ready (${done}/${total})`),
+        this.keys.logger.info(
+          { ...what, step, elapsedMs: Math.round(elapsedMs) },
+          `credential definition keys: ${step} ready (${done}/${total})`,
+        ),
       )
       .catch((error: unknown) => {
         throw new CredentialTypeRegistrationError('credential definition', error instanceof Error ? error.message : String(error))
@@ -138,7 +146,8 @@ export class CredentialTypes {
       options: { supportRevocation: false },
     })
     const { credentialDefinitionState: state } = definition
-    if (state.state !== 'finished') throw new CredentialTypeRegistrationError('credential definition', 'reason' in state ? String(state.reason) : state.state)
+    if (state.state !== 'finished')
+      throw new CredentialTypeRegistrationError('credential definition', 'reason' in state ? String(state.reason) : state.state)
 
     const type = new CredentialTypeRecord({
       name: request.name,

@@ -21,7 +21,10 @@ export interface CredentialExchangeView {
 }
 
 /** The view of `record` (any role, any state). */
-export async function credentialExchangeView(agent: DidcommAgent, record: DidCommCredentialExchangeRecord): Promise<CredentialExchangeView> {
+export async function credentialExchangeView(
+  agent: DidcommAgent,
+  record: DidCommCredentialExchangeRecord,
+): Promise<CredentialExchangeView> {
   const data = await agent.modules.didcomm.credentials.getFormatData(record.id)
   const named = (data.offer?.anoncreds ?? data.proposal?.anoncreds) as { cred_def_id?: string } | undefined
   const attributes = data.offerAttributes ?? data.proposalAttributes ?? []

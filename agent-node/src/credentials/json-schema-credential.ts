@@ -51,7 +51,8 @@ export async function readJsonSchemaCredential(guard: OutboundGuard, url: string
   const embedded = credential.credentialSubject.jsonSchema
   let schema: z.infer<typeof JsonSchema>
   if ('$ref' in embedded && typeof embedded.$ref === 'string') {
-    if (!/^https?:\/\//.test(embedded.$ref)) throw new JsonSchemaCredentialError(`cannot resolve the schema reference '${embedded.$ref}' (only http(s) URLs)`)
+    if (!/^https?:\/\//.test(embedded.$ref))
+      throw new JsonSchemaCredentialError(`cannot resolve the schema reference '${embedded.$ref}' (only http(s) URLs)`)
     schema = parse(JsonSchema, await fetchJson(guard, embedded.$ref), 'the JSON Schema')
   } else {
     schema = embedded as z.infer<typeof JsonSchema>
@@ -66,7 +67,10 @@ async function fetchJson(guard: OutboundGuard, url: string): Promise<unknown> {
   await guard.check(url)
   let text: string | undefined
   try {
-    const response = await guard.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(SCHEMA_FETCH_TIMEOUT_MS) })
+    const response = await guard.fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(SCHEMA_FETCH_TIMEOUT_MS),
+    })
     if (!response.ok) throw new JsonSchemaCredentialError(`${url} answered ${response.status}`)
     text = await readBoundedText(response, SCHEMA_MAX_BYTES)
   } catch (error) {
@@ -83,6 +87,9 @@ async function fetchJson(guard: OutboundGuard, url: string): Promise<unknown> {
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value)
-  if (!result.success) throw new JsonSchemaCredentialError(`${what} is not valid: ${result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`)
+  if (!result.success)
+    throw new JsonSchemaCredentialError(
+      `${what} is not valid: ${result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    )
   return result.data
 }

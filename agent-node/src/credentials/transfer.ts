@@ -53,9 +53,21 @@ const types = (agent: DidcommAgent) => recordRepository(agent.context, Credentia
 export async function exportCredentialType(agent: DidcommAgent, credentialDefinitionId: string): Promise<ExportedCredentialType> {
   const type = await types(agent).findSingleByQuery(agent.context, { credentialDefinitionId })
   const { context } = agent
-  const definition = type && (await agent.dependencyManager.resolve(AnonCredsCredentialDefinitionRepository).findByCredentialDefinitionId(context, credentialDefinitionId))
-  const secret = type && (await agent.dependencyManager.resolve(AnonCredsCredentialDefinitionPrivateRepository).findByCredentialDefinitionId(context, credentialDefinitionId))
-  const proof = type && (await agent.dependencyManager.resolve(AnonCredsKeyCorrectnessProofRepository).findByCredentialDefinitionId(context, credentialDefinitionId))
+  const definition =
+    type &&
+    (await agent.dependencyManager
+      .resolve(AnonCredsCredentialDefinitionRepository)
+      .findByCredentialDefinitionId(context, credentialDefinitionId))
+  const secret =
+    type &&
+    (await agent.dependencyManager
+      .resolve(AnonCredsCredentialDefinitionPrivateRepository)
+      .findByCredentialDefinitionId(context, credentialDefinitionId))
+  const proof =
+    type &&
+    (await agent.dependencyManager
+      .resolve(AnonCredsKeyCorrectnessProofRepository)
+      .findByCredentialDefinitionId(context, credentialDefinitionId))
   const { schema } = type ? await agent.modules.anoncreds.getSchema(type.schemaId) : { schema: undefined }
   if (!type || !definition || !secret || !proof || !schema) throw new UnknownCredentialDefinitionError(credentialDefinitionId)
   return {
@@ -76,13 +88,20 @@ export async function exportCredentialType(agent: DidcommAgent, credentialDefini
  * @throws ClaimsMismatchError naming the field when the objects are not this agent's or do not
  *   match their ids; CredentialTypeExistsError when the type exists.
  */
-export async function importCredentialType(agent: DidcommAgent, issuerId: string, exported: ExportedCredentialType): Promise<CredentialTypeRecord> {
+export async function importCredentialType(
+  agent: DidcommAgent,
+  issuerId: string,
+  exported: ExportedCredentialType,
+): Promise<CredentialTypeRecord> {
   const { id, data } = exported
   const refuse = (field: string, message: string) => new ClaimsMismatchError([{ field, message }])
-  if (data.credentialDefinition.issuerId !== issuerId) throw refuse('data.credentialDefinition.issuerId', `must be this agent's public DID ${issuerId}`)
+  if (data.credentialDefinition.issuerId !== issuerId)
+    throw refuse('data.credentialDefinition.issuerId', `must be this agent's public DID ${issuerId}`)
   if (data.schema.issuerId !== issuerId) throw refuse('data.schema.issuerId', `must be this agent's public DID ${issuerId}`)
-  if (anonCredsObjectId(issuerId, 'schema', data.schema) !== data.credentialDefinition.schemaId) throw refuse('data.credentialDefinition.schemaId', 'is not the id of the schema given')
-  if (anonCredsObjectId(issuerId, 'credDef', data.credentialDefinition) !== id) throw refuse('id', 'is not the id of the credential definition given')
+  if (anonCredsObjectId(issuerId, 'schema', data.schema) !== data.credentialDefinition.schemaId)
+    throw refuse('data.credentialDefinition.schemaId', 'is not the id of the schema given')
+  if (anonCredsObjectId(issuerId, 'credDef', data.credentialDefinition) !== id)
+    throw refuse('id', 'is not the id of the credential definition given')
   if (await types(agent).findSingleByQuery(agent.context, { credentialDefinitionId: id })) throw new CredentialTypeExistsError(id)
 
   // Published again unless still published (a type deleted here keeps its public objects).
@@ -94,12 +113,20 @@ export async function importCredentialType(agent: DidcommAgent, issuerId: string
     if (schema.schemaState.schemaId !== schemaId) throw refuse('data.credentialDefinition.schemaId', 'does not match the schema given')
   }
   if (!(await agent.dependencyManager.resolve(AnonCredsCredentialDefinitionRepository).findByCredentialDefinitionId(context, id))) {
-    const definition = await anoncreds.registerCredentialDefinition({ credentialDefinition: data.credentialDefinition, options: { supportRevocation: false } })
-    if (definition.credentialDefinitionState.credentialDefinitionId !== id) throw refuse('id', 'does not match the credential definition given')
+    const definition = await anoncreds.registerCredentialDefinition({
+      credentialDefinition: data.credentialDefinition,
+      options: { supportRevocation: false },
+    })
+    if (definition.credentialDefinitionState.credentialDefinitionId !== id)
+      throw refuse('id', 'does not match the credential definition given')
   }
 
-  await agent.dependencyManager.resolve(AnonCredsCredentialDefinitionPrivateRepository).save(context, new AnonCredsCredentialDefinitionPrivateRecord({ credentialDefinitionId: id, value: data.credentialDefinitionPrivate }))
-  await agent.dependencyManager.resolve(AnonCredsKeyCorrectnessProofRepository).save(context, new AnonCredsKeyCorrectnessProofRecord({ credentialDefinitionId: id, value: data.keyCorrectnessProof }))
+  await agent.dependencyManager
+    .resolve(AnonCredsCredentialDefinitionPrivateRepository)
+    .save(context, new AnonCredsCredentialDefinitionPrivateRecord({ credentialDefinitionId: id, value: data.credentialDefinitionPrivate }))
+  await agent.dependencyManager
+    .resolve(AnonCredsKeyCorrectnessProofRepository)
+    .save(context, new AnonCredsKeyCorrectnessProofRecord({ credentialDefinitionId: id, value: data.keyCorrectnessProof }))
   const type = new CredentialTypeRecord({
     name: data.name,
     version: data.version,
@@ -121,9 +148,13 @@ export async function deleteCredentialType(agent: DidcommAgent, credentialDefini
   const { context } = agent
   const type = await types(agent).findSingleByQuery(context, { credentialDefinitionId })
   if (!type) return false
-  const secret = await agent.dependencyManager.resolve(AnonCredsCredentialDefinitionPrivateRepository).findByCredentialDefinitionId(context, credentialDefinitionId)
+  const secret = await agent.dependencyManager
+    .resolve(AnonCredsCredentialDefinitionPrivateRepository)
+    .findByCredentialDefinitionId(context, credentialDefinitionId)
   if (secret) await agent.dependencyManager.resolve(AnonCredsCredentialDefinitionPrivateRepository).delete(context, secret)
-  const proof = await agent.dependencyManager.resolve(AnonCredsKeyCorrectnessProofRepository).findByCredentialDefinitionId(context, credentialDefinitionId)
+  const proof = await agent.dependencyManager
+    .resolve(AnonCredsKeyCorrectnessProofRepository)
+    .findByCredentialDefinitionId(context, credentialDefinitionId)
   if (proof) await agent.dependencyManager.resolve(AnonCredsKeyCorrectnessProofRepository).delete(context, proof)
   await types(agent).delete(context, type)
   return true

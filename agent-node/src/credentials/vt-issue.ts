@@ -38,6 +38,9 @@ export async function issueFromJsonSchemaCredential(
   const { attributes } = await readJsonSchemaCredential(deps.guard, jsonSchemaCredential)
   const version = createHash('sha256').update(attributes.join('\n')).digest('hex').slice(0, 16)
   const { type } = await deps.credentialTypes.create({ name: jsonSchemaCredential, version, attributes })
-  const values: Claim[] = Object.entries(claims).map(([name, value]) => ({ name, value: Array.isArray(value) ? JSON.stringify(value) : value }))
+  const values: Claim[] = Object.entries(claims).map(([name, value]) => ({
+    name,
+    value: Array.isArray(value) ? JSON.stringify(value) : value,
+  }))
   return createCredentialOfferInvitation(deps, type.credentialDefinitionId, values)
 }

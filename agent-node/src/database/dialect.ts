@@ -76,7 +76,10 @@ export async function runAtomically(database: Database, statements: readonly SQL
  *
  * @throws the driver's error if a statement fails; nothing is then written.
  */
-export async function returnAtomically<Row extends Record<string, unknown>>(database: Database, statements: readonly SQL[]): Promise<Row[][]> {
+export async function returnAtomically<Row extends Record<string, unknown>>(
+  database: Database,
+  statements: readonly SQL[],
+): Promise<Row[][]> {
   return (await runBatch(database, statements)).map((result) => result.rows as Row[])
 }
 

@@ -5,12 +5,13 @@
  * through drizzle, and stores write each statement once with drizzle's `sql` template, run by
  * the helpers of `dialect.ts`. How to add a table: `README.md` in this folder.
  */
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
 import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
+import { redactedUrl } from '@parley/shared'
 
 /** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
 const BUSY_TIMEOUT_MS = 5_000
@@ -54,22 +55,17 @@ export interface OpenDatabaseOptions {
   onConnectionError?: (error: Error) => void
 }
 
-/** `url` with its password, if any, replaced by `***`: the form safe for logs and errors. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return '(unparseable URL)'
-  }
-}
-
 async function openSqlite(path: string): Promise<SqliteDatabase> {
   let url = ':memory:'
   if (path !== ':memory:') {
     const file = resolve(path)
-    mkdirSync(dirname(file), { recursive: true })
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+    // Readable by the agent's user only. SQLite gives the -wal and -shm files it creates the
+    // database file's mode; those left by an older version are fixed here too.
+    closeSync(openSync(file, 'a', 0o600))
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600)
+    }
     url = `file:${file}`
   }
   // `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one).
@@ -105,8 +101,8 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
  * - a `postgres://user:password@host:port/database` (or `postgresql://`) URL: PostgreSQL, a
  *   pool of connections (node-postgres defaults: at most 10). Connection parameters in the
  *   URL's query (`?sslmode=require`, `?options=-c search_path=…`) are honoured;
- * - otherwise a SQLite file path (created with its folder if missing) or `:memory:`; files
- *   run in WAL mode so readers never wait on the writer.
+ * - otherwise a SQLite file path (created with its folder if missing, folder 0700, files 0600)
+ *   or `:memory:`; files run in WAL mode so readers never wait on the writer.
  *
  * @throws Error naming the server (password redacted) if PostgreSQL cannot be reached; the
  *   driver's error if the SQLite file cannot be opened.

@@ -72,7 +72,11 @@ export function didWebDocument(record: PublicDidRecord): DIDDoc {
   return record.method === 'webvh' ? generateParallelDidWeb(record.did, record.document) : record.document
 }
 
-async function createPublicDid(agentContext: AgentContext, configured: ConfiguredPublicDid, services: PublicDidServices): Promise<PublicDidRecord> {
+async function createPublicDid(
+  agentContext: AgentContext,
+  configured: ConfiguredPublicDid,
+  services: PublicDidServices,
+): Promise<PublicDidRecord> {
   const key = await createEd25519Key(agentContext)
   if (configured.method === 'web') {
     const did = configured.configured

@@ -78,13 +78,29 @@ export function publicationUrl(did: string): URL {
   const method = parts[1] as PublicDidMethod
   // did:webvh:<SCID>:<host>[:path…]; did:web:<host>[:path…]
   const [hostPart, ...path] = method === 'webvh' ? parts.slice(3) : parts.slice(2)
-  if (!hostPart || !HOST.test(hostPart) || path.some((segment) => !/^[A-Za-z0-9._~%-]+$/.test(segment))) {
-    throw new Error(`malformed host or path in ${did}`)
-  }
+  if (!hostPart || !HOST.test(hostPart)) throw new Error(`malformed host in ${did}`)
+  const segments = path.map(pathSegment)
+  if (segments.some((segment) => segment === undefined)) throw new Error(`malformed path in ${did}`)
   const host = decodeHost(hostPart)
   const file = method === 'webvh' ? 'did.jsonl' : 'did.json'
-  const folder = path.length > 0 ? path.map(decodeURIComponent).join('/') : '.well-known'
+  const folder = segments.length > 0 ? segments.join('/') : '.well-known'
   return new URL(`${schemeFor(host)}://${host}/${folder}/${file}`)
+}
+
+/**
+ * One path segment of a did:web DID, percent-decoded; undefined when it could leave its place in
+ * the URL path: an encoded `/` or `\\` (`%2F`), `?` or `#`, or a `.` / `..` segment.
+ */
+function pathSegment(segment: string): string | undefined {
+  if (!/^[A-Za-z0-9._~%-]+$/.test(segment)) return undefined
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+  if (/[/\\?#]/.test(decoded) || decoded === '.' || decoded === '..') return undefined
+  return encodeURIComponent(decoded)
 }
 
 function decodeHost(hostPart: string): string {

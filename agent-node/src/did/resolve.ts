@@ -6,7 +6,8 @@
  *   proofs), and the resolved `id` must be the DID asked for.
  * URLs come from the DID alone (`identifier.ts`: https, http only for loopback hosts); redirects
  * are refused and each request times out, so a peer-supplied identifier cannot steer the fetch
- * elsewhere or hang it.
+ * elsewhere or hang it. Requests go through the `fetch` given: agent-node passes its outbound
+ * guard's (`http/outbound-guard.ts`), so a DID cannot make it call its own network.
  */
 import { resolveDIDFromLog, type DIDDoc, type DIDLog } from 'didwebvh-ts'
 import { z } from 'zod'
@@ -19,6 +20,9 @@ const RESOLUTION_TIMEOUT_MS = 10_000
 
 /** Largest body read in a resolution, in bytes (a DID log, a credential definition: kilobytes). */
 export const MAX_RESOLUTION_BYTES = 1024 * 1024
+
+/** The `fetch` a resolution calls (the global one by default). */
+export type ResolutionFetch = (url: URL, init: { redirect: 'error'; signal: AbortSignal }) => Promise<Response>
 
 /** A resolution failure: `notFound` (nothing published there) or `invalid` (bad DID, bad document, bad log). */
 export class DidResolutionError extends Error {
@@ -39,17 +43,20 @@ const DidDocumentShape = z.looseObject({ id: z.string(), service: z.array(Servic
 const LogEntry = z.looseObject({ versionId: z.string(), versionTime: z.string(), parameters: z.looseObject({}), state: z.looseObject({}) })
 
 /**
- * Resolves `did` (no query or fragment) to its current DID document.
+ * Resolves `did` (no query or fragment) to its current DID document, fetching with `fetch`.
  * @throws DidResolutionError
  */
-export async function resolveDidDocument(did: string): Promise<DIDDoc & z.infer<typeof DidDocumentShape>> {
+export async function resolveDidDocument(
+  did: string,
+  fetch: ResolutionFetch = globalThis.fetch,
+): Promise<DIDDoc & z.infer<typeof DidDocumentShape>> {
   let url: URL
   try {
     url = publicationUrl(did)
   } catch (error) {
     throw new DidResolutionError('invalid', (error as Error).message)
   }
-  const body = await get(url)
+  const body = await get(url, fetch)
   const document = did.startsWith('did:webvh:') ? await verifiedLogDocument(did, body) : parseJson(body, url)
   const parsed = DidDocumentShape.safeParse(document)
   if (!parsed.success) throw new DidResolutionError('invalid', `${url} is not a DID document: ${parsed.error.issues[0]?.message}`)
@@ -61,7 +68,7 @@ export async function resolveDidDocument(did: string): Promise<DIDDoc & z.infer<
  * GETs `url` (no redirects, bounded time and size) and returns its body as text.
  * @throws DidResolutionError `notFound` on 404/410, `invalid` on any other failure.
  */
-export async function get(url: URL): Promise<string> {
+export async function get(url: URL, fetch: ResolutionFetch = globalThis.fetch): Promise<string> {
   try {
     const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(RESOLUTION_TIMEOUT_MS) })
     if (response.status === 404 || response.status === 410) throw new DidResolutionError('notFound', `GET ${url}: ${response.status}`)
@@ -91,10 +98,17 @@ export function parseJson(body: string, url: URL): unknown {
 
 async function verifiedLogDocument(did: string, body: string): Promise<DIDDoc> {
   const lines = body.split('\n').filter((line) => line.trim() !== '')
-  const log = z.array(LogEntry).min(1).safeParse(lines.map((line) => parseJson(line, publicationUrl(did))))
+  const log = z
+    .array(LogEntry)
+    .min(1)
+    .safeParse(lines.map((line) => parseJson(line, publicationUrl(did))))
   if (!log.success) throw new DidResolutionError('invalid', `the did:webvh log of ${did} is malformed: ${log.error.issues[0]?.message}`)
   try {
-    const resolved = await resolveDIDFromLog(log.data as unknown as DIDLog, { verifier: ed25519Verifier, requestedDid: did, scid: did.split(':')[2] })
+    const resolved = await resolveDIDFromLog(log.data as unknown as DIDLog, {
+      verifier: ed25519Verifier,
+      requestedDid: did,
+      scid: did.split(':')[2],
+    })
     if (resolved.meta.error) throw new Error(resolved.meta.problemDetails?.detail ?? resolved.meta.error)
     if (resolved.meta.deactivated) throw new Error(`${did} is deactivated`)
     return resolved.doc

@@ -14,7 +14,7 @@ export function publicDidRoutes(record: PublicDidRecord): Hono {
   app.get('/.well-known/did.json', (c) => c.json(didWebDocument(record)))
   app.get('/.well-known/did.jsonl', (c) => {
     if (!record.log) return c.json({ error: 'not_found', message: `${record.did} is a did:web DID: it has no did:webvh log` }, 404)
-    return c.body(record.log.map((entry) => JSON.stringify(entry)).join('\n') + '\n', 200, {
+    return c.body(`${record.log.map((entry) => JSON.stringify(entry)).join('\n')}\n`, 200, {
       'content-type': 'text/jsonl; charset=utf-8',
       'cache-control': 'no-cache',
     })

@@ -8,12 +8,8 @@
  */
 // The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
 import { anoncredsEngine } from '../anoncreds/register.ts'
-import {
-  AnonCredsDidCommCredentialFormatService,
-  AnonCredsDidCommProofFormatService,
-  AnonCredsModule,
-} from '@credo-ts/anoncreds'
-import { Agent, Kms } from '@credo-ts/core'
+import { AnonCredsDidCommCredentialFormatService, AnonCredsDidCommProofFormatService, AnonCredsModule } from '@credo-ts/anoncreds'
+import { Agent, DidsModule, JwkDidResolver, Kms } from '@credo-ts/core'
 import {
   DidCommAutoAcceptCredential,
   DidCommAutoAcceptProof,
@@ -23,10 +19,12 @@ import {
   DidCommProofV2Protocol,
   DidCommWsOutboundTransport,
   type DidCommInboundTransport,
+  type DidCommQueueTransportRepository,
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
+import { WebDidResolver } from '../did/WebDidResolver.ts'
 import { ActionMenuModule } from './action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { RateLimitedLogger } from '../logging/rate-limited.ts'
@@ -52,19 +50,32 @@ export interface DidcommAgentOptions {
   ownProfile?: UserProfileData
   /** Largest frame accepted on outbound WebSockets to peers, in bytes (the inbound envelope limit; default 5 MiB). */
   maxFrameBytes?: number
+  /**
+   * The `fetch` of every HTTP request the agent makes: invitation URLs, DIDComm over HTTP,
+   * did:web resolution, AnonCreds objects. agent-node passes `OutboundGuard.fetch`, so nothing a
+   * peer or an API caller supplies reaches its own network; default the global fetch.
+   */
+  fetch?: typeof globalThis.fetch
+  /** Where messages wait for a wallet to pick them up; Credo's in-memory queue when omitted. */
+  pickupQueue?: DidCommQueueTransportRepository
 }
 
 function modules(options: DidcommAgentOptions) {
+  const fetch = options.fetch ?? globalThis.fetch
   return {
     storage: new DrizzleStorageModule(options.storageService),
     kms: new Kms.KeyManagementModule({ backends: [options.kms] }),
+    // Credo's default resolvers, with did:web resolved by ours (through `fetch`); did:peer and
+    // did:key are added by Credo.
+    dids: new DidsModule({ resolvers: [new WebDidResolver(fetch), new JwkDidResolver()] }),
     anoncreds: new AnonCredsModule({
       // did:web / did:webvh issuers: publishes under this agent's public DID, resolves over HTTP.
-      registries: [new DidWebAnonCredsRegistry()],
+      registries: [new DidWebAnonCredsRegistry(fetch)],
       anoncreds: anoncredsEngine,
     }),
     didcomm: new DidCommModule({
       endpoints: options.endpoints,
+      queueTransportRepository: options.pickupQueue,
       transports: {
         inbound: options.inboundTransports,
         outbound: [new DidCommWsOutboundTransport(), new DidCommHttpOutboundTransport()],
@@ -106,8 +117,16 @@ export function createDidcommAgent(options: DidcommAgentOptions): DidcommAgent {
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), credoLogLevel(options.logLevel)),
     },
-    // Peers' WebSocket endpoints answer through a guarded socket (transport/OutboundWebSocket.ts).
-    dependencies: { ...agentDependencies, WebSocketClass: guardedWebSocketClass(options.maxFrameBytes ?? DEFAULT_ENVELOPE_LIMITS.maxBytes, new RateLimitedLogger(options.logger.child({ component: 'didcomm-outbound' }))) },
+    dependencies: {
+      ...agentDependencies,
+      // Peers' WebSocket endpoints answer through a guarded socket (transport/OutboundWebSocket.ts).
+      WebSocketClass: guardedWebSocketClass(
+        options.maxFrameBytes ?? DEFAULT_ENVELOPE_LIMITS.maxBytes,
+        new RateLimitedLogger(options.logger.child({ component: 'didcomm-outbound' })),
+      ),
+      // Credo fetches invitation URLs and sends DIDComm over HTTP with `dependencies.fetch`.
+      fetch: options.fetch ?? agentDependencies.fetch,
+    },
     modules: modules(options),
   })
 }

@@ -4,7 +4,13 @@
  * agent's public invitation is one of these, reused), encoded as `<AGENT_INVITATION_BASE_URL>?oob=<base64url>` so any wallet (which
  * reads the `oob` parameter) and any phone camera (which opens the page) can use the same URL.
  */
-import { DidCommHandshakeProtocol, DidCommOutOfBandRepository, DidCommOutOfBandRole, DidCommOutOfBandState, type DidCommMessage } from '@credo-ts/didcomm'
+import {
+  DidCommHandshakeProtocol,
+  DidCommOutOfBandRepository,
+  DidCommOutOfBandRole,
+  DidCommOutOfBandState,
+  type DidCommMessage,
+} from '@credo-ts/didcomm'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from './agent.ts'
 
@@ -29,8 +35,17 @@ export interface ConnectionInvitationOptions {
 }
 
 /** Creates a connection invitation (single-use unless `multiUse`), auto-accepting the DID Exchange requests it leads to. */
-export async function createConnectionInvitation(agent: DidcommAgent, config: InvitationConfig, options: ConnectionInvitationOptions = {}): Promise<MessageInvitation> {
-  return createInvitation(agent, { ...config, label: options.label ?? config.label, invitationImageUrl: options.imageUrl ?? config.invitationImageUrl }, [], options.multiUse ?? false)
+export async function createConnectionInvitation(
+  agent: DidcommAgent,
+  config: InvitationConfig,
+  options: ConnectionInvitationOptions = {},
+): Promise<MessageInvitation> {
+  return createInvitation(
+    agent,
+    { ...config, label: options.label ?? config.label, invitationImageUrl: options.imageUrl ?? config.invitationImageUrl },
+    [],
+    options.multiUse ?? false,
+  )
 }
 
 /** Tag of the out-of-band record of the agent's public invitation. */
@@ -56,8 +71,14 @@ export function publicConnectionInvitation(agent: DidcommAgent, config: Invitati
 
 async function findOrCreatePublicInvitation(agent: DidcommAgent, config: InvitationConfig): Promise<ConnectionInvitation> {
   const repository = agent.dependencyManager.resolve(DidCommOutOfBandRepository)
-  const stored = await repository.findByQuery(agent.context, { [PUBLIC_INVITATION_TAG]: true, role: DidCommOutOfBandRole.Sender, state: DidCommOutOfBandState.AwaitResponse })
-  const current = stored.find(({ outOfBandInvitation: invitation }) => invitation.label === config.label && invitation.imageUrl === config.invitationImageUrl)
+  const stored = await repository.findByQuery(agent.context, {
+    [PUBLIC_INVITATION_TAG]: true,
+    role: DidCommOutOfBandRole.Sender,
+    state: DidCommOutOfBandState.AwaitResponse,
+  })
+  const current = stored.find(
+    ({ outOfBandInvitation: invitation }) => invitation.label === config.label && invitation.imageUrl === config.invitationImageUrl,
+  )
   if (current) return { url: current.outOfBandInvitation.toUrl({ domain: config.invitationBaseUrl }), outOfBandId: current.id }
   const created = await createInvitation(agent, config, [], true)
   const record = await repository.getById(agent.context, created.outOfBandId)
@@ -85,7 +106,12 @@ export function createMessageInvitation(
 }
 
 /** A DID Exchange invitation carrying `messages`, auto-accepting the connection. */
-async function createInvitation(agent: DidcommAgent, config: InvitationConfig, messages: DidCommMessage[], multiUse: boolean): Promise<MessageInvitation> {
+async function createInvitation(
+  agent: DidcommAgent,
+  config: InvitationConfig,
+  messages: DidCommMessage[],
+  multiUse: boolean,
+): Promise<MessageInvitation> {
   const record = await agent.modules.didcomm.oob.createInvitation({
     label: config.label,
     imageUrl: config.invitationImageUrl,

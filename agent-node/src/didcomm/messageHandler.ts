@@ -13,12 +13,12 @@ type MessageClass<M extends DidCommMessage> = { readonly type: { messageTypeUri:
  */
 export function messageHandler<M extends DidCommMessage>(
   messages: readonly MessageClass<M>[],
-  process: (messageContext: DidCommInboundMessageContext<M>) => DidCommOutboundMessageContext | undefined | void,
+  process: (messageContext: DidCommInboundMessageContext<M>) => DidCommOutboundMessageContext | undefined,
 ): DidCommMessageHandler {
   return {
     supportedMessages: messages as unknown as DidCommMessageHandler['supportedMessages'],
     async handle(messageContext) {
-      return process(messageContext as DidCommInboundMessageContext<M>) ?? undefined
+      return process(messageContext as DidCommInboundMessageContext<M>)
     },
   }
 }

@@ -10,5 +10,7 @@ import { DidCommConnectionService, DidCommMessageSender, DidCommOutboundMessageC
  */
 export async function sendOnConnection(agentContext: AgentContext, connectionId: string, message: DidCommMessage): Promise<void> {
   const connection = await agentContext.dependencyManager.resolve(DidCommConnectionService).getById(agentContext, connectionId)
-  await agentContext.dependencyManager.resolve(DidCommMessageSender).sendMessage(new DidCommOutboundMessageContext(message, { agentContext, connection }))
+  await agentContext.dependencyManager
+    .resolve(DidCommMessageSender)
+    .sendMessage(new DidCommOutboundMessageContext(message, { agentContext, connection }))
 }

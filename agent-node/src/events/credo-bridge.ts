@@ -37,7 +37,12 @@ export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): 
   })
 
   onHangup(agent, ({ connection }) =>
-    events.publish({ type: 'connection-state-updated', connectionId: connection.id, invitationId: connection.outOfBandId, state: 'terminated' }),
+    events.publish({
+      type: 'connection-state-updated',
+      connectionId: connection.id,
+      invitationId: connection.outOfBandId,
+      state: 'terminated',
+    }),
   )
 
   for (const receiver of receivers) receiver(agent, (message) => events.publish({ type: 'message-received', message }))

@@ -29,7 +29,11 @@ export class EventPublisher {
   private flushing?: Promise<void>
   private readonly listeners = new Set<(events: readonly PublishedEvent[]) => void>()
 
-  constructor(private readonly store: OutboxStore, private readonly engine: DeliveryEngine, private readonly logger: Logger) {}
+  constructor(
+    private readonly store: OutboxStore,
+    private readonly engine: DeliveryEngine,
+    private readonly logger: Logger,
+  ) {}
 
   /**
    * Stamps `event` and appends it to the outbox.
@@ -73,7 +77,10 @@ export class EventPublisher {
         try {
           const stored = await this.store.append(batch.map((q) => q.event))
           stored.forEach((published, i) => {
-            this.logger.debug({ eventId: published.id, topic: published.event.type, connectionId: published.connectionId, seq: published.seq }, 'event published')
+            this.logger.debug(
+              { eventId: published.id, topic: published.event.type, connectionId: published.connectionId, seq: published.seq },
+              'event published',
+            )
             batch[i]!.resolve(published)
           })
           this.engine.notify(stored)

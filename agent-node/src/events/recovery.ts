@@ -25,7 +25,12 @@
  * of its connection), so a second start finds nothing to recover. The outbox is read through its
  * public paging query; the cost is one pass over the stored events at start-up.
  */
-import { DidCommBasicMessageRepository, DidCommBasicMessageRole, DidCommConnectionRepository, type DidCommBasicMessageRecord } from '@credo-ts/didcomm'
+import {
+  DidCommBasicMessageRepository,
+  DidCommBasicMessageRole,
+  DidCommConnectionRepository,
+  type DidCommBasicMessageRecord,
+} from '@credo-ts/didcomm'
 import type { AgentEvent, ConnectionState, MessageState, TextMessageEnvelope } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { Logger } from '../logging/index.ts'
@@ -74,7 +79,12 @@ function textEnvelope(record: DidCommBasicMessageRecord, messageId: string): Tex
  * @returns how many events of each kind were recovered.
  * @throws when storage or the outbox cannot be read, or a recovered event cannot be stored.
  */
-export async function recoverLostEvents(agent: DidcommAgent, outbox: OutboxStore, events: EventPublisher, logger: Logger): Promise<RecoveryReport> {
+export async function recoverLostEvents(
+  agent: DidcommAgent,
+  outbox: OutboxStore,
+  events: EventPublisher,
+  logger: Logger,
+): Promise<RecoveryReport> {
   const { context, dependencyManager } = agent
   const pending: Promise<unknown>[] = []
   const report: RecoveryReport = { connectionStates: 0, receivedMessages: 0, messageStates: 0 }
@@ -91,12 +101,17 @@ export async function recoverLostEvents(agent: DidcommAgent, outbox: OutboxStore
   for (const record of await dependencyManager.resolve(DidCommConnectionRepository).getAll(context)) {
     const state = reportedConnectionState(record)
     if (!state || lastConnectionState.get(record.id) === state) continue
-    logger.warn({ connectionId: record.id, state, lastReported: lastConnectionState.get(record.id) }, 'recovering a lost connection-state-updated')
+    logger.warn(
+      { connectionId: record.id, state, lastReported: lastConnectionState.get(record.id) },
+      'recovering a lost connection-state-updated',
+    )
     pending.push(events.publish({ type: 'connection-state-updated', connectionId: record.id, invitationId: record.outOfBandId, state }))
     report.connectionStates++
   }
 
-  const basicMessages = await dependencyManager.resolve(DidCommBasicMessageRepository).findByQuery(context, { role: DidCommBasicMessageRole.Receiver })
+  const basicMessages = await dependencyManager
+    .resolve(DidCommBasicMessageRepository)
+    .findByQuery(context, { role: DidCommBasicMessageRole.Receiver })
   for (const record of basicMessages) {
     const messageId = record.threadId
     if (!messageId || receivedIds.has(messageId)) continue
@@ -108,11 +123,19 @@ export async function recoverLostEvents(agent: DidcommAgent, outbox: OutboxStore
   for (const record of await sentMessageRepository(context).getAll(context)) {
     const reported = lastMessageState.get(record.id)
     if (!reported || reported === record.state) continue
-    logger.warn({ connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported }, 'recovering a lost message-state-updated')
-    pending.push(events.publish({
-      type: 'message-state-updated', messageId: record.id, connectionId: record.connectionId, state: record.state,
-      timestamp: Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000),
-    }))
+    logger.warn(
+      { connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported },
+      'recovering a lost message-state-updated',
+    )
+    pending.push(
+      events.publish({
+        type: 'message-state-updated',
+        messageId: record.id,
+        connectionId: record.connectionId,
+        state: record.state,
+        timestamp: Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000),
+      }),
+    )
     report.messageStates++
   }
 

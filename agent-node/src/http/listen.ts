@@ -8,7 +8,12 @@ import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import type { Logger } from '../logging/index.ts'
 
-export function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname?: string, logger?: Logger): Promise<Server> {
+export function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  port: number,
+  hostname?: string,
+  logger?: Logger,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }) as Server
     const onStartError = (error: NodeJS.ErrnoException) => {

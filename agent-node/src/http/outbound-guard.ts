@@ -14,13 +14,17 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici'
+import { redactedUrl } from '@parley/shared'
 import { addressRefusal, parseNetworks, type Network } from '@parley/shared/net'
 
 export { parseNetworks } from '@parley/shared/net'
 
 /** A URL (or an address it resolves to) the agent refuses to call; `reason` says why, for a 4xx body. */
 export class UnsafeUrlError extends Error {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`refusing to call ${url}: ${reason}`)
     this.name = 'UnsafeUrlError'
   }
@@ -52,16 +56,18 @@ export class OutboundGuard {
   /**
    * Why `address` may not be called, or undefined when it may: public unicast addresses and
    * allow-listed ones pass; loopback, private, link-local, unique-local, CGNAT, multicast,
-   * reserved and unspecified addresses do not. IPv4-mapped IPv6 is judged as the IPv4 address.
+   * reserved and unspecified addresses do not, nor IPv4-compatible IPv6 (`::/96`). IPv4-mapped
+   * IPv6 is judged as the IPv4 address.
    */
   refusal(address: string): string | undefined {
     return addressRefusal(this.allowed, address)
   }
 
   /**
-   * Checks `url` before it is accepted (for example in an admin request): its protocol, and every
-   * address its host resolves to.
-   * @throws UnsafeUrlError for a wrong protocol, a host that does not resolve, or a refused address.
+   * Checks `url` before it is accepted (for example in an admin request): its protocol, that it
+   * carries no `user:password@`, and every address its host resolves to.
+   * @throws UnsafeUrlError for a wrong protocol, credentials, a host that does not resolve, or a
+   *   refused address.
    */
   async check(url: string, kind: UrlKind = 'http'): Promise<void> {
     let parsed: URL
@@ -71,10 +77,13 @@ export class OutboundGuard {
       throw new UnsafeUrlError(url, 'not an absolute URL')
     }
     if (!PROTOCOLS[kind].includes(parsed.protocol)) throw new UnsafeUrlError(url, `protocol must be one of ${PROTOCOLS[kind].join(', ')}`)
+    if (parsed.username || parsed.password) throw new UnsafeUrlError(redactedUrl(url), 'a URL must not carry a user name or password')
     const host = parsed.hostname.replace(/^\[|\]$/g, '')
-    const addresses = isIP(host) ? [host] : await resolveAll(host).catch(() => {
-      throw new UnsafeUrlError(url, `host '${host}' does not resolve`)
-    })
+    const addresses = isIP(host)
+      ? [host]
+      : await resolveAll(host).catch(() => {
+          throw new UnsafeUrlError(url, `host '${host}' does not resolve`)
+        })
     for (const address of addresses) {
       const refusal = this.refusal(address)
       if (refusal) throw new UnsafeUrlError(url, refusal)
@@ -83,9 +92,10 @@ export class OutboundGuard {
 
   /**
    * `fetch` whose every connection, redirects included, is checked. Rejects with a `TypeError`
-   * whose `cause` is an UnsafeUrlError when an address is refused.
+   * whose `cause` is an UnsafeUrlError when an address is refused (and, as every WHATWG fetch,
+   * with a `TypeError` for a URL carrying credentials). A bound function: pass it as a `fetch`.
    */
-  fetch(url: string, init: Omit<UndiciRequestInit, 'dispatcher'> = {}): Promise<Response> {
+  readonly fetch = (url: string | URL, init: Omit<UndiciRequestInit, 'dispatcher'> = {}): Promise<Response> => {
     return undiciFetch(url, { ...init, dispatcher: this.dispatcher }) as unknown as Promise<Response>
   }
 

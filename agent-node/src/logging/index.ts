@@ -10,9 +10,22 @@ export type { Logger } from 'pino'
 
 /** Paths pino replaces with `[redacted]` wherever they appear in a log object. */
 const REDACT = [
-  'secret', '*.secret', 'walletKey', '*.walletKey', 'authorization', '*.authorization',
-  'headers.authorization', 'headers["x-parley-signature"]', 'privateJwk', '*.privateJwk', 'd', '*.d',
-  'databaseUrl', '*.databaseUrl', 'adminApiTokens', '*.adminApiTokens',
+  'secret',
+  '*.secret',
+  'walletKey',
+  '*.walletKey',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'headers["x-parley-signature"]',
+  'privateJwk',
+  '*.privateJwk',
+  'd',
+  '*.d',
+  'databaseUrl',
+  '*.databaseUrl',
+  'adminApiTokens',
+  '*.adminApiTokens',
 ]
 
 /** Creates the process logger at `level`; JSON lines on stdout. */
@@ -21,8 +34,14 @@ export function createLogger(level: string, name = 'agent-node'): Logger {
 }
 
 const credoToPino: Record<LogLevel, string> = {
-  [LogLevel.test]: 'trace', [LogLevel.trace]: 'trace', [LogLevel.debug]: 'debug', [LogLevel.info]: 'info',
-  [LogLevel.warn]: 'warn', [LogLevel.error]: 'error', [LogLevel.fatal]: 'fatal', [LogLevel.off]: 'silent',
+  [LogLevel.test]: 'trace',
+  [LogLevel.trace]: 'trace',
+  [LogLevel.debug]: 'debug',
+  [LogLevel.info]: 'info',
+  [LogLevel.warn]: 'warn',
+  [LogLevel.error]: 'error',
+  [LogLevel.fatal]: 'fatal',
+  [LogLevel.off]: 'silent',
 }
 
 /** Characters of a Credo message that make its rate-limit key (the rest often names a message id). */
@@ -37,7 +56,10 @@ const CREDO_KEY_LENGTH = 48
 export class CredoLogger extends BaseLogger {
   private readonly rateLimited: RateLimitedLogger
 
-  constructor(private readonly logger: Logger, logLevel: LogLevel) {
+  constructor(
+    private readonly logger: Logger,
+    logLevel: LogLevel,
+  ) {
     super(logLevel)
     this.rateLimited = new RateLimitedLogger(logger)
   }
@@ -50,24 +72,45 @@ export class CredoLogger extends BaseLogger {
     else this.logger[method](fields, message)
   }
 
-  test(message: string, data?: Record<string, unknown>) { this.log(LogLevel.test, message, data) }
-  trace(message: string, data?: Record<string, unknown>) { this.log(LogLevel.trace, message, data) }
-  debug(message: string, data?: Record<string, unknown>) { this.log(LogLevel.debug, message, data) }
-  info(message: string, data?: Record<string, unknown>) { this.log(LogLevel.info, message, data) }
-  warn(message: string, data?: Record<string, unknown>) { this.log(LogLevel.warn, message, data) }
-  error(message: string, data?: Record<string, unknown>) { this.log(LogLevel.error, message, data) }
-  fatal(message: string, data?: Record<string, unknown>) { this.log(LogLevel.fatal, message, data) }
+  test(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.test, message, data)
+  }
+  trace(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.trace, message, data)
+  }
+  debug(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.debug, message, data)
+  }
+  info(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.info, message, data)
+  }
+  warn(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.warn, message, data)
+  }
+  error(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.error, message, data)
+  }
+  fatal(message: string, data?: Record<string, unknown>) {
+    this.log(LogLevel.fatal, message, data)
+  }
 }
 
 /** The Credo log level that matches our pino level, one step quieter at info. */
 export function credoLogLevel(level: string): LogLevel {
   switch (level) {
-    case 'trace': return LogLevel.trace
-    case 'debug': return LogLevel.debug
-    case 'info': return LogLevel.warn
-    case 'warn': return LogLevel.warn
-    case 'error': return LogLevel.error
-    case 'fatal': return LogLevel.fatal
-    default: return LogLevel.off
+    case 'trace':
+      return LogLevel.trace
+    case 'debug':
+      return LogLevel.debug
+    case 'info':
+      return LogLevel.warn
+    case 'warn':
+      return LogLevel.warn
+    case 'error':
+      return LogLevel.error
+    case 'fatal':
+      return LogLevel.fatal
+    default:
+      return LogLevel.off
   }
 }

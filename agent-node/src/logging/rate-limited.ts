@@ -25,7 +25,11 @@ const MAX_KEYS = 1_000
 export class RateLimitedLogger {
   private readonly windows = new Map<string, { start: number; written: number; suppressed: number }>()
 
-  constructor(private readonly logger: Logger, private readonly limit: RateLimit = DEFAULT_LOG_RATE_LIMIT, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly limit: RateLimit = DEFAULT_LOG_RATE_LIMIT,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Writes `message` at `level` with `fields`, unless `key` already used its lines in this window. */
   log(level: Level, key: string, fields: Record<string, unknown>, message: string): void {

@@ -8,7 +8,7 @@
  * The peer's receipts (2060.io receipts protocol) drive `delivered` (`received`) and `viewed`
  * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
  */
-import type { MessageState } from '@parley/shared'
+import type { MessageState, SendMessageBody } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/receipts/index.ts'
 import type { EventPublisher } from '../events/publisher.ts'
@@ -28,7 +28,11 @@ export class DeliveryStates {
   /** The last move under way per message, so moves of one message apply one at a time, in call order. */
   private readonly pending = new Map<string, Promise<void>>()
 
-  constructor(private readonly agent: DidcommAgent, private readonly events: EventPublisher, private readonly logger: Logger) {
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly events: EventPublisher,
+    private readonly logger: Logger,
+  ) {
     agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
       for (const receipt of payload.receipts) {
         const state = FROM_RECEIPT[receipt.state]
@@ -49,18 +53,30 @@ export class DeliveryStates {
   }
 
   /**
-   * Starts the record of a new message with `created`, stored in the event outbox before this
+   * Starts the record of a new message with `created` and its body (kept until it is `sent` or
+   * `errored`, so a restart can send it), stored with its event in the outbox before this
    * resolves (so `POST /v1/message` answers only once `created` is durable).
    * @throws the storage error when it could not be stored; nothing was then reported.
    */
-  create(messageId: string, connectionId: string): Promise<void> {
-    return this.enqueue(messageId, connectionId, 'created')
+  create(messageId: string, connectionId: string, body: SendMessageBody): Promise<void> {
+    return this.enqueue(messageId, connectionId, 'created', body)
+  }
+
+  /** Whether message `messageId` was accepted (its `created` is stored). */
+  async exists(messageId: string): Promise<boolean> {
+    return (await sentMessageRepository(this.agent.context).findById(this.agent.context, messageId)) !== null
+  }
+
+  /** The messages accepted and not yet sent or errored, with their bodies, oldest first. */
+  async accepted(): Promise<Array<{ messageId: string; connectionId: string; body?: SendMessageBody }>> {
+    const records = await sentMessageRepository(this.agent.context).findByQuery(this.agent.context, { state: 'created' })
+    return records.map((record) => ({ messageId: record.id, connectionId: record.connectionId, body: record.body }))
   }
 
   /** Applies moves of one message one after another; `pending` lets `settled` wait for them. */
-  private enqueue(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+  private enqueue(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
     const previous = this.pending.get(messageId) ?? Promise.resolve()
-    const move = previous.then(() => this.apply(messageId, connectionId, state))
+    const move = previous.then(() => this.apply(messageId, connectionId, state, body))
     const settled = move.catch(() => undefined)
     this.pending.set(messageId, settled)
     void settled.then(() => {
@@ -74,14 +90,15 @@ export class DeliveryStates {
     await Promise.all(this.pending.values())
   }
 
-  private async apply(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+  private async apply(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
     const repository = sentMessageRepository(this.agent.context)
     if (state === 'created') {
-      await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state }))
+      await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state, body }))
     } else {
       const record = await repository.findById(this.agent.context, messageId)
       if (!record || record.connectionId !== connectionId || RANK[state] <= RANK[record.state]) return
       record.state = state
+      record.body = undefined // it left, or never will: nothing to send again
       await repository.update(this.agent.context, record)
     }
     await this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })

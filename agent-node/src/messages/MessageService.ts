@@ -2,17 +2,28 @@
  * Sending controller messages (`POST /v1/message` and tunnel `send-message` commands).
  *
  * `send` checks the connection, assigns the message id (the controller's `id` when it gave one,
- * as vs-agent's model allows; a reused one is refused), stores `created` in the event outbox, and
+ * as vs-agent's model allows; a reused one is refused), stores `created` with the body, and
  * returns; delivery continues in the background and reports `sent` or `errored` through
  * `message-state-updated` (spec: "the 200 response means queued, not delivered"). With an
  * idempotency key (the `Idempotency-Key` header, a tunnel command's key) the same key within
  * 24 h returns the first message id and sends nothing (`idempotency.ts`).
+ *
+ * A message the API accepted is sent at least once: if agent-node stops before it left,
+ * `resendAccepted` (at start-up) sends every message still `created`, under the same DIDComm
+ * `@id`, so a wallet that already got it can drop the repeat. A key claimed by a request that
+ * died before its message was accepted is not a replay: the retry sends.
  * The peer's receipts later report `delivered` and `viewed`; states only move forward
  * (`DeliveryStates`).
  */
 import { randomUUID } from 'node:crypto'
 import { RecordDuplicateError } from '@credo-ts/core'
-import { DidCommConnectionService, DidCommDidExchangeState, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord } from '@credo-ts/didcomm'
+import {
+  DidCommConnectionService,
+  DidCommDidExchangeState,
+  DidCommMessageSender,
+  DidCommOutboundMessageContext,
+  type DidCommConnectionRecord,
+} from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { isTerminated } from '../didcomm/hangup.ts'
@@ -35,7 +46,10 @@ const UNAVAILABLE = {
  * terminated by either side (HTTP 410).
  */
 export class ConnectionUnavailableError extends Error {
-  constructor(readonly connectionId: string, readonly reason: keyof typeof UNAVAILABLE) {
+  constructor(
+    readonly connectionId: string,
+    readonly reason: keyof typeof UNAVAILABLE,
+  ) {
     super(`connection '${connectionId}' ${UNAVAILABLE[reason]}`)
     this.name = 'ConnectionUnavailableError'
   }
@@ -78,10 +92,13 @@ export class MessageService {
    */
   async send(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
     const hash = idempotencyKey && requestHash(body)
+    let claimed: string | undefined
     if (idempotencyKey) {
       const existing = await this.idempotency.find(idempotencyKey.scope, idempotencyKey.key)
       if (existing && existing.requestHash !== hash) throw new IdempotencyKeyReusedError(idempotencyKey.key)
-      if (existing) return { id: existing.messageId, replayed: true }
+      if (existing && (await this.states.exists(existing.messageId))) return { id: existing.messageId, replayed: true }
+      // claimed by a request that stopped before its message was accepted: send it now
+      claimed = existing?.messageId
     }
     const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
     const connection = await connectionService.findById(this.agent.context, body.connectionId)
@@ -89,21 +106,55 @@ export class MessageService {
     if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(body.connectionId, 'not-ready')
     if (isTerminated(connection)) throw new ConnectionUnavailableError(body.connectionId, 'terminated')
 
-    const id = body.id ?? randomUUID()
-    if (body.id && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id))) throw new MessageIdReusedError(body.id)
-    if (idempotencyKey) {
+    const id = claimed ?? body.id ?? randomUUID()
+    if (body.id && !claimed && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id)))
+      throw new MessageIdReusedError(body.id)
+    if (idempotencyKey && !claimed) {
       const claim = await this.idempotency.claim(idempotencyKey.scope, idempotencyKey.key, hash!, id)
       if (claim.status === 'replay') return { id: claim.messageId, replayed: true }
     }
     try {
       // Durable before the caller hears the id: `created` always precedes `sent`/`errored`.
-      await this.states.create(id, body.connectionId)
+      await this.states.create(id, body.connectionId, body)
     } catch (error) {
       if (idempotencyKey) await this.idempotency.release(idempotencyKey.scope, idempotencyKey.key, id)
       // Two requests with the same new id at once: the second one's record collides.
       if (body.id && error instanceof RecordDuplicateError) throw new MessageIdReusedError(body.id)
       throw error
     }
+    this.deliver(id, body, connection)
+    return { id, replayed: false }
+  }
+
+  /**
+   * Sends every message accepted but not yet sent or errored (agent-node stopped before it left),
+   * under its own id, in the order accepted; messages whose connection is gone or terminated are
+   * reported `errored`. Call once at start-up, after the event publisher is wired.
+   * @returns how many were sent again, and how many errored at once
+   */
+  async resendAccepted(): Promise<{ resent: number; errored: number }> {
+    const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
+    let resent = 0
+    let errored = 0
+    for (const { messageId, connectionId, body } of await this.states.accepted()) {
+      const connection = await connectionService.findById(this.agent.context, connectionId)
+      if (!body || !connection || isTerminated(connection)) {
+        this.logger.warn(
+          { messageId, connectionId },
+          'an accepted message cannot be sent after the restart (no body, or its connection is gone)',
+        )
+        await this.report(messageId, connectionId, 'errored')
+        errored++
+        continue
+      }
+      this.deliver(messageId, body, connection)
+      resent++
+    }
+    return { resent, errored }
+  }
+
+  /** Sends `body` as message `id` in the background, reporting `sent` or `errored`. */
+  private deliver(id: string, body: SendMessageBody, connection: DidCommConnectionRecord): void {
     const delivery = sendMessage(body, this.sendContext(connection, id))
       .then(
         () => void this.report(id, body.connectionId, 'sent'),
@@ -114,7 +165,6 @@ export class MessageService {
       )
       .finally(() => this.inFlight.delete(delivery))
     this.inFlight.add(delivery)
-    return { id, replayed: false }
   }
 
   /** Resolves when every delivery started so far has finished and its states are recorded. */

@@ -1,10 +1,12 @@
 /**
  * The delivery state of each message sent through `POST /v1/message` (or a tunnel command), kept
  * in the agent's storage so a receipt arriving days later still finds it. Its id is the message
- * id (which is also the DIDComm `@id` the peer's receipts name).
+ * id (which is also the DIDComm `@id` the peer's receipts name). While the message is `created`
+ * (accepted, not yet handed to a transport) the record also keeps its body, so a restart sends it
+ * (`MessageService.resendAccepted`); records are sealed at rest like every Credo record.
  */
 import { BaseRecord, EventEmitter, InjectionSymbols, Repository, type AgentContext, type StorageService } from '@credo-ts/core'
-import type { MessageState } from '@parley/shared'
+import type { MessageState, SendMessageBody } from '@parley/shared'
 
 type SentMessageTags = { connectionId: string; state: MessageState }
 
@@ -14,14 +16,17 @@ export class SentMessageRecord extends BaseRecord<SentMessageTags> {
 
   connectionId!: string
   state!: MessageState
+  /** The accepted body, until the message left (`sent`) or failed (`errored`). */
+  body?: SendMessageBody
 
-  constructor(props?: { id: string; connectionId: string; state: MessageState }) {
+  constructor(props?: { id: string; connectionId: string; state: MessageState; body?: SendMessageBody }) {
     super()
     if (props) {
       this.id = props.id
       this.createdAt = new Date()
       this.connectionId = props.connectionId
       this.state = props.state
+      this.body = props.body
     }
   }
 

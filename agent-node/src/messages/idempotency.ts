@@ -63,9 +63,12 @@ export class IdempotencyStore {
 
   /** The live (under 24 h old) claim of `key`, if any. */
   async find(scope: IdempotencyScope, key: string): Promise<{ messageId: string; requestHash: string } | undefined> {
-    const [row] = await selectRows<{ message_id: string; request_hash: string }>(this.database, sql`
+    const [row] = await selectRows<{ message_id: string; request_hash: string }>(
+      this.database,
+      sql`
       SELECT message_id, request_hash FROM message_idempotency_keys
-      WHERE scope = ${scope} AND key = ${key} AND created_at > ${Date.now() - IDEMPOTENCY_TTL_MS}`)
+      WHERE scope = ${scope} AND key = ${key} AND created_at > ${Date.now() - IDEMPOTENCY_TTL_MS}`,
+    )
     return row && { messageId: row.message_id, requestHash: row.request_hash }
   }
 
@@ -77,13 +80,16 @@ export class IdempotencyStore {
   async claim(scope: IdempotencyScope, key: string, hash: string, messageId: string): Promise<Claim> {
     const now = Date.now()
     const cutoff = now - IDEMPOTENCY_TTL_MS
-    const inserted = await selectRows(this.database, sql`
+    const inserted = await selectRows(
+      this.database,
+      sql`
       INSERT INTO message_idempotency_keys (scope, key, message_id, request_hash, created_at)
       VALUES (${scope}, ${key}, ${messageId}, ${hash}, ${now})
       ON CONFLICT (scope, key) DO UPDATE
         SET message_id = excluded.message_id, request_hash = excluded.request_hash, created_at = excluded.created_at
         WHERE message_idempotency_keys.created_at < ${cutoff}
-      RETURNING message_id`)
+      RETURNING message_id`,
+    )
     if (inserted.length > 0) {
       await execute(this.database, sql`DELETE FROM message_idempotency_keys WHERE created_at < ${cutoff}`)
       return { status: 'claimed', messageId }
@@ -96,7 +102,10 @@ export class IdempotencyStore {
 
   /** Releases a claim whose message could not be queued, so a retry may succeed. */
   async release(scope: IdempotencyScope, key: string, messageId: string): Promise<void> {
-    await execute(this.database, sql`DELETE FROM message_idempotency_keys
-      WHERE scope = ${scope} AND key = ${key} AND message_id = ${messageId}`)
+    await execute(
+      this.database,
+      sql`DELETE FROM message_idempotency_keys
+      WHERE scope = ${scope} AND key = ${key} AND message_id = ${messageId}`,
+    )
   }
 }

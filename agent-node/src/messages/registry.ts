@@ -11,7 +11,12 @@ import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
 import { acknowledged } from './acknowledge.ts'
 import { receiveActionMenu, sendContextualMenuUpdate } from './types/action-menu.ts'
 import { receiveCalls, sendCallAccept, sendCallEnd, sendCallOffer, sendCallReject } from './types/calls.ts'
-import { receiveCredentialProposal, receiveCredentialReception, sendCredentialIssuance, sendCredentialRequest } from './types/credentials.ts'
+import {
+  receiveCredentialProposal,
+  receiveCredentialReception,
+  sendCredentialIssuance,
+  sendCredentialRequest,
+} from './types/credentials.ts'
 import { sendInvitation } from './types/invitation.ts'
 import { receiveMedia, sendMedia } from './types/media.ts'
 import { receiveMrtd, sendEMrtdDataRequest, sendMrzDataRequest } from './types/mrtd.ts'
@@ -51,7 +56,9 @@ export const senders: { [T in SendMessageType]: MessageSender<T> } = {
  * derived from protocol state (a hang-up, a credential or proof exchange's outcome) do not.
  */
 export const receivers: readonly MessageReceiver[] = [
-  ...[receiveText, receiveMedia, receiveProfile, receiveMenuSelect, receiveActionMenu, receiveCalls, receiveMrtd, receiveReactions].map(acknowledged),
+  ...[receiveText, receiveMedia, receiveProfile, receiveMenuSelect, receiveActionMenu, receiveCalls, receiveMrtd, receiveReactions].map(
+    acknowledged,
+  ),
   receiveTerminateConnection,
   receiveCredentialReception,
   receiveCredentialProposal,

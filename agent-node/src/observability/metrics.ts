@@ -35,10 +35,13 @@ export interface MetricSources {
 
 /** Counter of delivery attempts by the status the engine reports. */
 const DELIVERY_COUNTERS: Record<DeliveryRecord['status'], { name: string; help: string }> = {
-  'acknowledged': { name: 'parley_events_delivered_total', help: 'Events a subscriber acknowledged' },
+  acknowledged: { name: 'parley_events_delivered_total', help: 'Events a subscriber acknowledged' },
   'retry-scheduled': { name: 'parley_events_retried_total', help: 'Failed delivery attempts that were scheduled for a retry' },
-  'dead-lettered': { name: 'parley_events_dead_lettered_total', help: 'Events a subscriber gave up on (rejected, or every attempt failed)' },
-  'replayed': { name: 'parley_events_replayed_total', help: 'Dead letters acknowledged on replay' },
+  'dead-lettered': {
+    name: 'parley_events_dead_lettered_total',
+    help: 'Events a subscriber gave up on (rejected, or every attempt failed)',
+  },
+  replayed: { name: 'parley_events_replayed_total', help: 'Dead letters acknowledged on replay' },
 }
 
 /** The type of a problem report in any protocol (`…/problem-report`). */
@@ -53,9 +56,24 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
 
-  const received = new Counter({ name: 'parley_didcomm_messages_received_total', help: 'DIDComm messages processed, by message type', labelNames: ['type'], registers: [registry] })
-  const sent = new Counter({ name: 'parley_didcomm_messages_sent_total', help: 'DIDComm messages sent, by message type and outcome (SentToSession, SentToTransport, QueuedForPickup, Undeliverable)', labelNames: ['type', 'status'], registers: [registry] })
-  const errors = new Counter({ name: 'parley_didcomm_errors_total', help: 'DIDComm errors: inbound-rejected (an envelope POSTed over HTTP that could not be unpacked or processed), undeliverable (an outbound message no transport took), problem-report (a peer reported a problem)', labelNames: ['kind'], registers: [registry] })
+  const received = new Counter({
+    name: 'parley_didcomm_messages_received_total',
+    help: 'DIDComm messages processed, by message type',
+    labelNames: ['type'],
+    registers: [registry],
+  })
+  const sent = new Counter({
+    name: 'parley_didcomm_messages_sent_total',
+    help: 'DIDComm messages sent, by message type and outcome (SentToSession, SentToTransport, QueuedForPickup, Undeliverable)',
+    labelNames: ['type', 'status'],
+    registers: [registry],
+  })
+  const errors = new Counter({
+    name: 'parley_didcomm_errors_total',
+    help: 'DIDComm errors: inbound-rejected (an envelope POSTed over HTTP that could not be unpacked or processed), undeliverable (an outbound message no transport took), problem-report (a peer reported a problem)',
+    labelNames: ['kind'],
+    registers: [registry],
+  })
   const onProcessed = ({ payload }: DidCommMessageProcessedEvent) => {
     received.inc({ type: payload.message.type })
     if (PROBLEM_REPORT.test(payload.message.type)) errors.inc({ kind: 'problem-report' })
@@ -69,14 +87,21 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
   agent.events.on<DidCommMessageSentEvent>(DidCommEventTypes.DidCommMessageSent, onSent)
   agent.events.on<InboundMessageRejectedEvent>(INBOUND_MESSAGE_REJECTED, onRejected)
 
-  const deliveries = Object.fromEntries(Object.entries(DELIVERY_COUNTERS).map(([status, { name, help }]) =>
-    [status, new Counter({ name, help, labelNames: ['subscriber'], registers: [registry] })])) as Record<DeliveryRecord['status'], Counter<'subscriber'>>
+  const deliveries = Object.fromEntries(
+    Object.entries(DELIVERY_COUNTERS).map(([status, { name, help }]) => [
+      status,
+      new Counter({ name, help, labelNames: ['subscriber'], registers: [registry] }),
+    ]),
+  ) as Record<DeliveryRecord['status'], Counter<'subscriber'>>
   const stopObserving = delivery.observe((record) => deliveries[record.status].inc({ subscriber: record.subscriber }))
 
   // Each gauge reads the lag itself at scrape: a collect of one gauge may run after the other is serialized.
   const lagGauge = (name: string, help: string, value: (lag: { pending: number; oldestCreatedAt: number }, now: number) => number) =>
     new Gauge({
-      name, help, labelNames: ['subscriber'], registers: [registry],
+      name,
+      help,
+      labelNames: ['subscriber'],
+      registers: [registry],
       async collect() {
         const lags = await outbox.lag()
         const now = Date.now()
@@ -85,12 +110,34 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
         for (const lag of lags) this.set({ subscriber: lag.subscriber }, value(lag, now))
       },
     })
-  lagGauge('parley_outbox_pending_events', 'Events a subscriber has not had yet (neither acknowledged, dead-lettered nor filtered out)', (lag) => lag.pending)
-  lagGauge('parley_outbox_lag_seconds', 'Age of the oldest event a subscriber has not had yet; 0 when it is up to date', (lag, now) => Math.max(0, now - lag.oldestCreatedAt) / 1000)
+  lagGauge(
+    'parley_outbox_pending_events',
+    'Events a subscriber has not had yet (neither acknowledged, dead-lettered nor filtered out)',
+    (lag) => lag.pending,
+  )
+  lagGauge(
+    'parley_outbox_lag_seconds',
+    'Age of the oldest event a subscriber has not had yet; 0 when it is up to date',
+    (lag, now) => Math.max(0, now - lag.oldestCreatedAt) / 1000,
+  )
 
   if (tunnel) {
-    new Gauge({ name: 'parley_tunnel_connected', help: '1 while the tunnel to the edge worker is open', registers: [registry], collect() { this.set(tunnel.connected ? 1 : 0) } })
-    new Gauge({ name: 'parley_tunnel_awaiting_ack', help: 'Events sent up the tunnel and not yet acknowledged', registers: [registry], collect() { this.set(tunnel.pendingCount) } })
+    new Gauge({
+      name: 'parley_tunnel_connected',
+      help: '1 while the tunnel to the edge worker is open',
+      registers: [registry],
+      collect() {
+        this.set(tunnel.connected ? 1 : 0)
+      },
+    })
+    new Gauge({
+      name: 'parley_tunnel_awaiting_ack',
+      help: 'Events sent up the tunnel and not yet acknowledged',
+      registers: [registry],
+      collect() {
+        this.set(tunnel.pendingCount)
+      },
+    })
     new Gauge({
       name: 'parley_tunnel_round_trip_seconds',
       help: 'Round trip of the last WebSocket ping on the tunnel (absent before the first pong)',
@@ -102,7 +149,7 @@ export function createMetrics(sources: MetricSources): { registry: Registry; clo
     })
     new Gauge({
       name: 'parley_worker_counter',
-      help: 'Counters of the edge worker\'s tunnel gateway, asked through the tunnel at scrape (they only grow; absent while the tunnel is down)',
+      help: "Counters of the edge worker's tunnel gateway, asked through the tunnel at scrape (they only grow; absent while the tunnel is down)",
       labelNames: ['counter'],
       registers: [registry],
       async collect() {

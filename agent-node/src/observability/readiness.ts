@@ -35,10 +35,13 @@ export async function checkReadiness(sources: { outbox: OutboxStore; tunnel?: Tu
       }),
     ])
     const now = Date.now()
-    const worst = lags.reduce<{ subscriber?: string; lagSeconds: number }>((max, lag) => {
-      const lagSeconds = Math.max(0, now - lag.oldestCreatedAt) / 1000
-      return lagSeconds > max.lagSeconds ? { subscriber: lag.subscriber, lagSeconds } : max
-    }, { lagSeconds: 0 })
+    const worst = lags.reduce<{ subscriber?: string; lagSeconds: number }>(
+      (max, lag) => {
+        const lagSeconds = Math.max(0, now - lag.oldestCreatedAt) / 1000
+        return lagSeconds > max.lagSeconds ? { subscriber: lag.subscriber, lagSeconds } : max
+      },
+      { lagSeconds: 0 },
+    )
     const outboxCheck = { ok: worst.lagSeconds <= maxLagSeconds, ...worst, maxLagSeconds }
     return { ready: tunnelCheck.ok && outboxCheck.ok, checks: { database: { ok: true }, tunnel: tunnelCheck, outbox: outboxCheck } }
   } catch (error) {

@@ -16,7 +16,17 @@ import type { Logger } from '../logging/index.ts'
 import { RateLimitedLogger } from '../logging/rate-limited.ts'
 
 /** Error codes that concern one socket, not the process. */
-const SOCKET_ERROR_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END'])
+const SOCKET_ERROR_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
+])
 
 /** Whether `error` is a network or protocol error of one socket. */
 export function isSocketError(error: unknown): boolean {

@@ -89,7 +89,9 @@ export class PresentationRequests {
   async create(input: PresentationRequestInput): Promise<PresentationRequestInvitation> {
     const { agent, config, guard, shortUrls } = this.deps
     if (input.callbackUrl) await guard.check(input.callbackUrl)
-    const requested = await Promise.all(input.requestedCredentials.map((entry, index) => completeRequested(agent, entry, `requestedCredentials.${index}`)))
+    const requested = await Promise.all(
+      input.requestedCredentials.map((entry, index) => completeRequested(agent, entry, `requestedCredentials.${index}`)),
+    )
 
     const { message, proofRecord } = await agent.modules.didcomm.proofs.createRequest({
       protocolVersion: 'v2',
@@ -114,8 +116,11 @@ export class PresentationRequests {
    */
   start(): void {
     const { agent, shortUrls, logger } = this.deps
-    void this.repository().findByQuery(agent.context, { callbackPending: true })
-      .then((flows) => flows.forEach((flow) => this.sendCallbacks(flow.id)))
+    void this.repository()
+      .findByQuery(agent.context, { callbackPending: true })
+      .then((flows) => {
+        for (const flow of flows) this.sendCallbacks(flow.id)
+      })
       .catch((error: unknown) => logger.error({ err: error }, 'could not resume presentation callbacks'))
     shortUrls.onResolved((record) => this.reportByOutOfBand(record.outOfBandId, 'scanned'))
     agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
@@ -128,14 +133,17 @@ export class PresentationRequests {
       const record = payload.proofRecord
       this.enqueue(record.id, async () => {
         const flow = await this.repository().findById(agent.context, record.id)
-        if (!flow || flow.origin !== 'invitation') return
+        if (flow?.origin !== 'invitation') return
         const outcome = await presentationOutcome(agent, record, flow.requestedCredentials)
         if (!outcome) return
         if (outcome.status === 'ok') {
           const predicates = [...outcome.predicates.values()].flat()
-          await this.report(flow, { status: 'ok', claims: [...outcome.claims.values()].flat(), ...(predicates.length > 0 ? { predicates } : {}) })
-        }
-        else await this.report(flow, { status: outcome.status, reason: outcome.reason })
+          await this.report(flow, {
+            status: 'ok',
+            claims: [...outcome.claims.values()].flat(),
+            ...(predicates.length > 0 ? { predicates } : {}),
+          })
+        } else await this.report(flow, { status: outcome.status, reason: outcome.reason })
       })
     })
   }
@@ -192,7 +200,9 @@ export class PresentationRequests {
       return
     }
     const sender = this.runSender(flowId)
-      .catch((error: unknown) => this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation callbacks interrupted; resumed on the next start'))
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation callbacks interrupted; resumed on the next start'),
+      )
       .finally(() => {
         this.senders.delete(flowId)
         if (this.rerun.delete(flowId)) this.sendCallbacks(flowId)
@@ -211,7 +221,12 @@ export class PresentationRequests {
       const head = flow.pendingCallbacks?.[0]
       if (!head || !flow.callbackUrl || signal.aborted) return
       const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head, state: head.status }
-      const outcome = await postForDelivery(flow.callbackUrl, JSON.stringify(body), {}, { fetch: (url, init) => guard.fetch(url, init), timeoutMs: CALLBACK_TIMEOUT_MS, signal })
+      const outcome = await postForDelivery(
+        flow.callbackUrl,
+        JSON.stringify(body),
+        {},
+        { fetch: (url, init) => guard.fetch(url, init), timeoutMs: CALLBACK_TIMEOUT_MS, signal },
+      )
       if (signal.aborted) return
       attempts++
       const log = { proofExchangeId: flowId, status: head.status, attempts }

@@ -22,7 +22,15 @@ import { z } from 'zod'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { RequestedCredential } from './PresentationFlowRecord.ts'
 
-export const PresentationStatus = z.enum(['scanned', 'connected', 'ok', 'refused', 'no-compatible-credentials', 'verification-error', 'unspecified-error'])
+export const PresentationStatus = z.enum([
+  'scanned',
+  'connected',
+  'ok',
+  'refused',
+  'no-compatible-credentials',
+  'verification-error',
+  'unspecified-error',
+])
 export type PresentationStatus = z.infer<typeof PresentationStatus>
 
 /** How far along each status is; a flow never reports a status at or below the current one. */
@@ -63,11 +71,16 @@ export function anonCredsProofRequest(requested: readonly Omit<RequestedCredenti
     name: 'presentation request',
     version: '1.0',
     requested_attributes: Object.fromEntries(
-      requested.flatMap((entry, index) => (entry.attributes.length > 0 ? [[referent(index), { names: entry.attributes, restrictions: restrictions(entry) }]] : [])),
+      requested.flatMap((entry, index) =>
+        entry.attributes.length > 0 ? [[referent(index), { names: entry.attributes, restrictions: restrictions(entry) }]] : [],
+      ),
     ),
     requested_predicates: Object.fromEntries(
       requested.flatMap((entry, index) =>
-        (entry.predicates ?? []).map((predicate, p) => [predicateReferent(index, p), { name: predicate.name, p_type: predicate.type, p_value: predicate.value, restrictions: restrictions(entry) }]),
+        (entry.predicates ?? []).map((predicate, p) => [
+          predicateReferent(index, p),
+          { name: predicate.name, p_type: predicate.type, p_value: predicate.value, restrictions: restrictions(entry) },
+        ]),
       ),
     ),
   }
@@ -101,7 +114,8 @@ export async function presentationOutcome(
   record: DidCommProofExchangeRecord,
   requested: readonly RequestedCredential[],
 ): Promise<PresentationOutcome | undefined> {
-  if (record.state === DidCommProofState.Abandoned) return { status: failedStatus(record), reason: record.errorMessage ?? 'the exchange was abandoned' }
+  if (record.state === DidCommProofState.Abandoned)
+    return { status: failedStatus(record), reason: record.errorMessage ?? 'the exchange was abandoned' }
   if (record.state !== DidCommProofState.PresentationReceived || record.isVerified !== true) return undefined
   const data = await agent.modules.didcomm.proofs.getFormatData(record.id)
   const proof = (data.presentation?.anoncreds as AnonCredsProof | undefined)?.requested_proof
@@ -110,7 +124,11 @@ export async function presentationOutcome(
   // Credo verified the presentation against the request, predicates included; checked again
   // here so `ok` is never reported for a predicate the presentation does not carry.
   const unproven = requested.flatMap((entry, index) => (entry.predicates ?? []).filter((_, p) => !proven[predicateReferent(index, p)]))
-  if (unproven.length > 0) return { status: 'verification-error', reason: `predicates not proven: ${unproven.map((p) => `${p.name} ${p.type} ${p.value}`).join(', ')}` }
+  if (unproven.length > 0)
+    return {
+      status: 'verification-error',
+      reason: `predicates not proven: ${unproven.map((p) => `${p.name} ${p.type} ${p.value}`).join(', ')}`,
+    }
   const claims = new Map<string, Claim[]>(
     requested.map((entry, index) => [
       entry.id,

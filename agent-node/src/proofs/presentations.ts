@@ -35,7 +35,9 @@ export async function presentationView(agent: DidcommAgent, record: DidCommProof
   const data = await agent.modules.didcomm.proofs.getFormatData(record.id)
   const proof = (data.presentation?.anoncreds as RevealedProof | undefined)?.requested_proof
   const claims: Claim[] = [
-    ...Object.values(proof?.revealed_attr_groups ?? {}).flatMap((group) => Object.entries(group.values).map(([name, value]) => ({ name, value: value.raw }))),
+    ...Object.values(proof?.revealed_attr_groups ?? {}).flatMap((group) =>
+      Object.entries(group.values).map(([name, value]) => ({ name, value: value.raw })),
+    ),
     ...Object.entries(proof?.revealed_attrs ?? {}).map(([name, value]) => ({ name, value: value.raw })),
   ]
   return {

@@ -18,7 +18,9 @@ export interface RequestedCredentialInput {
 /** The attribute names of the schema behind `credentialDefinitionId` (ours or another issuer's). */
 async function schemaAttributes(agent: DidcommAgent, credentialDefinitionId: string): Promise<string[]> {
   const anoncreds = agent.modules.anoncreds
-  const { credentialDefinition } = await anoncreds.getCredentialDefinition(credentialDefinitionId).catch(() => ({ credentialDefinition: undefined }))
+  const { credentialDefinition } = await anoncreds
+    .getCredentialDefinition(credentialDefinitionId)
+    .catch(() => ({ credentialDefinition: undefined }))
   if (!credentialDefinition) throw new UnknownCredentialDefinitionError(credentialDefinitionId)
   const { schema } = await anoncreds.getSchema(credentialDefinition.schemaId).catch(() => ({ schema: undefined }))
   if (!schema) throw new UnknownCredentialDefinitionError(credentialDefinitionId)
@@ -33,14 +35,26 @@ async function schemaAttributes(agent: DidcommAgent, credentialDefinitionId: str
  * @throws UnknownCredentialDefinitionError when the definition or its schema does not resolve;
  *   ClaimsMismatchError naming `<field>.attributes` or `<field>.predicates.<i>.name`.
  */
-export async function completeRequested(agent: DidcommAgent, entry: RequestedCredentialInput, field: string): Promise<Omit<RequestedCredential, 'id'>> {
+export async function completeRequested(
+  agent: DidcommAgent,
+  entry: RequestedCredentialInput,
+  field: string,
+): Promise<Omit<RequestedCredential, 'id'>> {
   const known = await schemaAttributes(agent, entry.credentialDefinitionId)
   const attributes = entry.attributes ?? (entry.predicates ? [] : known)
   const issues: { field: string; message: string }[] = []
   const unknown = attributes.filter((name) => !known.includes(name))
-  if (unknown.length > 0) issues.push({ field: `${field}.attributes`, message: `not attributes of this credential type: ${unknown.join(', ')} (it has ${known.join(', ')})` })
+  if (unknown.length > 0)
+    issues.push({
+      field: `${field}.attributes`,
+      message: `not attributes of this credential type: ${unknown.join(', ')} (it has ${known.join(', ')})`,
+    })
   entry.predicates?.forEach((predicate, index) => {
-    if (!known.includes(predicate.name)) issues.push({ field: `${field}.predicates.${index}.name`, message: `'${predicate.name}' is not an attribute of this credential type (it has ${known.join(', ')})` })
+    if (!known.includes(predicate.name))
+      issues.push({
+        field: `${field}.predicates.${index}.name`,
+        message: `'${predicate.name}' is not an attribute of this credential type (it has ${known.join(', ')})`,
+      })
   })
   if (issues.length > 0) throw new ClaimsMismatchError(issues)
   return { credentialDefinitionId: entry.credentialDefinitionId, attributes, ...(entry.predicates ? { predicates: entry.predicates } : {}) }

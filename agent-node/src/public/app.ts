@@ -17,6 +17,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { WebSocketServer } from 'ws'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { InboundInbox } from '../didcomm/inbox/InboundInbox.ts'
 import { publicConnectionInvitation } from '../didcomm/invitations.ts'
 import type { EnvelopeLimits } from '../didcomm/transport/envelope.ts'
 import { HttpInboundTransport } from '../didcomm/transport/HttpInboundTransport.ts'
@@ -35,25 +36,36 @@ export interface PublicTransports {
   socketServer: WebSocketServer
 }
 
-/** The transports, bounded by `limits`; what peers cause is logged through one rate-limited log. */
-export function createPublicTransports(limits: EnvelopeLimits, logger: Logger): PublicTransports {
+/**
+ * The HTTP and WebSocket inbound transports, both feeding `inbox` and bounded by `limits`; what
+ * peers cause is logged through one rate-limited log.
+ */
+export function createPublicTransports(inbox: InboundInbox, limits: EnvelopeLimits, logger: Logger): PublicTransports {
   const socketServer = new WebSocketServer({ noServer: true, maxPayload: limits.maxBytes })
   const log = new RateLimitedLogger(logger)
-  return { http: new HttpInboundTransport(limits, log), ws: new WsInboundTransport(socketServer, limits, log), socketServer }
+  return { http: new HttpInboundTransport(inbox, limits, log), ws: new WsInboundTransport(socketServer, inbox, limits, log), socketServer }
 }
 
-export function createPublicApp(agent: () => DidcommAgent, transports: PublicTransports, config: AgentNodeConfig, shortUrls: ShortUrls): Hono {
+export function createPublicApp(
+  agent: () => DidcommAgent,
+  transports: PublicTransports,
+  config: AgentNodeConfig,
+  shortUrls: ShortUrls,
+): Hono {
   const app = new Hono()
-  app.use(bodyLimit({
-    maxSize: config.envelopeLimits.maxBytes,
-    onError: (c) => c.json({ error: `body larger than ${config.envelopeLimits.maxBytes} bytes` }, 413, { connection: 'close' }),
-  }))
+  app.use(
+    bodyLimit({
+      maxSize: config.envelopeLimits.maxBytes,
+      onError: (c) => c.json({ error: `body larger than ${config.envelopeLimits.maxBytes} bytes` }, 413, { connection: 'close' }),
+    }),
+  )
   shortUrlRoute(app, shortUrls)
   app.get('/health', (c) => c.json({ ok: true }))
   app.post('/', (c) => transports.http.handle(c))
   app.get('/invitation', async (c) => c.redirect((await publicConnectionInvitation(agent(), config)).url, 302))
   app.get('/qr', async (c) => {
-    if (!c.req.query('oob') && !c.req.query('c_i')) return c.json({ error: 'validation_error', message: 'missing invitation (oob parameter)' }, 400)
+    if (!c.req.query('oob') && !c.req.query('c_i'))
+      return c.json({ error: 'validation_error', message: 'missing invitation (oob parameter)' }, 400)
     try {
       return c.html(await renderInvitationPage(`${config.publicUrl}/qr${new URL(c.req.url).search}`, config.label))
     } catch (error) {

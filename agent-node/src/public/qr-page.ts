@@ -4,7 +4,7 @@
  */
 import QRCode from 'qrcode'
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
 /** The invitation URL holds more than a QR code can (about 2,950 bytes at the lowest error correction). */
 export class InvitationTooLongError extends Error {
@@ -37,7 +37,9 @@ export async function renderQrCode(text: string, format: 'svg' | 'png', options:
     color: { ...(options.dark ? { dark: `#${options.dark}` } : {}), ...(options.light ? { light: `#${options.light}` } : {}) },
   }
   try {
-    return format === 'svg' ? await QRCode.toString(text, { ...qrOptions, type: 'svg' }) : await QRCode.toBuffer(text, { ...qrOptions, type: 'png' })
+    return format === 'svg'
+      ? await QRCode.toString(text, { ...qrOptions, type: 'svg' })
+      : await QRCode.toBuffer(text, { ...qrOptions, type: 'png' })
   } catch (error) {
     // qrcode's only input error: "The amount of data is too big to be stored in a QR Code".
     if (error instanceof Error && /too big/i.test(error.message)) throw new InvitationTooLongError(text.length)
@@ -53,9 +55,9 @@ export async function renderInvitationPage(invitationUrl: string, label: string)
   const svg = await renderQrCode(invitationUrl, 'svg')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Connect to ${escape(label)}</title>
+<title>Connect to ${escapeHtml(label)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;text-align:center}
 svg{width:100%;height:auto}a{word-break:break-all;font-size:.8rem}</style></head>
-<body><h1>Connect to ${escape(label)}</h1><p>Scan this code with your DIDComm wallet.</p>${svg}
-<p><a href="${escape(invitationUrl)}">Open in a wallet on this device</a></p></body></html>`
+<body><h1>Connect to ${escapeHtml(label)}</h1><p>Scan this code with your DIDComm wallet.</p>${svg}
+<p><a href="${escapeHtml(invitationUrl)}">Open in a wallet on this device</a></p></body></html>`
 }

@@ -18,7 +18,11 @@ export interface ShortenableInvitation {
 export class ShortUrls {
   private readonly listeners = new Set<(record: ShortUrlRecord) => void>()
 
-  constructor(private readonly agent: DidcommAgent, private readonly publicUrl: string, private readonly expirySeconds: number) {}
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly publicUrl: string,
+    private readonly expirySeconds: number,
+  ) {}
 
   /** Stores `invitation` and returns its short URL. */
   async create(invitation: ShortenableInvitation): Promise<string> {

@@ -15,11 +15,21 @@
  * It speaks 2060.io's protocols as the Hologram wallet does (media sharing, receipts, user
  * profile, calls, MRTD) through its agent's modules (`wallet.agent.modules.media` and so on);
  * `nextDidComm` observes every message it receives, in JSON form.
+ *
+ * Agents deliver at least once (a message sent again after a crash, a pickup repeated after a
+ * lost confirmation): a repeat of a DIDComm `@id` already seen on the connection reaches no
+ * listener (texts, `nextDidComm`).
  */
 import { randomBytes } from 'node:crypto'
 import type { AnonCredsCredentialInfo } from '@credo-ts/anoncreds'
 import type { BaseEvent } from '@credo-ts/core'
-import { QuestionAnswerEventTypes, QuestionAnswerRole, QuestionAnswerState, type QuestionAnswerRecord, type QuestionAnswerStateChangedEvent } from '@credo-ts/question-answer'
+import {
+  QuestionAnswerEventTypes,
+  QuestionAnswerRole,
+  QuestionAnswerState,
+  type QuestionAnswerRecord,
+  type QuestionAnswerStateChangedEvent,
+} from '@credo-ts/question-answer'
 import {
   DidCommEventTypes,
   type DidCommConnectionDidRotatedEvent,
@@ -89,11 +99,19 @@ export type ProofAnswer = { presented: true; record: DidCommProofExchangeRecord 
  */
 const SOCKET_SETTLE_MS = 500
 
+/** Milliseconds between attempts to reopen the live pickup channel while the agent is unreachable. */
+const LIVE_CHANNEL_RETRY_MS = 500
+
+/** How many received `@id`s are remembered to drop repeats (the oldest are forgotten first). */
+const SEEN_IDS = 10_000
+
 export class WalletPeer {
   private readonly listeners = new Set<(message: ReceivedText) => void>()
   private readonly didCommListeners = new Set<(message: ReceivedDidComm) => void>()
   /** Live-channel openings under way, per connection, so concurrent triggers share one. */
   private readonly opening = new Map<string, Promise<void>>()
+  /** `<event kind> <connection id> <@id>` of the messages already passed to listeners, oldest first. */
+  private readonly seen = new Set<string>()
   private stopped = false
 
   private constructor(
@@ -104,6 +122,7 @@ export class WalletPeer {
   ) {
     agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
       if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+      if (!this.firstTime('text', payload.basicMessageRecord.connectionId, payload.message.id)) return
       const text: ReceivedText = {
         id: payload.message.id,
         connectionId: payload.basicMessageRecord.connectionId,
@@ -114,12 +133,22 @@ export class WalletPeer {
       for (const listener of this.listeners) listener(text)
     })
     agent.events.on<DidCommMessageProcessedEvent>(DidCommEventTypes.DidCommMessageProcessed, ({ payload }) => {
+      if (!this.firstTime('didcomm', payload.connection?.id, payload.message.id)) return
       const received: ReceivedDidComm = { connectionId: payload.connection?.id, json: payload.message.toJSON() as Record<string, unknown> }
       for (const listener of this.didCommListeners) listener(received)
     })
     agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
       if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId)
     })
+  }
+
+  /** Whether this `@id` is new on the connection for this kind of listener; remembers it. */
+  private firstTime(kind: string, connectionId: string | undefined, messageId: string): boolean {
+    const key = `${kind} ${connectionId ?? ''} ${messageId}`
+    if (this.seen.has(key)) return false
+    this.seen.add(key)
+    if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value!)
+    return true
   }
 
   /** Creates and initializes a wallet. */
@@ -265,7 +294,11 @@ export class WalletPeer {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       this.logger.info({ proofExchangeRecordId, reason }, 'cannot present; declining the proof request')
-      await proofs.declineRequest({ proofExchangeRecordId, sendProblemReport: true, problemReportDescription: 'cannot satisfy the proof request' })
+      await proofs.declineRequest({
+        proofExchangeRecordId,
+        sendProblemReport: true,
+        problemReportDescription: 'cannot satisfy the proof request',
+      })
       return { presented: false, reason }
     }
   }
@@ -297,7 +330,10 @@ export class WalletPeer {
       QuestionAnswerEventTypes.QuestionAnswerStateChanged,
       (payload) => payload.questionAnswerRecord,
       () => this.agent.modules.questionAnswer.findAllByQuery({ threadId }),
-      (record) => record.threadId === threadId && record.role === QuestionAnswerRole.Responder && record.state === QuestionAnswerState.QuestionReceived,
+      (record) =>
+        record.threadId === threadId &&
+        record.role === QuestionAnswerRole.Responder &&
+        record.state === QuestionAnswerState.QuestionReceived,
       timeoutMs,
       `menu on thread ${threadId}`,
     )
@@ -312,13 +348,21 @@ export class WalletPeer {
    * Resolves with the contextual menu shown on `connectionId` once one matching `matches` has
    * arrived (already, or next); rejects after `timeoutMs`.
    */
-  contextualMenu(connectionId: string, matches: (record: ActionMenuRecord) => boolean = () => true, timeoutMs = 20_000): Promise<ActionMenuRecord> {
+  contextualMenu(
+    connectionId: string,
+    matches: (record: ActionMenuRecord) => boolean = () => true,
+    timeoutMs = 20_000,
+  ): Promise<ActionMenuRecord> {
     const actionMenu = this.agent.modules.actionMenu
     return this.waitFor<ActionMenuStateChangedEvent, ActionMenuRecord>(
       ActionMenuEventTypes.ActionMenuStateChanged,
       (payload) => payload.actionMenuRecord,
       async () => [await actionMenu.findActiveMenu({ connectionId, role: ActionMenuRole.Requester })].filter((record) => record !== null),
-      (record) => record.connectionId === connectionId && record.role === ActionMenuRole.Requester && record.state === ActionMenuState.PreparingSelection && matches(record),
+      (record) =>
+        record.connectionId === connectionId &&
+        record.role === ActionMenuRole.Requester &&
+        record.state === ActionMenuState.PreparingSelection &&
+        matches(record),
       timeoutMs,
       `contextual menu on connection ${connectionId}`,
     )
@@ -405,7 +449,11 @@ export class WalletPeer {
         await pickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
         await pickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
       } catch (error) {
-        this.logger.warn({ connectionId, err: error }, 'could not open the live pickup channel')
+        this.logger.warn({ connectionId, err: error }, 'could not open the live pickup channel; trying again')
+        // the agent may be restarting: keep trying, as a phone wallet does, until stopped
+        setTimeout(() => {
+          if (!this.stopped) void this.openLiveChannel(connectionId)
+        }, LIVE_CHANNEL_RETRY_MS).unref()
       } finally {
         this.opening.delete(connectionId)
       }

@@ -11,8 +11,20 @@
 import '../anoncreds/register.ts'
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
-import { QuestionAnswerEventTypes, QuestionAnswerRole, QuestionAnswerState, type QuestionAnswerRecord, type QuestionAnswerStateChangedEvent } from '@credo-ts/question-answer'
-import { ActionMenuEventTypes, ActionMenuRole, ActionMenuState, type ActionMenu, type ActionMenuStateChangedEvent } from '../didcomm/action-menu/index.ts'
+import {
+  QuestionAnswerEventTypes,
+  QuestionAnswerRole,
+  QuestionAnswerState,
+  type QuestionAnswerRecord,
+  type QuestionAnswerStateChangedEvent,
+} from '@credo-ts/question-answer'
+import {
+  ActionMenuEventTypes,
+  ActionMenuRole,
+  ActionMenuState,
+  type ActionMenu,
+  type ActionMenuStateChangedEvent,
+} from '../didcomm/action-menu/index.ts'
 import { createLogger } from '../logging/index.ts'
 import { WalletPeer } from './WalletPeer.ts'
 
@@ -56,13 +68,23 @@ async function main(): Promise<void> {
     const record = payload.questionAnswerRecord
     if (record.role !== QuestionAnswerRole.Responder || record.state !== QuestionAnswerState.QuestionReceived) return
     question = record
-    say(`${record.questionText}\n${numbered(record.validResponses.map((response) => response.text), '/pick')}`)
+    say(
+      `${record.questionText}\n${numbered(
+        record.validResponses.map((response) => response.text),
+        '/pick',
+      )}`,
+    )
   })
   wallet.agent.events.on<ActionMenuStateChangedEvent>(ActionMenuEventTypes.ActionMenuStateChanged, ({ payload }) => {
     const record = payload.actionMenuRecord
     if (record.role !== ActionMenuRole.Requester || record.state !== ActionMenuState.PreparingSelection || !record.menu) return
     contextualMenu = record.menu
-    say(`menu: ${record.menu.title}\n${numbered(record.menu.options.map((option) => option.title), '/do')}`)
+    say(
+      `menu: ${record.menu.title}\n${numbered(
+        record.menu.options.map((option) => option.title),
+        '/do',
+      )}`,
+    )
   })
 
   /** Slash commands: name -> what it does with its argument. */

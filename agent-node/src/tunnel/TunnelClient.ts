@@ -7,7 +7,8 @@
  * one at a time per connection, and counts as delivered only when the worker acknowledges it
  * (after the conversation Durable Object stored it). While the tunnel is down, or when the
  * socket drops before the ack, the attempt reports `retry` and the engine sends it again, with
- * the same id, once the tunnel is back; the tunnel never dead-letters. A command's idempotency
+ * the same id, once the tunnel is back. Only an event that can never be stored is dead-lettered:
+ * one larger than `MAX_EVENT_BYTES`, or one the worker answers `reject` to. A command's idempotency
  * key makes a repeated command run once, also across restarts (it is claimed in the agent
  * database by `MessageService`, scope `tunnel`). Reconnects use exponential backoff with full jitter.
  * Frames that do not parse are logged (rate-limited) and dropped; the socket stays up.
@@ -26,6 +27,8 @@ import { backOff } from 'exponential-backoff'
 import WebSocket, { type ClientOptions } from 'ws'
 import {
   DownstreamFrame,
+  eventBytes,
+  MAX_EVENT_BYTES,
   handshakeHeaders,
   parseFrame,
   signTunnelHandshake,
@@ -152,10 +155,19 @@ export class TunnelClient implements Subscriber {
 
   /**
    * One attempt: waits for the tunnel to be open, sends the event and waits for its ack.
-   * `retry` when the tunnel stays down, the socket closes first, or no ack comes in time.
+   * `retry` when the tunnel stays down, the socket closes first, or no ack comes in time;
+   * `rejected` (dead-lettered by the engine) when the event is larger than `MAX_EVENT_BYTES` or the
+   * worker answers `reject`: it can never be stored there, sending it again would stall its
+   * conversation.
    */
   async deliver({ id, connectionId, seq, event }: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
     const timeoutMs = this.options.ackTimeoutMs ?? 30_000
+    const bytes = eventBytes(event)
+    if (bytes > MAX_EVENT_BYTES) {
+      const error = `event of ${bytes} bytes, more than the ${MAX_EVENT_BYTES} the tunnel carries`
+      this.logger.error({ eventId: id, connectionId, type: event.type, bytes }, 'event too large for the tunnel; dead-lettered')
+      return { result: 'rejected', error }
+    }
     return new Promise<DeliveryOutcome>((resolve) => {
       const settle = (outcome: DeliveryOutcome) => {
         clearTimeout(timer)
@@ -203,7 +215,12 @@ export class TunnelClient implements Subscriber {
     const headers = handshakeHeaders(await signTunnelHandshake(this.options.secret))
     await new Promise<void>((resolve, reject) => {
       // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
-      const options: ClientOptions & { closeTimeout: number } = { headers, handshakeTimeout: 10_000, maxPayload: MAX_FRAME_BYTES, closeTimeout: CLOSE_TIMEOUT_MS }
+      const options: ClientOptions & { closeTimeout: number } = {
+        headers,
+        handshakeTimeout: 10_000,
+        maxPayload: MAX_FRAME_BYTES,
+        closeTimeout: CLOSE_TIMEOUT_MS,
+      }
       const socket = new WebSocket(this.options.url, options)
       socket.once('unexpected-response', (_req, res) => {
         let body = ''
@@ -285,7 +302,10 @@ export class TunnelClient implements Subscriber {
     const { frame } = parsed
     if (frame.kind === 'ack') this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
     else if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
-    else void this.runCommand(frame)
+    else if (frame.kind === 'reject') {
+      this.logger.error({ eventId: frame.id, reason: frame.reason }, 'the worker can never store this event; dead-lettered')
+      this.awaitingAck.get(frame.id)?.({ result: 'rejected', error: `rejected by the worker: ${frame.reason}` })
+    } else void this.runCommand(frame)
   }
 
   /**

@@ -35,7 +35,11 @@ function openStream(adminPort: number, headers: Record<string, string>): Promise
 }
 
 describe('admin API with ADMIN_API_TOKENS', () => {
-  const started = useTestAgentNode('sqlite', { ADMIN_API_TOKENS: `${TOKEN_A}, ${TOKEN_B}`, ENABLE_PUBLIC_API_EXPLORER: 'true', EVENTS_SIGNING_SECRET: SECRET })
+  const started = useTestAgentNode('sqlite', {
+    ADMIN_API_TOKENS: `${TOKEN_A}, ${TOKEN_B}`,
+    ENABLE_PUBLIC_API_EXPLORER: 'true',
+    EVENTS_SIGNING_SECRET: SECRET,
+  })
   const get = (path: string, token?: string) =>
     fetch(`${started.agent.adminUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
 
@@ -47,7 +51,10 @@ describe('admin API with ADMIN_API_TOKENS', () => {
       expect(await response.json()).toMatchObject({ error: 'unauthorized' })
     }
     expect((await get('/metrics')).status).toBe(401)
-    expect((await fetch(`${started.agent.adminUrl}/v1/message`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401)
+    expect(
+      (await fetch(`${started.agent.adminUrl}/v1/message`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(401)
   })
 
   it('accepts every configured token', async () => {
@@ -88,16 +95,21 @@ describe('admin API with ADMIN_API_TOKENS', () => {
         }
       },
     })
-    server.on('connection', (socket) => socket.on('message', (data) => {
-      const frame = StreamEventFrame.parse(JSON.parse(data.toString()))
-      frames.push(frame)
-      socket.send(JSON.stringify({ kind: 'ack', id: frame.id }))
-    }))
+    server.on('connection', (socket) =>
+      socket.on('message', (data) => {
+        const frame = StreamEventFrame.parse(JSON.parse(data.toString()))
+        frames.push(frame)
+        socket.send(JSON.stringify({ kind: 'ack', id: frame.id }))
+      }),
+    )
     const url = () => `ws://127.0.0.1:${(server.address() as { port: number }).port}/events`
-    afterAll(() => new Promise<void>((resolve) => {
-      for (const client of server.clients) client.terminate()
-      server.close(() => resolve())
-    }))
+    afterAll(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const client of server.clients) client.terminate()
+          server.close(() => resolve())
+        }),
+    )
 
     it('is dialled with a handshake signed with EVENTS_SIGNING_SECRET', async () => {
       const created = await fetch(`${started.agent.adminUrl}/v1/event-subscriptions`, {
@@ -108,11 +120,22 @@ describe('admin API with ADMIN_API_TOKENS', () => {
       expect(created.status).toBe(201)
       expect(await created.json()).toMatchObject({ delivery: 'websocket' })
       const connectionId = '12121212-1212-4212-8212-121212121212'
-      started.agent.node.events.publish({ type: 'connection-state-updated', connectionId, invitationId: '34343434-3434-4434-8434-343434343434', state: 'completed' })
+      started.agent.node.events.publish({
+        type: 'connection-state-updated',
+        connectionId,
+        invitationId: '34343434-3434-4434-8434-343434343434',
+        state: 'completed',
+      })
       for (let i = 0; i < 200 && frames.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25))
       expect(frames.map((f) => f.connectionId)).toEqual([connectionId])
-      expect(handshakes[0]).toMatchObject({ 'webhook-id': expect.any(String), 'webhook-timestamp': expect.stringMatching(/^\d+$/), 'webhook-signature': expect.stringMatching(/^v1,/) })
-      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(JSON.stringify(url()), handshakes[0] as Record<string, string>)).toThrow()
+      expect(handshakes[0]).toMatchObject({
+        'webhook-id': expect.any(String),
+        'webhook-timestamp': expect.stringMatching(/^\d+$/),
+        'webhook-signature': expect.stringMatching(/^v1,/),
+      })
+      expect(() =>
+        new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(JSON.stringify(url()), handshakes[0] as Record<string, string>),
+      ).toThrow()
     })
   })
 })
@@ -120,6 +143,8 @@ describe('admin API with ADMIN_API_TOKENS', () => {
 describe('ADMIN_API_TOKENS configuration', () => {
   it('refuses a token shorter than 22 characters, naming the variable', () => {
     expect(() => loadConfig({ ADMIN_API_TOKENS: `${TOKEN_A},short` })).toThrow(ConfigError)
-    expect(() => loadConfig({ ADMIN_API_TOKENS: `${TOKEN_A},short` })).toThrow(/ADMIN_API_TOKENS: each token must be at least 22 characters/)
+    expect(() => loadConfig({ ADMIN_API_TOKENS: `${TOKEN_A},short` })).toThrow(
+      /ADMIN_API_TOKENS: each token must be at least 22 characters/,
+    )
   })
 })

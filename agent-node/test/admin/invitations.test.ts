@@ -37,7 +37,10 @@ describe('invitations', () => {
   })
 
   const count = async (table: 'kms_keys' | 'credo_records') => {
-    const [row] = await selectRows<{ n: number | string }>(database, table === 'kms_keys' ? sql`SELECT COUNT(*) AS n FROM kms_keys` : sql`SELECT COUNT(*) AS n FROM credo_records`)
+    const [row] = await selectRows<{ n: number | string }>(
+      database,
+      table === 'kms_keys' ? sql`SELECT COUNT(*) AS n FROM kms_keys` : sql`SELECT COUNT(*) AS n FROM credo_records`,
+    )
     return Number(row?.n)
   }
   const publicInvitation = async () => {
@@ -77,7 +80,9 @@ describe('invitations', () => {
     await bob.connect(page)
     const outOfBandIds = new Set<string | undefined>()
     for (const label of ['alice', 'bob']) {
-      const [connection] = (await node.node.agent.modules.didcomm.connections.findAllByQuery({ state: DidCommDidExchangeState.Completed })).filter((c) => c.theirLabel === label)
+      const [connection] = (
+        await node.node.agent.modules.didcomm.connections.findAllByQuery({ state: DidCommDidExchangeState.Completed })
+      ).filter((c) => c.theirLabel === label)
       expect(connection, label).toBeDefined()
       outOfBandIds.add(connection!.outOfBandId)
     }
@@ -96,7 +101,8 @@ describe('invitations', () => {
   })
 
   it('POST /v1/invitation: no body is a single-use invitation; multiUse and label are honoured; GET takes multiUse too', async () => {
-    const decode = (url: string) => JSON.parse(Buffer.from(new URL(url).searchParams.get('oob')!, 'base64url').toString()) as { label: string }
+    const decode = (url: string) =>
+      JSON.parse(Buffer.from(new URL(url).searchParams.get('oob')!, 'base64url').toString()) as { label: string }
     const plain = await node.admin('/v1/invitation', { method: 'POST' })
     expect(plain.status).toBe(200)
     const { url, outOfBandId } = (await plain.json()) as { url: string; outOfBandId: string }

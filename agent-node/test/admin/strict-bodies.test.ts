@@ -26,7 +26,10 @@ describe('admin API strictness', () => {
     const body = (await response.json()) as ErrorBody
     expect(response.status, `${what}: ${JSON.stringify(body)}`).toBe(400)
     expect(body.error, what).toBe('validation_error')
-    expect(body.issues?.map((issue) => issue.field), what).toContain(field)
+    expect(
+      body.issues?.map((issue) => issue.field),
+      what,
+    ).toContain(field)
   }
 
   const message = (body: Record<string, unknown>) => ({ body: { connectionId, ...body } })
@@ -35,20 +38,64 @@ describe('admin API strictness', () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['top level', { type: 'text', content: 'hi', colour: 'red' }, 'colour'],
       ['menu item', { type: 'menu-display', prompt: 'p', menuItems: [{ id: 'a', text: 'A', icon: 'x' }] }, 'menuItems.0.icon'],
-      ['contextual menu option', { type: 'contextual-menu-update', title: 't', options: [{ id: 'a', title: 'A', hidden: true }] }, 'options.0.hidden'],
+      [
+        'contextual menu option',
+        { type: 'contextual-menu-update', title: 't', options: [{ id: 'a', title: 'A', hidden: true }] },
+        'options.0.hidden',
+      ],
       ['media item', { type: 'media', items: [{ uri: 'https://example.org/a.png', mimeType: 'image/png', size: 1 }] }, 'items.0.size'],
-      ['media ciphering', { type: 'media', items: [{ uri: 'https://example.org/a.png', mimeType: 'image/png', ciphering: { algorithm: 'aes', key: 'k' } }] }, 'items.0.ciphering.key'],
-      ['issuance claim', { type: 'credential-issuance', credentialDefinitionId: definition, claims: [{ name: 'age', value: '1', unit: 'y' }] }, 'claims.0.unit'],
-      ['request claim', { type: 'credential-request', credentialDefinitionId: definition, claims: [{ name: 'age', value: '1', unit: 'y' }] }, 'claims.0.unit'],
-      ['proof item', { type: 'identity-proof-request', requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition, schema: 'x' }] }, 'requestedProofItems.0.schema'],
+      [
+        'media ciphering',
+        { type: 'media', items: [{ uri: 'https://example.org/a.png', mimeType: 'image/png', ciphering: { algorithm: 'aes', key: 'k' } }] },
+        'items.0.ciphering.key',
+      ],
+      [
+        'issuance claim',
+        { type: 'credential-issuance', credentialDefinitionId: definition, claims: [{ name: 'age', value: '1', unit: 'y' }] },
+        'claims.0.unit',
+      ],
+      [
+        'request claim',
+        { type: 'credential-request', credentialDefinitionId: definition, claims: [{ name: 'age', value: '1', unit: 'y' }] },
+        'claims.0.unit',
+      ],
+      [
+        'proof item',
+        {
+          type: 'identity-proof-request',
+          requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition, schema: 'x' }],
+        },
+        'requestedProofItems.0.schema',
+      ],
       [
         'predicate',
-        { type: 'identity-proof-request', requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition, predicates: [{ name: 'age', type: '>=', value: 18, strict: true }] }] },
+        {
+          type: 'identity-proof-request',
+          requestedProofItems: [
+            {
+              type: 'verifiable-credential',
+              credentialDefinitionId: definition,
+              predicates: [{ name: 'age', type: '>=', value: 18, strict: true }],
+            },
+          ],
+        },
         'requestedProofItems.0.predicates.0.strict',
       ],
-      ['proof item result', { type: 'identity-proof-result', threadId: randomUUID(), proofItemResults: [{ id: '0', type: 'verifiable-credential', code: 'ok', note: 'x' }] }, 'proofItemResults.0.note'],
+      [
+        'proof item result',
+        {
+          type: 'identity-proof-result',
+          threadId: randomUUID(),
+          proofItemResults: [{ id: '0', type: 'verifiable-credential', code: 'ok', note: 'x' }],
+        },
+        'proofItemResults.0.note',
+      ],
       ['receipt', { type: 'receipts', receipts: [{ message_id: randomUUID(), state: 'viewed', seen: true }] }, 'receipts.0.seen'],
-      ['reaction', { type: 'reaction', reactions: [{ messageId: randomUUID(), emoji: '👍', action: 'react', skin: 2 }] }, 'reactions.0.skin'],
+      [
+        'reaction',
+        { type: 'reaction', reactions: [{ messageId: randomUUID(), emoji: '👍', action: 'react', skin: 2 }] },
+        'reactions.0.skin',
+      ],
       ['invitation', { type: 'invitation', label: 'x', goal: 'y' }, 'goal'],
     ]
     for (const [what, body, field] of cases) await expectField(what, '/v1/message', message(body), field)
@@ -59,14 +106,55 @@ describe('admin API strictness', () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['100,000-character thread id', { type: 'text', content: 'hi', threadId: long }, 'threadId'],
       ['100,000-character DID thread id', { type: 'text', content: 'hi', threadId: `did:web:${long}` }, 'threadId'],
-      ['identity-proof-result thread id', { type: 'identity-proof-result', threadId: long, proofItemResults: [{ id: '0', type: 'verifiable-credential', code: 'ok' }] }, 'threadId'],
+      [
+        'identity-proof-result thread id',
+        { type: 'identity-proof-result', threadId: long, proofItemResults: [{ id: '0', type: 'verifiable-credential', code: 'ok' }] },
+        'threadId',
+      ],
       ['message id not a UUID', { type: 'text', content: 'hi', id: long }, 'id'],
-      ['proof item id', { type: 'identity-proof-request', requestedProofItems: [{ id: long, type: 'verifiable-credential', credentialDefinitionId: definition }] }, 'requestedProofItems.0.id'],
-      ['NUL in a claim name', { type: 'credential-issuance', credentialDefinitionId: definition, claims: [{ name: 'a\u0000b', value: '1' }] }, 'claims.0.name'],
+      [
+        'proof item id',
+        {
+          type: 'identity-proof-request',
+          requestedProofItems: [{ id: long, type: 'verifiable-credential', credentialDefinitionId: definition }],
+        },
+        'requestedProofItems.0.id',
+      ],
+      [
+        'NUL in a claim name',
+        { type: 'credential-issuance', credentialDefinitionId: definition, claims: [{ name: 'a\u0000b', value: '1' }] },
+        'claims.0.name',
+      ],
       ['NUL in a menu item id', { type: 'menu-display', prompt: 'p', menuItems: [{ id: 'a\u0000', text: 'A' }] }, 'menuItems.0.id'],
-      ['predicate not an integer', { type: 'identity-proof-request', requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition, predicates: [{ name: 'age', type: '>=', value: 1.5 }] }] }, 'requestedProofItems.0.predicates.0.value'],
-      ['predicate type', { type: 'identity-proof-request', requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition, predicates: [{ name: 'age', type: '!=', value: 1 }] }] }, 'requestedProofItems.0.predicates.0.type'],
-      ['non-revocation', { type: 'identity-proof-request', requireNonRevocation: true, requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition }] }, 'requireNonRevocation'],
+      [
+        'predicate not an integer',
+        {
+          type: 'identity-proof-request',
+          requestedProofItems: [
+            { type: 'verifiable-credential', credentialDefinitionId: definition, predicates: [{ name: 'age', type: '>=', value: 1.5 }] },
+          ],
+        },
+        'requestedProofItems.0.predicates.0.value',
+      ],
+      [
+        'predicate type',
+        {
+          type: 'identity-proof-request',
+          requestedProofItems: [
+            { type: 'verifiable-credential', credentialDefinitionId: definition, predicates: [{ name: 'age', type: '!=', value: 1 }] },
+          ],
+        },
+        'requestedProofItems.0.predicates.0.type',
+      ],
+      [
+        'non-revocation',
+        {
+          type: 'identity-proof-request',
+          requireNonRevocation: true,
+          requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: definition }],
+        },
+        'requireNonRevocation',
+      ],
       ['url with a label', { type: 'invitation', url: 'https://example.org/?oob=x', label: 'x' }, 'label'],
       ['receipt without message id', { type: 'receipts', receipts: [{ state: 'viewed' }] }, 'receipts.0.messageId'],
     ]
@@ -75,26 +163,93 @@ describe('admin API strictness', () => {
 
   it('invitation, presentation, offer, type, vt, subscription and dead-letter bodies refuse unknown keys at every level', async () => {
     const requested = { credentialDefinitionId: definition, attributes: ['name'] }
-    await expectField('presentation top', '/v1/presentation-request', { body: { requestedCredentials: [requested], useLegacyDid: true } }, 'useLegacyDid')
-    await expectField('presentation nested', '/v1/presentation-request', { body: { requestedCredentials: [{ ...requested, restrictions: [] }] } }, 'requestedCredentials.0.restrictions')
+    await expectField(
+      'presentation top',
+      '/v1/presentation-request',
+      { body: { requestedCredentials: [requested], useLegacyDid: true } },
+      'useLegacyDid',
+    )
+    await expectField(
+      'presentation nested',
+      '/v1/presentation-request',
+      { body: { requestedCredentials: [{ ...requested, restrictions: [] }] } },
+      'requestedCredentials.0.restrictions',
+    )
     await expectField(
       'presentation predicate',
       '/v1/presentation-request',
       { body: { requestedCredentials: [{ ...requested, predicates: [{ name: 'age', type: '>=', value: 18, p_value: 18 }] }] } },
       'requestedCredentials.0.predicates.0.p_value',
     )
-    await expectField('simple predicate', '/v1/invitation/presentation-request', { body: { credentialDefinitionId: definition, predicates: [{ name: 'age', type: '>', value: 1, x: 1 }] } }, 'predicates.0.x')
-    await expectField('presentation non-revocation', '/v1/presentation-request', { body: { requestedCredentials: [requested], requireNonRevocation: true } }, 'requireNonRevocation')
-    await expectField('presentation DIDComm v2', '/v1/presentation-request', { body: { requestedCredentials: [requested], didCommVersion: 'v2' } }, 'didCommVersion')
-    await expectField('presentation ref NUL', '/v1/presentation-request', { body: { requestedCredentials: [requested], ref: 'a\u0000' } }, 'ref')
-    await expectField('offer claim', '/v1/credential-offer', { body: { credentialDefinitionId: definition, claims: [{ name: 'a', value: 'b', hidden: true }] } }, 'claims.0.hidden')
-    await expectField('offer top', '/v1/invitation/credential-offer', { body: { credentialDefinitionId: definition, claims: [{ name: 'a', value: 'b' }], revocationRegistryIndex: 1 } }, 'revocationRegistryIndex')
-    await expectField('type top', '/v1/credential-types', { body: { name: 'n', version: '1', attributes: ['a'], schemaId: 'x' } }, 'schemaId')
+    await expectField(
+      'simple predicate',
+      '/v1/invitation/presentation-request',
+      { body: { credentialDefinitionId: definition, predicates: [{ name: 'age', type: '>', value: 1, x: 1 }] } },
+      'predicates.0.x',
+    )
+    await expectField(
+      'presentation non-revocation',
+      '/v1/presentation-request',
+      { body: { requestedCredentials: [requested], requireNonRevocation: true } },
+      'requireNonRevocation',
+    )
+    await expectField(
+      'presentation DIDComm v2',
+      '/v1/presentation-request',
+      { body: { requestedCredentials: [requested], didCommVersion: 'v2' } },
+      'didCommVersion',
+    )
+    await expectField(
+      'presentation ref NUL',
+      '/v1/presentation-request',
+      { body: { requestedCredentials: [requested], ref: 'a\u0000' } },
+      'ref',
+    )
+    await expectField(
+      'offer claim',
+      '/v1/credential-offer',
+      { body: { credentialDefinitionId: definition, claims: [{ name: 'a', value: 'b', hidden: true }] } },
+      'claims.0.hidden',
+    )
+    await expectField(
+      'offer top',
+      '/v1/invitation/credential-offer',
+      { body: { credentialDefinitionId: definition, claims: [{ name: 'a', value: 'b' }], revocationRegistryIndex: 1 } },
+      'revocationRegistryIndex',
+    )
+    await expectField(
+      'type top',
+      '/v1/credential-types',
+      { body: { name: 'n', version: '1', attributes: ['a'], schemaId: 'x' } },
+      'schemaId',
+    )
     await expectField('type name NUL', '/v1/credential-types', { body: { name: 'n\u0000', version: '1', attributes: ['a'] } }, 'name')
-    await expectField('type attribute NUL', '/v1/credential-types', { body: { name: 'n', version: '1', attributes: ['a\u0000'] } }, 'attributes.0')
+    await expectField(
+      'type attribute NUL',
+      '/v1/credential-types',
+      { body: { name: 'n', version: '1', attributes: ['a\u0000'] } },
+      'attributes.0',
+    )
     for (const path of ['/vt/issue-credential', '/v1/vt/issue-credential']) {
-      await expectField(`${path} top`, path, { body: { format: 'anoncreds', jsonSchemaCredentialId: 'https://example.org/s.json', claims: {}, did: 'did:web:x' } }, 'did')
-      await expectField(`${path} both urls`, path, { body: { format: 'anoncreds', jsonSchemaCredential: 'https://example.org/s.json', jsonSchemaCredentialId: 'https://example.org/s.json', claims: {} } }, 'jsonSchemaCredential')
+      await expectField(
+        `${path} top`,
+        path,
+        { body: { format: 'anoncreds', jsonSchemaCredentialId: 'https://example.org/s.json', claims: {}, did: 'did:web:x' } },
+        'did',
+      )
+      await expectField(
+        `${path} both urls`,
+        path,
+        {
+          body: {
+            format: 'anoncreds',
+            jsonSchemaCredential: 'https://example.org/s.json',
+            jsonSchemaCredentialId: 'https://example.org/s.json',
+            claims: {},
+          },
+        },
+        'jsonSchemaCredential',
+      )
     }
     const exported = {
       id: definition,
@@ -125,7 +280,10 @@ describe('admin API strictness', () => {
   })
 
   it('the OpenAPI document describes the added routes', async () => {
-    const document = (await (await node.admin('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } }
+    const document = (await (await node.admin('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>
+      components: { schemas: Record<string, unknown> }
+    }
     const methods = (path: string) => Object.keys(document.paths[path] ?? {}).sort()
     expect(methods('/v1/invitation')).toEqual(['get', 'post'])
     expect(methods('/v1/qr')).toEqual(['get'])

@@ -107,8 +107,10 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
 
   it('issues a credential the wallet accepts and stores (issue-credential v2)', async () => {
     expect(credentialDefinitionId).toBeDefined()
-    const issuerDone = nextEvent<DidCommCredentialStateChangedEvent, string>(node.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
-      p.credentialExchangeRecord.state === DidCommCredentialState.Done ? p.credentialExchangeRecord.id : undefined,
+    const issuerDone = nextEvent<DidCommCredentialStateChangedEvent, string>(
+      node.agent,
+      DidCommCredentialEventTypes.DidCommCredentialStateChanged,
+      (p) => (p.credentialExchangeRecord.state === DidCommCredentialState.Done ? p.credentialExchangeRecord.id : undefined),
     )
     const offer = await node.agent.modules.didcomm.credentials.offerCredential({
       connectionId,
@@ -165,8 +167,10 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
   const presentAndVerify = async (restrict: boolean) => {
     const request = await requestProof(18, restrict)
     const settled = [DidCommProofState.PresentationReceived, DidCommProofState.Done, DidCommProofState.Abandoned]
-    const verified = nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(node.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
-      p.proofRecord.id === request.id && settled.includes(p.proofRecord.state) ? p.proofRecord : undefined,
+    const verified = nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(
+      node.agent,
+      DidCommProofEventTypes.ProofStateChanged,
+      (p) => (p.proofRecord.id === request.id && settled.includes(p.proofRecord.state) ? p.proofRecord : undefined),
     )
     const received = await wallet.proofRequest(request.threadId)
     const answer = await wallet.answerProofRequest(received.id)
@@ -177,19 +181,27 @@ describe('Credo AnonCreds flows on the TypeScript engine', () => {
     expect(record.errorMessage).toBeUndefined()
     expect(record.isVerified).toBe(true)
     const data = await node.agent.modules.didcomm.proofs.getFormatData(record.id)
-    const proof = data.presentation?.anoncreds as { requested_proof: { revealed_attrs: Record<string, { raw: string }>; predicates: Record<string, unknown> } }
+    const proof = data.presentation?.anoncreds as {
+      requested_proof: { revealed_attrs: Record<string, { raw: string }>; predicates: Record<string, unknown> }
+    }
     expect(proof.requested_proof.revealed_attrs.name?.raw).toBe(ATTRIBUTES.name)
     expect(Object.keys(proof.requested_proof.predicates)).toEqual(['age'])
   }
 
   it('verifies a presentation with a revealed name and age >= 18 (present-proof v2)', () => presentAndVerify(false), 120_000)
 
-  it('verifies it when the request restricts to the credential definition (Credo sends restrictions as an array)', () => presentAndVerify(true), 120_000)
+  it(
+    'verifies it when the request restricts to the credential definition (Credo sends restrictions as an array)',
+    () => presentAndVerify(true),
+    120_000,
+  )
 
   it('cannot present when the predicate does not hold (age >= 65): the wallet declines', async () => {
     const request = await requestProof(65)
-    const abandoned = nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(node.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
-      p.proofRecord.id === request.id && p.proofRecord.state === DidCommProofState.Abandoned ? p.proofRecord : undefined,
+    const abandoned = nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(
+      node.agent,
+      DidCommProofEventTypes.ProofStateChanged,
+      (p) => (p.proofRecord.id === request.id && p.proofRecord.state === DidCommProofState.Abandoned ? p.proofRecord : undefined),
     )
     const received = await wallet.proofRequest(request.threadId)
     const answer = await wallet.answerProofRequest(received.id)

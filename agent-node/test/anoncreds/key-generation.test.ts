@@ -26,7 +26,9 @@ describe('credential definition keys off the event loop', () => {
   it('answers GET /v1/agent and delivers a POST /v1/message while credential definitions are made', async () => {
     let creating = true
     const creations = Promise.all(
-      ['first', 'second', 'third'].map((name) => stack.admin('/v1/credential-types', { name, version: '1.0', attributes: ['name', 'age'] })),
+      ['first', 'second', 'third'].map((name) =>
+        stack.admin('/v1/credential-types', { name, version: '1.0', attributes: ['name', 'age'] }),
+      ),
     ).finally(() => {
       creating = false
     })

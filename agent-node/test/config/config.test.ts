@@ -35,7 +35,9 @@ describe('loadConfig', () => {
   it('derives the public DID from the public URL: did:webvh:<host>, did:web: for an IP address', () => {
     const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
     expect(loadConfig(base).config.publicDid).toEqual({ method: 'webvh', host: 'localhost:3001', configured: 'did:webvh:localhost%3A3001' })
-    expect(loadConfig({ ...base, PUBLIC_API_BASE_URL: 'https://agent.example.com' }).config.publicDid.configured).toBe('did:webvh:agent.example.com')
+    expect(loadConfig({ ...base, PUBLIC_API_BASE_URL: 'https://agent.example.com' }).config.publicDid.configured).toBe(
+      'did:webvh:agent.example.com',
+    )
     const lan = loadConfig({ ...base, PUBLIC_API_BASE_URL: 'http://192.168.1.5:3001' })
     expect(lan.config.publicDid.configured).toBe('did:web:192.168.1.5%3A3001')
     expect(lan.notices.join('\n')).toMatch(/resolve the public DID over https only/)
@@ -54,13 +56,15 @@ describe('loadConfig', () => {
   it('refuses a bad AGENT_PUBLIC_DID, or one whose host is not the public URL host, naming the variable', () => {
     const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
     expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:key:z6Mk' })).toEqual([expect.stringMatching(/^AGENT_PUBLIC_DID: .*not did:web/)])
-    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com:path' })).toEqual([expect.stringMatching(/^AGENT_PUBLIC_DID: .*no path/)])
-    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com', PUBLIC_API_BASE_URL: 'https://other.example.com' })).toEqual([
-      expect.stringMatching(/^AGENT_PUBLIC_DID: host 'agent.example.com' differs from PUBLIC_API_BASE_URL's 'other.example.com'/),
+    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com:path' })).toEqual([
+      expect.stringMatching(/^AGENT_PUBLIC_DID: .*no path/),
     ])
-    expect(problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com', PUBLIC_API_BASE_URL: 'https://agent.example.com/parley' })).toEqual([
-      expect.stringMatching(/^AGENT_PUBLIC_DID: PUBLIC_API_BASE_URL must have no path/),
-    ])
+    expect(
+      problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com', PUBLIC_API_BASE_URL: 'https://other.example.com' }),
+    ).toEqual([expect.stringMatching(/^AGENT_PUBLIC_DID: host 'agent.example.com' differs from PUBLIC_API_BASE_URL's 'other.example.com'/)])
+    expect(
+      problems({ ...base, AGENT_PUBLIC_DID: 'did:webvh:agent.example.com', PUBLIC_API_BASE_URL: 'https://agent.example.com/parley' }),
+    ).toEqual([expect.stringMatching(/^AGENT_PUBLIC_DID: PUBLIC_API_BASE_URL must have no path/)])
   })
 
   it('refuses to start in production without AGENT_WALLET_KEY', () => {
@@ -68,7 +72,9 @@ describe('loadConfig', () => {
   })
 
   it('refuses a short wallet key', () => {
-    expect(problems({ AGENT_WALLET_KEY: 'short', DATA_DIR: dataDir() })).toEqual([expect.stringMatching(/^AGENT_WALLET_KEY: must be at least/)])
+    expect(problems({ AGENT_WALLET_KEY: 'short', DATA_DIR: dataDir() })).toEqual([
+      expect.stringMatching(/^AGENT_WALLET_KEY: must be at least/),
+    ])
   })
 
   it('in development generates one wallet key, keeps it private, reuses it and says so', () => {
@@ -104,14 +110,23 @@ describe('loadConfig', () => {
   })
 
   it('names every invalid variable', () => {
-    const found = problems({ ADMIN_PORT: 'abc', EVENTS_BASE_URL: 'not a url', CONTROLLER_TUNNEL_URL: 'http://x/tunnel', TUNNEL_SECRET: strongKey })
+    const found = problems({
+      ADMIN_PORT: 'abc',
+      EVENTS_BASE_URL: 'not a url',
+      CONTROLLER_TUNNEL_URL: 'http://x/tunnel',
+      TUNNEL_SECRET: strongKey,
+    })
     expect(found.map((p) => p.split(':')[0]).sort()).toEqual(['ADMIN_PORT', 'CONTROLLER_TUNNEL_URL', 'EVENTS_BASE_URL'])
   })
 
   it('short URLs live 7 days unless SHORT_URL_EXPIRY_SECONDS says otherwise (a positive whole number)', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }).config.shortUrlExpirySeconds).toBe(7 * 24 * 3600)
-    expect(loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '600' }).config.shortUrlExpirySeconds).toBe(600)
-    expect(problems({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '0' })[0]).toMatch(/^SHORT_URL_EXPIRY_SECONDS:/)
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '600' }).config.shortUrlExpirySeconds,
+    ).toBe(600)
+    expect(problems({ DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey, SHORT_URL_EXPIRY_SECONDS: '0' })[0]).toMatch(
+      /^SHORT_URL_EXPIRY_SECONDS:/,
+    )
   })
 
   it('reads the network-facing limits and the admin allow-lists, with their defaults', () => {
@@ -121,17 +136,32 @@ describe('loadConfig', () => {
       adminBody: { maxBodyBytes: 2 * 1024 * 1024, maxJsonDepth: 32 },
       envelopeLimits: { maxBytes: 5 * 1024 * 1024, maxRecipients: 8 },
     })
-    const custom = loadConfig({ ...base, ADMIN_HOST: '10.0.0.7', ADMIN_ALLOWED_ORIGINS: 'https://Console.example.com', DIDCOMM_MAX_RECIPIENTS: '4' })
-    expect(custom.config.adminAccess).toEqual({ allowedHosts: ['10.0.0.7', 'localhost', '127.0.0.1', '[::1]'], allowedOrigins: ['https://console.example.com'] })
+    const custom = loadConfig({
+      ...base,
+      ADMIN_HOST: '10.0.0.7',
+      ADMIN_ALLOWED_ORIGINS: 'https://Console.example.com',
+      DIDCOMM_MAX_RECIPIENTS: '4',
+    })
+    expect(custom.config.adminAccess).toEqual({
+      allowedHosts: ['10.0.0.7', 'localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: ['https://console.example.com'],
+    })
     expect(custom.config.envelopeLimits.maxRecipients).toBe(4)
-    expect(loadConfig({ ...base, ADMIN_ALLOWED_HOSTS: 'Agent.Internal, ::1' }).config.adminAccess.allowedHosts).toEqual(['agent.internal', '[::1]'])
+    expect(loadConfig({ ...base, ADMIN_ALLOWED_HOSTS: 'Agent.Internal, ::1' }).config.adminAccess.allowedHosts).toEqual([
+      'agent.internal',
+      '[::1]',
+    ])
     expect(loadConfig({ ...base, ADMIN_ALLOWED_HOSTS: '*' }).config.adminAccess.allowedHosts).toBe('*')
     expect(loadConfig({ ...base, ADMIN_HOST: '0.0.0.0' }).notices.join('\n')).toMatch(/ADMIN_ALLOWED_HOSTS/)
   })
 
   it('names invalid allow-list entries', () => {
     const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
-    expect(problems({ ...base, ADMIN_ALLOWED_HOSTS: 'ok.example, bad host/path' })).toEqual(["ADMIN_ALLOWED_HOSTS: 'bad host/path' is not valid"])
-    expect(problems({ ...base, ADMIN_ALLOWED_ORIGINS: 'https://ok.example, https://ok.example/path' })).toEqual(["ADMIN_ALLOWED_ORIGINS: 'https://ok.example/path' is not valid"])
+    expect(problems({ ...base, ADMIN_ALLOWED_HOSTS: 'ok.example, bad host/path' })).toEqual([
+      "ADMIN_ALLOWED_HOSTS: 'bad host/path' is not valid",
+    ])
+    expect(problems({ ...base, ADMIN_ALLOWED_ORIGINS: 'https://ok.example, https://ok.example/path' })).toEqual([
+      "ADMIN_ALLOWED_ORIGINS: 'https://ok.example/path' is not valid",
+    ])
   })
 })

@@ -40,7 +40,9 @@ describe('credential types, offers and short URLs', () => {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Member',
       type: 'object',
-      properties: { credentialSubject: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, roles: { type: 'array' } } } },
+      properties: {
+        credentialSubject: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, roles: { type: 'array' } } },
+      },
     })
     documents.set('/vt/schemas-member-jsc.json', {
       '@context': ['https://www.w3.org/ns/credentials/v2'],
@@ -51,19 +53,26 @@ describe('credential types, offers and short URLs', () => {
   }
 
   it('creates a credential type, and returns the same one for the same name and version', async () => {
-    const created = await stack.admin<{ id: string; schemaId: string; name: string; version: string; attributes: string[] }>('/v1/credential-types', {
-      name: 'person',
-      version: '1.0',
-      attributes: ['name', 'age'],
-      supportRevocation: true,
-    })
+    const created = await stack.admin<{ id: string; schemaId: string; name: string; version: string; attributes: string[] }>(
+      '/v1/credential-types',
+      {
+        name: 'person',
+        version: '1.0',
+        attributes: ['name', 'age'],
+        supportRevocation: true,
+      },
+    )
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     expect(created.body).toMatchObject({ name: 'person', version: '1.0', attributes: ['name', 'age'], supportRevocation: true })
     credentialDefinitionId = created.body.id
     schemaId = created.body.schemaId
     expect(credentialDefinitionId).not.toBe(schemaId)
 
-    const again = await stack.admin<{ id: string; schemaId: string }>('/v1/credential-types', { name: 'person', version: '1.0', attributes: ['name', 'age'] })
+    const again = await stack.admin<{ id: string; schemaId: string }>('/v1/credential-types', {
+      name: 'person',
+      version: '1.0',
+      attributes: ['name', 'age'],
+    })
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({ id: credentialDefinitionId, schemaId })
 
@@ -76,13 +85,20 @@ describe('credential types, offers and short URLs', () => {
   }, 120_000)
 
   it('refuses a type with repeated attribute names', async () => {
-    const response = await stack.admin<{ error: string; issues: { field: string }[] }>('/v1/credential-types', { name: 'bad', version: '1', attributes: ['a', 'a'] })
+    const response = await stack.admin<{ error: string; issues: { field: string }[] }>('/v1/credential-types', {
+      name: 'bad',
+      version: '1',
+      attributes: ['a', 'a'],
+    })
     expect(response.status).toBe(400)
     expect(response.body.issues[0]!.field).toBe('attributes')
   })
 
   it('refuses offers for an unknown definition, with missing claims or with extra claims', async () => {
-    const unknown = await stack.admin<{ error: string; message: string }>('/v1/credential-offer', { credentialDefinitionId: 'no-such-definition', claims: claimsOf(PERSON) })
+    const unknown = await stack.admin<{ error: string; message: string }>('/v1/credential-offer', {
+      credentialDefinitionId: 'no-such-definition',
+      claims: claimsOf(PERSON),
+    })
     expect(unknown.status).toBe(404)
     expect(unknown.body.message).toMatch(/unknown credential definition 'no-such-definition'/)
 
@@ -121,14 +137,19 @@ describe('credential types, offers and short URLs', () => {
     expect(held.find((c) => c.credentialDefinitionId === credentialDefinitionId)!.attributes).toEqual({ name: PERSON.name, age: 27 })
 
     const reception = await stack.receiver.waitFor(
-      (e) => e.topic === 'message-received' && (e.body.message as { credentialExchangeId?: string }).credentialExchangeId === offer.body.credentialExchangeId,
+      (e) =>
+        e.topic === 'message-received' &&
+        (e.body.message as { credentialExchangeId?: string }).credentialExchangeId === offer.body.credentialExchangeId,
       60_000,
     )
     expect(reception.body.message).toMatchObject({ type: 'credential-reception', state: 'done' })
   }, 180_000)
 
   it('short URLs: JSON for wallets, a redirect for browsers, 404 for unknown ids', async () => {
-    const offer = await stack.admin<{ url: string; shortUrl: string }>('/v1/credential-offer', { credentialDefinitionId, claims: claimsOf(PERSON) })
+    const offer = await stack.admin<{ url: string; shortUrl: string }>('/v1/credential-offer', {
+      credentialDefinitionId,
+      claims: claimsOf(PERSON),
+    })
     const asWallet = await fetch(offer.body.shortUrl, { headers: { accept: 'application/json' } })
     expect(asWallet.status).toBe(200)
     const invitation = (await asWallet.json()) as Record<string, unknown>
@@ -156,7 +177,13 @@ describe('credential types, offers and short URLs', () => {
 
   it('credential-issuance to a connected user; a declined offer arrives as credential-reception declined', async () => {
     const connectionId = await stack.connectWallet()
-    const issue = () => stack.admin<{ id: string }>('/v1/message', { type: 'credential-issuance', connectionId, credentialDefinitionId, claims: claimsOf(PERSON) })
+    const issue = () =>
+      stack.admin<{ id: string }>('/v1/message', {
+        type: 'credential-issuance',
+        connectionId,
+        credentialDefinitionId,
+        claims: claimsOf(PERSON),
+      })
 
     const accepted = nextOfferReceived(stack.wallet)
     expect((await issue()).status).toBe(200)
@@ -182,7 +209,11 @@ describe('credential types, offers and short URLs', () => {
   it('POST /vt/issue-credential offers a credential whose type a JSON Schema Credential defines', async () => {
     const jsonSchemaCredential = await serveSchemaDocuments()
     const claims = { id: 'did:example:alice', name: 'Alice', roles: ['admin', 'editor'] }
-    const issued = await stack.admin<{ credentialExchangeId: string; shortUrl: string }>('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential, claims })
+    const issued = await stack.admin<{ credentialExchangeId: string; shortUrl: string }>('/vt/issue-credential', {
+      format: 'anoncreds',
+      jsonSchemaCredential,
+      claims,
+    })
     expect(issued.status, JSON.stringify(issued.body)).toBe(200)
     const types = await stack.admin<{ name: string; attributes: string[] }[]>('/v1/credential-types')
     expect(types.body.find((t) => t.name === jsonSchemaCredential)?.attributes).toEqual(['id', 'name', 'roles'])
@@ -193,23 +224,42 @@ describe('credential types, offers and short URLs', () => {
     const held = await stack.wallet.anonCredsCredentials()
     expect(held.map((c) => c.attributes)).toContainEqual({ name: 'Alice', roles: '["admin","editor"]' })
 
-    const again = await stack.admin('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential, claims: { id: 'did:example:bob', name: 'Bob' } })
+    const again = await stack.admin('/vt/issue-credential', {
+      format: 'anoncreds',
+      jsonSchemaCredential,
+      claims: { id: 'did:example:bob', name: 'Bob' },
+    })
     expect(again.status).toBe(400)
     expect(JSON.stringify(again.body)).toMatch(/missing claims: roles/)
-    const privateUrl = await stack.admin<{ issues: { field: string }[] }>('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential: 'http://10.9.8.7/jsc.json', claims })
+    const privateUrl = await stack.admin<{ issues: { field: string }[] }>('/vt/issue-credential', {
+      format: 'anoncreds',
+      jsonSchemaCredential: 'http://10.9.8.7/jsc.json',
+      claims,
+    })
     expect(privateUrl.status).toBe(400)
     expect(privateUrl.body.issues[0]!.field).toBe('jsonSchemaCredential')
-    const missing = await stack.admin('/vt/issue-credential', { format: 'anoncreds', jsonSchemaCredential: jsonSchemaCredential.replace('member-jsc', 'nothing'), claims })
+    const missing = await stack.admin('/vt/issue-credential', {
+      format: 'anoncreds',
+      jsonSchemaCredential: jsonSchemaCredential.replace('member-jsc', 'nothing'),
+      claims,
+    })
     expect(missing.status).toBe(400)
     expect(JSON.stringify(missing.body)).toMatch(/answered 404/)
   }, 180_000)
 
   it('credential-request proposes a credential to the peer; invitation forwards an invitation', async () => {
     const connectionId = await stack.connectWallet()
-    const proposal = nextEvent<DidCommCredentialStateChangedEvent, string>(stack.wallet.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
-      p.credentialExchangeRecord.state === DidCommCredentialState.ProposalReceived ? p.credentialExchangeRecord.id : undefined,
+    const proposal = nextEvent<DidCommCredentialStateChangedEvent, string>(
+      stack.wallet.agent,
+      DidCommCredentialEventTypes.DidCommCredentialStateChanged,
+      (p) => (p.credentialExchangeRecord.state === DidCommCredentialState.ProposalReceived ? p.credentialExchangeRecord.id : undefined),
     )
-    const requested = await stack.admin<{ id: string }>('/v1/message', { type: 'credential-request', connectionId, credentialDefinitionId, claims: claimsOf(PERSON) })
+    const requested = await stack.admin<{ id: string }>('/v1/message', {
+      type: 'credential-request',
+      connectionId,
+      credentialDefinitionId,
+      claims: claimsOf(PERSON),
+    })
     expect(requested.status).toBe(200)
     const proposalId = await proposal
     const formatData = await stack.wallet.agent.modules.didcomm.credentials.getFormatData(proposalId)
@@ -218,7 +268,9 @@ describe('credential types, offers and short URLs', () => {
     const { body: invitation } = await stack.admin<{ url: string }>('/v1/invitation')
     const forwarded = await stack.admin<{ id: string }>('/v1/message', { type: 'invitation', connectionId, url: invitation.url })
     expect(forwarded.status).toBe(200)
-    const state = await stack.receiver.waitFor((e) => e.topic === 'message-state-updated' && e.body.messageId === forwarded.body.id && e.body.state !== 'created')
+    const state = await stack.receiver.waitFor(
+      (e) => e.topic === 'message-state-updated' && e.body.messageId === forwarded.body.id && e.body.state !== 'created',
+    )
     expect(state.body.state).toBe('sent')
   }, 180_000)
 })

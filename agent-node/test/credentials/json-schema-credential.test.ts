@@ -51,7 +51,10 @@ describe('readJsonSchemaCredential', () => {
   })
 
   it('follows an http(s) $ref and reads the credentialSubject properties', async () => {
-    expect(await readJsonSchemaCredential(guard, `${base}/referenced-jsc.json`)).toEqual({ title: 'Person', attributes: ['id', 'name', 'age'] })
+    expect(await readJsonSchemaCredential(guard, `${base}/referenced-jsc.json`)).toEqual({
+      title: 'Person',
+      attributes: ['id', 'name', 'age'],
+    })
   })
 
   it('reads an inline schema whose properties are the subject itself', async () => {

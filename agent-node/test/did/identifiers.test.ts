@@ -19,12 +19,29 @@ describe('publicationUrl', () => {
     expect(() => publicationUrl('did:web:user@evil.example')).toThrow(/malformed/)
     expect(() => publicationUrl('did:webvh:agent.example.com')).toThrow(/malformed/)
   })
+
+  it('refuses a path segment that would leave its place in the URL (%2F, dot segments)', () => {
+    expect(() => publicationUrl('did:web:127.0.0.1%3A3001:v1%2Fadmin%2Fsecrets%23')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:a%2F..%2F..%2Fadmin')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:..:admin')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:%2E%2E:admin')).toThrow(/malformed path/)
+    expect(() => publicationUrl('did:web:agent.example.com:a%5Cb')).toThrow(/malformed path/)
+    expect(publicationUrl('did:web:agent.example.com:caf%C3%A9').pathname).toBe('/caf%C3%A9/did.json')
+  })
 })
 
 describe('parseConfiguredDid', () => {
   it('accepts did:webvh:<host> and did:web:<host>, port as %3A', () => {
-    expect(parseConfiguredDid('did:webvh:Agent.Example.com')).toEqual({ method: 'webvh', host: 'agent.example.com', configured: 'did:webvh:agent.example.com' })
-    expect(parseConfiguredDid('did:web:localhost%3a3001')).toEqual({ method: 'web', host: 'localhost:3001', configured: 'did:web:localhost%3A3001' })
+    expect(parseConfiguredDid('did:webvh:Agent.Example.com')).toEqual({
+      method: 'webvh',
+      host: 'agent.example.com',
+      configured: 'did:webvh:agent.example.com',
+    })
+    expect(parseConfiguredDid('did:web:localhost%3a3001')).toEqual({
+      method: 'web',
+      host: 'localhost:3001',
+      configured: 'did:web:localhost%3A3001',
+    })
   })
 
   it('refuses a path, an SCID, another method and an IP address for did:webvh', () => {

@@ -54,7 +54,10 @@ async function getLog(port: number): Promise<DIDLog> {
   const response = await fetch(`http://localhost:${port}/.well-known/did.jsonl`)
   expect(response.status).toBe(200)
   expect(response.headers.get('content-type')).toMatch(/^text\/jsonl/)
-  return (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as DIDLog[number])
+  return (await response.text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as DIDLog[number])
 }
 
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -64,7 +67,9 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 
 /** didwebvh-ts's own resolution of `log`, with an Ed25519 check independent of the agent's code. */
 function independentlyResolve(log: DIDLog) {
-  return resolveDIDFromLog(log, { verifier: { verify: async (signature, message, publicKey) => ed25519.verify(signature, message, publicKey) } })
+  return resolveDIDFromLog(log, {
+    verifier: { verify: async (signature, message, publicKey) => ed25519.verify(signature, message, publicKey) },
+  })
 }
 
 type Service = { id: string; type: string; serviceEndpoint: unknown }
@@ -88,7 +93,11 @@ describe('public DID (did:webvh, the default)', () => {
     // Ours, and after them the implicit #files and #whois services the resolver adds (did:webvh v1.0).
     const services = resolved.doc.service as Service[]
     expect(services.slice(0, 2)).toEqual([
-      expect.objectContaining({ id: `${agent.publicDid}#did-communication`, type: 'did-communication', serviceEndpoint: `ws://127.0.0.1:${port}` }),
+      expect.objectContaining({
+        id: `${agent.publicDid}#did-communication`,
+        type: 'did-communication',
+        serviceEndpoint: `ws://127.0.0.1:${port}`,
+      }),
       { id: `${agent.publicDid}#anoncreds`, type: 'AnonCredsRegistry', serviceEndpoint: `http://localhost:${port}/anoncreds/v1` },
     ])
     expect(resolved.doc.keyAgreement).toEqual([`${agent.publicDid}#key-agreement-1`])
@@ -145,7 +154,10 @@ describe('public DID (did:webvh, the default)', () => {
     // Same place, same DID; one DIDComm endpoint changed in the signed state.
     const altered = structuredClone(log)
     ;(altered[0]!.state.service as Service[])[0]!.serviceEndpoint = 'wss://attacker.example'
-    const server = await listen(new Hono().get('/.well-known/did.jsonl', (c) => c.text(altered.map((e) => JSON.stringify(e)).join('\n'))).fetch, port)
+    const server = await listen(
+      new Hono().get('/.well-known/did.jsonl', (c) => c.text(altered.map((e) => JSON.stringify(e)).join('\n'))).fetch,
+      port,
+    )
     try {
       await expect(resolveDidDocument(did)).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('does not verify') })
     } finally {
@@ -197,7 +209,10 @@ describe('DidWebAnonCredsRegistry failures', () => {
     const noHost = await registry.getSchema(context, anonCredsObjectId(unreachable, 'schema', schema(unreachable)))
     expect(noHost.resolutionMetadata).toMatchObject({ error: 'invalid', message: expect.stringContaining('failed') })
 
-    const malformed = await registry.getCredentialDefinition(context, `${agent.publicDid}?service=anoncreds&relativeRef=/credDef/not-a-hash`)
+    const malformed = await registry.getCredentialDefinition(
+      context,
+      `${agent.publicDid}?service=anoncreds&relativeRef=/credDef/not-a-hash`,
+    )
     expect(malformed.resolutionMetadata).toMatchObject({ error: 'invalid', message: expect.stringContaining('not a did:web AnonCreds') })
 
     // A DID document pointing its AnonCreds service at plain http on a non-loopback host: refused
@@ -206,13 +221,19 @@ describe('DidWebAnonCredsRegistry failures', () => {
     const other = `did:web:localhost%3A${otherPort}`
     const app = new Hono()
       .get('/.well-known/did.json', (c) =>
-        c.json({ id: other, service: [{ id: `${other}#anoncreds`, type: 'AnonCredsRegistry', serviceEndpoint: 'http://parley.invalid/anoncreds/v1' }] }),
+        c.json({
+          id: other,
+          service: [{ id: `${other}#anoncreds`, type: 'AnonCredsRegistry', serviceEndpoint: 'http://parley.invalid/anoncreds/v1' }],
+        }),
       )
       .get('/huge/did.json', (c) => c.text('x'.repeat(MAX_RESOLUTION_BYTES + 1)))
     const server = await listen(app.fetch, otherPort)
     try {
       const refused = await registry.getSchema(context, anonCredsObjectId(other, 'schema', schema(other)))
-      expect(refused.resolutionMetadata).toMatchObject({ error: 'invalid', message: expect.stringContaining('refusing to fetch http://parley.invalid') })
+      expect(refused.resolutionMetadata).toMatchObject({
+        error: 'invalid',
+        message: expect.stringContaining('refusing to fetch http://parley.invalid'),
+      })
       // A document larger than the resolver reads.
       const huge = `${other}:huge`
       const tooBig = await registry.getSchema(context, anonCredsObjectId(huge, 'schema', schema(huge)))

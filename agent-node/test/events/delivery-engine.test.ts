@@ -20,14 +20,23 @@ const FAST: RetryPolicy = { maxAttempts: 4, baseDelayMs: 2, maxDelayMs: 5 }
 const logger = createLogger('silent')
 
 const stateEvent = (connectionId: string, n: number): AgentEvent => ({
-  type: 'message-state-updated', messageId: crypto.randomUUID(), connectionId, state: 'sent', timestamp: n,
+  type: 'message-state-updated',
+  messageId: crypto.randomUUID(),
+  connectionId,
+  state: 'sent',
+  timestamp: n,
 })
 
 /**
  * A subscriber whose answers a test decides (`answer` picks the outcome of each attempt), and
  * what the engine recorded for it: `until` waits for a condition re-checked after each record.
  */
-function scripted(engine: DeliveryEngine, name: string, answer: (event: PublishedEvent, attempt: number) => DeliveryOutcome | Promise<DeliveryOutcome>, retry = FAST) {
+function scripted(
+  engine: DeliveryEngine,
+  name: string,
+  answer: (event: PublishedEvent, attempt: number) => DeliveryOutcome | Promise<DeliveryOutcome>,
+  retry = FAST,
+) {
   const attempts: PublishedEvent[] = []
   const subscriber: Subscriber = {
     name,
@@ -39,7 +48,10 @@ function scripted(engine: DeliveryEngine, name: string, answer: (event: Publishe
   }
   const { records, until } = recordDeliveries(engine, name)
   return {
-    subscriber, attempts, records, until,
+    subscriber,
+    attempts,
+    records,
+    until,
     get acknowledged() {
       return records.filter((r) => r.status === 'acknowledged' || r.status === 'replayed').map((r) => r.event)
     },
@@ -61,7 +73,11 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
   it('numbers each connection from 1 and keeps the numbering across a reopen', async () => {
     const first = await open()
     const stored = await Promise.all([stateEvent(A, 1), stateEvent(B, 1), stateEvent(A, 2)].map((e) => first.publisher.publish(e)))
-    expect(stored.map((e) => [e.connectionId, e.seq])).toEqual([[A, 1], [B, 1], [A, 2]])
+    expect(stored.map((e) => [e.connectionId, e.seq])).toEqual([
+      [A, 1],
+      [B, 1],
+      [A, 2],
+    ])
     const again = await OutboxStore.open(await databases.open())
     const [next] = await again.append([{ id: crypto.randomUUID(), connectionId: A, event: stateEvent(A, 3) }])
     expect(next!.seq).toBe(3)
@@ -85,8 +101,19 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
         if (writersDone && batch.length === 0) return
       }
     })()
-    const appended = await Promise.all(writers.flatMap((writer) => Array.from({ length: BATCHES }, () =>
-      writer.append(Array.from({ length: PER_BATCH }, (_, i) => ({ id: crypto.randomUUID(), connectionId: i % 2 ? A : B, event: stateEvent(i % 2 ? A : B, i) }))))))
+    const appended = await Promise.all(
+      writers.flatMap((writer) =>
+        Array.from({ length: BATCHES }, () =>
+          writer.append(
+            Array.from({ length: PER_BATCH }, (_, i) => ({
+              id: crypto.randomUUID(),
+              connectionId: i % 2 ? A : B,
+              event: stateEvent(i % 2 ? A : B, i),
+            })),
+          ),
+        ),
+      ),
+    )
     writing = false
     await following
 
@@ -168,7 +195,11 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     const store = await OutboxStore.open(await databases.open(path))
     const engine = new DeliveryEngine(store, logger)
     const publisher = new EventPublisher(store, engine, logger)
-    const down = scripted(engine, 'webhook', (event) => (event.seq === 1 ? ack() : { result: 'retry', error: 'HTTP 500' }), { maxAttempts: 100, baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 })
+    const down = scripted(engine, 'webhook', (event) => (event.seq === 1 ? ack() : { result: 'retry', error: 'HTTP 500' }), {
+      maxAttempts: 100,
+      baseDelayMs: 3_600_000,
+      maxDelayMs: 3_600_000,
+    })
     await engine.addSubscriber(down.subscriber)
     for (let n = 1; n <= 3; n++) await publisher.publish(stateEvent(A, n))
     await down.until(() => down.records.some((r) => r.status === 'retry-scheduled'))
@@ -197,7 +228,10 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     await engine.addSubscriber(onlyB.subscriber)
     for (const c of [A, B, A, B]) await publisher.publish(stateEvent(c, 2))
     await onlyB.until(() => onlyB.acknowledged.length === 2)
-    expect(onlyB.attempts.map((e) => [e.connectionId, e.seq])).toEqual([[B, 1], [B, 2]])
+    expect(onlyB.attempts.map((e) => [e.connectionId, e.seq])).toEqual([
+      [B, 1],
+      [B, 2],
+    ])
     await engine.removeSubscriber('late', { forget: true })
     expect(engine.subscriberNames).toEqual([])
     await engine.stop()

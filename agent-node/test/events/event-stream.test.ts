@@ -32,15 +32,19 @@ async function openStream(agent: TestAgentNode, query: string) {
   return {
     frames,
     until,
-    close: () => new Promise<void>((resolve) => {
-      socket.once('close', () => resolve())
-      socket.close()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        socket.once('close', () => resolve())
+        socket.close()
+      }),
   }
 }
 
 /** The HTTP answer to an upgrade the agent refuses. */
-function refusedUpgrade(agent: TestAgentNode, path: string): Promise<{ status: number; body: { error: string; issues?: { field: string }[] } }> {
+function refusedUpgrade(
+  agent: TestAgentNode,
+  path: string,
+): Promise<{ status: number; body: { error: string; issues?: { field: string }[] } }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`ws://127.0.0.1:${agent.node.adminPort}${path}`)
     socket.once('open', () => reject(new Error(`${path} was accepted`)))
@@ -67,7 +71,11 @@ describe.each(dialects)('admin event stream /v1/events on %s', (dialect) => {
 
     const stream = await openStream(started.agent, `?topics=message-state-updated&connectionId=${C1}&from=0`)
     await stream.until(() => stream.frames.length === 3)
-    expect(stream.frames.map((f) => [f.connectionId, f.seq, timestampOf(f)])).toEqual([[C1, 2, 1], [C1, 4, 2], [C1, 6, 3]])
+    expect(stream.frames.map((f) => [f.connectionId, f.seq, timestampOf(f)])).toEqual([
+      [C1, 2, 1],
+      [C1, 4, 2],
+      [C1, 6, 3],
+    ])
 
     await events.publish(stateOf(C2, 4))
     await events.publish(connectionOf(C1))
@@ -112,7 +120,12 @@ describe.each(dialects)('admin event stream /v1/events on %s', (dialect) => {
     expect(badTopic.status).toBe(400)
     expect(badTopic.body.error).toBe('validation_error')
     expect(badTopic.body.issues).toContainEqual(expect.objectContaining({ field: 'topics.1' }))
-    for (const [query, field] of [['connectionId=abc', 'connectionId'], ['from=-1', 'from'], ['from=soon', 'from'], ['since=1', '']] as const) {
+    for (const [query, field] of [
+      ['connectionId=abc', 'connectionId'],
+      ['from=-1', 'from'],
+      ['from=soon', 'from'],
+      ['since=1', ''],
+    ] as const) {
       const refused = await refusedUpgrade(started.agent, `/v1/events?${query}`)
       expect(refused.status, query).toBe(400)
       if (field) expect(refused.body.issues, query).toContainEqual(expect.objectContaining({ field }))

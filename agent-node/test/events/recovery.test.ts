@@ -67,16 +67,27 @@ describe('start-up recovery of events lost between a state change and the outbox
     const { id: sentId } = (await sent.json()) as { id: string }
     await agent.node.messages.drain()
     // A message the wallet sends, reported live: recovery must not report it again.
-    const live = storedEvent(agent.node, (e) => e.type === 'message-received' && e.message.type === 'text' && e.message.content === 'reported live')
+    const live = storedEvent(
+      agent.node,
+      (e) => e.type === 'message-received' && e.message.type === 'text' && e.message.content === 'reported live',
+    )
     await wallet.sendText(walletConnectionId, 'reported live')
     const liveId = ((await live).event as Extract<AgentEvent, { type: 'message-received' }>).message.id
 
     // The crash window, three times: each record is stored, its event is not.
     const { agent: credo } = agent.node
     const lostId = randomUUID()
-    await credo.dependencyManager.resolve(DidCommBasicMessageRepository).save(credo.context, new DidCommBasicMessageRecord({
-      connectionId, role: DidCommBasicMessageRole.Receiver, content: 'lost in the crash', sentTime: new Date('2026-11-22T01:00:00Z').toISOString(), threadId: lostId, parentThreadId: liveId,
-    }))
+    await credo.dependencyManager.resolve(DidCommBasicMessageRepository).save(
+      credo.context,
+      new DidCommBasicMessageRecord({
+        connectionId,
+        role: DidCommBasicMessageRole.Receiver,
+        content: 'lost in the crash',
+        sentTime: new Date('2026-11-22T01:00:00Z').toISOString(),
+        threadId: lostId,
+        parentThreadId: liveId,
+      }),
+    )
     const connections = credo.dependencyManager.resolve(DidCommConnectionRepository)
     const connection = await connections.getById(credo.context, connectionId)
     connection.theirDid = undefined // what receiving the peer's hang-up stores
@@ -91,14 +102,23 @@ describe('start-up recovery of events lost between a state change and the outbox
     await agent.restart()
     const recovered = (await outboxEvents(agent.node)).slice(before.length)
 
-    expect(bodies(recovered)).toEqual(expect.arrayContaining([
-      { type: 'connection-state-updated', connectionId, invitationId: connection.outOfBandId, state: 'terminated' },
-      {
-        type: 'message-received',
-        message: { type: 'text', id: lostId, connectionId, timestamp: Date.parse('2026-11-22T01:00:00Z') / 1000, threadId: liveId, content: 'lost in the crash' },
-      },
-      { type: 'message-state-updated', messageId: sentId, connectionId, state: 'delivered', timestamp: expect.any(Number) },
-    ]))
+    expect(bodies(recovered)).toEqual(
+      expect.arrayContaining([
+        { type: 'connection-state-updated', connectionId, invitationId: connection.outOfBandId, state: 'terminated' },
+        {
+          type: 'message-received',
+          message: {
+            type: 'text',
+            id: lostId,
+            connectionId,
+            timestamp: Date.parse('2026-11-22T01:00:00Z') / 1000,
+            threadId: liveId,
+            content: 'lost in the crash',
+          },
+        },
+        { type: 'message-state-updated', messageId: sentId, connectionId, state: 'delivered', timestamp: expect.any(Number) },
+      ]),
+    )
     expect(recovered).toHaveLength(3)
     // Recovered events continue the connection's sequence.
     const lastSeqBefore = Math.max(...before.filter((e) => e.connectionId === connectionId).map((e) => e.seq))

@@ -51,12 +51,19 @@ describe.each(dialects)('event subscriptions over HTTP on %s', (dialect) => {
     // The last event of each connection: once it is in, everything before it in that connection was decided.
     await events.publish(stateOf(C1, 4))
     await events.publish(stateOf(C2, 4))
-    const lastOf = (r: EventReceiver, connectionId: string) => r.waitFor((e) => e.body.connectionId === connectionId && e.body.timestamp === 4)
+    const lastOf = (r: EventReceiver, connectionId: string) =>
+      r.waitFor((e) => e.body.connectionId === connectionId && e.body.timestamp === 4)
     await Promise.all([lastOf(byTopic, C1), lastOf(byTopic, C2), lastOf(byConnection, C1), lastOf(everything, C1), lastOf(everything, C2)])
 
     const only = (r: EventReceiver, connectionId: string) => summary(r.events.filter((e) => e.body.connectionId === connectionId))
     const states = (c: string) => [1, 2, 3, 4].map((n) => [c, 'message-state-updated', n])
-    const all = (c: string) => [...[1, 2, 3].flatMap((n) => [[c, 'connection-state-updated', null], [c, 'message-state-updated', n]]), [c, 'message-state-updated', 4]]
+    const all = (c: string) => [
+      ...[1, 2, 3].flatMap((n) => [
+        [c, 'connection-state-updated', null],
+        [c, 'message-state-updated', n],
+      ]),
+      [c, 'message-state-updated', 4],
+    ]
     expect(only(byTopic, C1)).toEqual(states(C1))
     expect(only(byTopic, C2)).toEqual(states(C2))
     expect(byTopic.events).toHaveLength(8)
@@ -77,7 +84,10 @@ describe.each(dialects)('event subscriptions over HTTP on %s', (dialect) => {
     const sub = await subscribe({ url: r.url, connectionId: C3 })
     // Acknowledged in the database, not only received: otherwise the restart would abort the
     // attempt and deliver it again (at least once), which the receiver would dedupe by id.
-    const second = nextRecord(running.agent.node, (r) => r.subscriber === subscriberName(sub.id) && r.status === 'acknowledged' && r.event.seq === 3)
+    const second = nextRecord(
+      running.agent.node,
+      (r) => r.subscriber === subscriberName(sub.id) && r.status === 'acknowledged' && r.event.seq === 3,
+    )
     await running.agent.node.events.publish(stateOf(C3, 1))
     await running.agent.node.events.publish(stateOf(C3, 2))
     await second
@@ -91,7 +101,11 @@ describe.each(dialects)('event subscriptions over HTTP on %s', (dialect) => {
     await running.agent.node.events.publish(stateOf(C3, 3))
     await r.waitFor((e) => e.body.timestamp === 3)
     // Nothing from before the subscription, nothing twice after the restart.
-    expect(r.events.map((e) => [e.body.timestamp, e.headers['x-parley-event-seq']])).toEqual([[1, '2'], [2, '3'], [3, '4']])
+    expect(r.events.map((e) => [e.body.timestamp, e.headers['x-parley-event-seq']])).toEqual([
+      [1, '2'],
+      [2, '3'],
+      [3, '4'],
+    ])
     expect(before.seq).toBe(1)
 
     const deleted = await running.agent.admin(`/v1/event-subscriptions/${sub.id}`, { method: 'DELETE' })
@@ -128,10 +142,18 @@ describe.each(dialects)('event subscriptions over HTTP on %s', (dialect) => {
     expect(await fieldsOf(await post({ topics: ['message-received'] }))).toContainEqual(expect.objectContaining({ field: 'url' }))
     expect(await fieldsOf(await post({ url: 'ftp://127.0.0.1/x' }))).toContainEqual(expect.objectContaining({ field: 'url' }))
     expect(await fieldsOf(await post({ url: 'not a url' }))).toContainEqual(expect.objectContaining({ field: 'url' }))
-    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9/hooks?token=x' }))).toContainEqual(expect.objectContaining({ field: 'url', message: expect.stringContaining('no query') }))
-    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', topics: ['nope'] }))).toContainEqual(expect.objectContaining({ field: 'topics.0' }))
-    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', topics: [] }))).toContainEqual(expect.objectContaining({ field: 'topics' }))
-    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', connectionId: 'abc' }))).toContainEqual(expect.objectContaining({ field: 'connectionId' }))
+    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9/hooks?token=x' }))).toContainEqual(
+      expect.objectContaining({ field: 'url', message: expect.stringContaining('no query') }),
+    )
+    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', topics: ['nope'] }))).toContainEqual(
+      expect.objectContaining({ field: 'topics.0' }),
+    )
+    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', topics: [] }))).toContainEqual(
+      expect.objectContaining({ field: 'topics' }),
+    )
+    expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', connectionId: 'abc' }))).toContainEqual(
+      expect.objectContaining({ field: 'connectionId' }),
+    )
     expect(await fieldsOf(await post({ url: 'http://127.0.0.1:9', secret: 'x' }))).toHaveLength(1)
 
     const notJson = await running.agent.admin('/v1/event-subscriptions', { rawBody: '{"url":' })

@@ -27,9 +27,16 @@ const logger = createLogger('silent')
 const FAST: RetryPolicy = { maxAttempts: 3, baseDelayMs: 2, maxDelayMs: 10 }
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`
 
+/** The fields of the admin API's dead-letter answers (a list, one dead letter, a replay) that the tests read. */
+type DeadLettersAnswer = { deadLetters: { id: string; eventId: string }[]; replaying: { eventId: string }[]; id: string; status: string }
+
 const connection = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`
 const sent = (connectionId: string, n: number): AgentEvent => ({
-  type: 'message-state-updated', messageId: crypto.randomUUID(), connectionId, state: 'sent', timestamp: n,
+  type: 'message-state-updated',
+  messageId: crypto.randomUUID(),
+  connectionId,
+  state: 'sent',
+  timestamp: n,
 })
 
 /** A loopback port with nothing listening (connection refused). */
@@ -57,13 +64,15 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     const delivery = new DeliveryEngine(outbox, logger)
     const publisher = new EventPublisher(outbox, delivery, logger)
     const { records, until } = recordDeliveries(delivery)
-    await delivery.addSubscriber(new WebhookSubscriber({
-      name: 'webhook:test',
-      baseUrl,
-      retry: options.retry ?? FAST,
-      timeoutMs: options.timeoutMs ?? 5_000,
-      signingKey: options.signed ? parseSigningSecret(SECRET) : undefined,
-    }))
+    await delivery.addSubscriber(
+      new WebhookSubscriber({
+        name: 'webhook:test',
+        baseUrl,
+        retry: options.retry ?? FAST,
+        timeoutMs: options.timeoutMs ?? 5_000,
+        signingKey: options.signed ? parseSigningSecret(SECRET) : undefined,
+      }),
+    )
     cleanup.push(() => delivery.stop())
     return { outbox, delivery, publisher, records, until }
   }
@@ -84,21 +93,35 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     expect(received.headers['webhook-id']).toBe(event.id)
     expect(received.headers['x-parley-event-seq']).toBe('1')
 
-    const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(received.headers[h])]))
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(received.headers[h])]),
+    )
     expect(new Webhook(SECRET).verify(received.raw, headers)).toEqual(event.event)
     expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(received.raw, headers)).toThrow()
     expect(() => new Webhook(SECRET).verify(received.raw.replace('sent', 'viewed'), headers)).toThrow()
   })
 
   it('retries 5xx until acknowledged, records a 4xx without retrying, and dead-letters after the limit', async () => {
-    const answers = new Map<number, number[]>([[1, [503, 502, 204]], [2, [404]], [3, [500, 500, 500]], [4, [204]]])
+    const answers = new Map<number, number[]>([
+      [1, [503, 502, 204]],
+      [2, [404]],
+      [3, [500, 500, 500]],
+      [4, [204]],
+    ])
     const controller = await receiver({ status: ({ body }) => answers.get(body.timestamp as number)!.shift() ?? 599 })
     const { outbox, publisher, records, until } = await pipeline(controller.url)
     for (let n = 1; n <= 4; n++) void publisher.publish(sent(connection(1), n))
     await until(() => records.some((r) => r.event.seq === 4 && r.status === 'acknowledged'))
 
     expect(controller.requests.map((r) => [r.body.timestamp, r.status])).toEqual([
-      [1, 503], [1, 502], [1, 204], [2, 404], [3, 500], [3, 500], [3, 500], [4, 204],
+      [1, 503],
+      [1, 502],
+      [1, 204],
+      [2, 404],
+      [3, 500],
+      [3, 500],
+      [3, 500],
+      [4, 204],
     ])
     const letters = await outbox.listDeadLetters({ limit: 10 })
     expect(letters.map((l) => [l.seq, l.reason, l.attempts, l.lastError]).sort()).toEqual([
@@ -134,8 +157,13 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     const { config } = loadConfig({ AGENT_WALLET_KEY: 'x'.repeat(32), DATA_DIR: databases.dir })
     const app = createAdminApp({ outbox, delivery, config, logger, build: { name: 'test', version: '0' } } as unknown as AdminDeps)
     const call = async (method: string, path: string, body?: string) => {
-      const response = await app.request(path, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } })
-      return { status: response.status, body: (await response.json()) as Record<string, any> }
+      // as a client on the admin port sends it: the admin API refuses requests without an allowed Host
+      const response = await app.request(path, {
+        method,
+        body,
+        headers: { host: '127.0.0.1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      })
+      return { status: response.status, body: (await response.json()) as DeadLettersAnswer }
     }
 
     const events = [await publisher.publish(sent(connection(1), 1)), await publisher.publish(sent(connection(2), 1))]
@@ -144,7 +172,15 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     expect(listed.status).toBe(200)
     expect(listed.body.deadLetters.map((l: { eventId: string }) => l.eventId).sort()).toEqual(events.map((e) => e.id).sort())
     const first = listed.body.deadLetters.find((l: { eventId: string }) => l.eventId === events[0]!.id)
-    expect(first).toMatchObject({ subscriber: 'webhook:test', reason: 'rejected', status: 'dead', attempts: 1, seq: 1, event: events[0]!.event })
+    if (!first) throw new Error('the first event was not dead-lettered')
+    expect(first).toMatchObject({
+      subscriber: 'webhook:test',
+      reason: 'rejected',
+      status: 'dead',
+      attempts: 1,
+      seq: 1,
+      event: events[0]!.event,
+    })
     expect((await call('GET', `/v1/dead-letters?connectionId=${connection(2)}`)).body.deadLetters).toHaveLength(1)
     expect((await call('GET', `/v1/dead-letters/${first.id}`)).body.id).toBe(first.id)
 
@@ -156,24 +192,35 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     expect((await call('GET', `/v1/dead-letters/${first.id}`)).body.status).toBe('replayed')
 
     const unknown = crypto.randomUUID()
-    const many = await call('POST', '/v1/dead-letters/replay', JSON.stringify({ connectionId: connection(2), }))
+    const many = await call('POST', '/v1/dead-letters/replay', JSON.stringify({ connectionId: connection(2) }))
     expect(many.status).toBe(202)
     expect(many.body.replaying.map((l: { eventId: string }) => l.eventId)).toEqual([events[1]!.id])
     await until(() => records.filter((r) => r.status === 'replayed').length === 2)
-    expect((await call('POST', '/v1/dead-letters/replay', JSON.stringify({ ids: [unknown] }))).body).toEqual({ replaying: [], notFound: [unknown] })
+    expect((await call('POST', '/v1/dead-letters/replay', JSON.stringify({ ids: [unknown] }))).body).toEqual({
+      replaying: [],
+      notFound: [unknown],
+    })
 
     expect(await call('POST', `/v1/dead-letters/${unknown}/replay`)).toMatchObject({ status: 404, body: { error: 'not_found' } })
-    expect(await call('GET', '/v1/dead-letters/not-a-uuid')).toMatchObject({ status: 400, body: { error: 'validation_error', issues: [{ field: 'id' }] } })
+    expect(await call('GET', '/v1/dead-letters/not-a-uuid')).toMatchObject({
+      status: 400,
+      body: { error: 'validation_error', issues: [{ field: 'id' }] },
+    })
     expect(await call('GET', '/v1/dead-letters?limit=0')).toMatchObject({ status: 400, body: { issues: [{ field: 'limit' }] } })
     expect(await call('GET', '/v1/dead-letters?status=lost')).toMatchObject({ status: 400, body: { issues: [{ field: 'status' }] } })
     expect(await call('POST', '/v1/dead-letters/replay', '{ "ids": [')).toMatchObject({ status: 400, body: { error: 'malformed_json' } })
     expect(await call('POST', '/v1/dead-letters/replay', '{}')).toMatchObject({ status: 400, body: { error: 'validation_error' } })
-    expect(await call('POST', '/v1/dead-letters/replay', '{"ids":["x"],"colour":1}')).toMatchObject({ status: 400, body: { error: 'validation_error' } })
+    expect(await call('POST', '/v1/dead-letters/replay', '{"ids":["x"],"colour":1}')).toMatchObject({
+      status: 400,
+      body: { error: 'validation_error' },
+    })
   })
 
   it('loses nothing when the receiver answers 500 to 30% of requests: every event arrives, in order per connection', async () => {
     const controller = await receiver({ status: () => (Math.random() < 0.3 ? 500 : 204) })
-    const { publisher, records, until } = await pipeline(controller.url, { retry: { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 1, maxDelayMs: 5 } })
+    const { publisher, records, until } = await pipeline(controller.url, {
+      retry: { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 1, maxDelayMs: 5 },
+    })
     const published = []
     for (let n = 1; n <= 30; n++) for (let c = 1; c <= 10; c++) published.push(publisher.publish(sent(connection(c), n)))
     const all = await Promise.all(published)

@@ -15,7 +15,8 @@ import { messageState } from '../support/events.ts'
 import { dialects } from '../support/temp-databases.ts'
 import { startWsSubscriber, type Answer, type WsSubscriber } from '../support/ws-subscriber.ts'
 
-const textOf = (event: AgentEvent) => (event.type === 'message-received' && event.message.type === 'text' ? event.message.content : undefined)
+const textOf = (event: AgentEvent) =>
+  event.type === 'message-received' && event.message.type === 'text' ? event.message.content : undefined
 
 describe.each(dialects)('event subscriptions over WebSocket on %s', (dialect) => {
   let wallet: WalletPeer
@@ -39,7 +40,9 @@ describe.each(dialects)('event subscriptions over WebSocket on %s', (dialect) =>
   it('resumes a subscriber that disconnects: every event, in order, applied once', async () => {
     const texts = Array.from({ length: 8 }, (_, i) => `text ${i + 1}`)
     // Applies "text 4" and drops the socket before acking it, the first time it comes.
-    const subscriber = await startWsSubscriber((frame, deliveries): Answer => (textOf(frame.event) === 'text 4' && deliveries === 1 ? 'drop' : 'ack'))
+    const subscriber = await startWsSubscriber(
+      (frame, deliveries): Answer => (textOf(frame.event) === 'text 4' && deliveries === 1 ? 'drop' : 'ack'),
+    )
     subscribers.push(subscriber)
     const sub = await subscribe({ url: subscriber.url, topics: ['message-received'], connectionId })
     expect(sub).toMatchObject({ delivery: 'websocket', topics: ['message-received'], connectionId })
@@ -80,7 +83,9 @@ describe.each(dialects)('event subscriptions over WebSocket on %s', (dialect) =>
   }, 120_000)
 
   it('dead-letters an event the subscriber rejects and goes on with the next', async () => {
-    const subscriber = await startWsSubscriber((frame) => (frame.event.type === 'message-state-updated' && frame.event.timestamp === 2 ? 'reject' : 'ack'))
+    const subscriber = await startWsSubscriber((frame) =>
+      frame.event.type === 'message-state-updated' && frame.event.timestamp === 2 ? 'reject' : 'ack',
+    )
     subscribers.push(subscriber)
     const C = '55555555-5555-4555-8555-555555555555'
     const sub = await subscribe({ url: subscriber.url, connectionId: C })

@@ -11,11 +11,27 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port
 
 describe('OutboundGuard.refusal', () => {
   const guard = new OutboundGuard()
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::'])(
-    'refuses %s',
-    (address) => expect(guard.refusal(address)).toMatch(/not in OUTBOUND_ALLOWED_NETWORKS/),
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::',
+    '::7f00:1',
+    '::a00:1',
+    '::808:808',
+  ])('refuses %s', (address) => expect(guard.refusal(address)).toMatch(/not in OUTBOUND_ALLOWED_NETWORKS/))
+  it.each(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888'])('allows public %s', (address) =>
+    expect(guard.refusal(address)).toBeUndefined(),
   )
-  it.each(['8.8.8.8', '93.184.216.34', '2001:4860:4860::8888'])('allows public %s', (address) => expect(guard.refusal(address)).toBeUndefined())
   it('allows a private address inside an allow-listed network, and only there', () => {
     const allowing = new OutboundGuard(['127.0.0.0/8', '10.1.0.0/16'])
     expect(allowing.refusal('127.0.0.9')).toBeUndefined()
@@ -40,6 +56,12 @@ describe('OutboundGuard.check', () => {
     await expect(guard.check('https://example.com/x', 'websocket')).rejects.toThrow(/protocol must be one of ws:, wss:/)
     await expect(guard.check('/relative')).rejects.toThrow(/not an absolute URL/)
     await expect(guard.check('http://no-such-host.invalid/x')).rejects.toThrow(/does not resolve/)
+  })
+  it('refuses a URL carrying a user name or password, without repeating the password', async () => {
+    const refused = guard.check('https://alice:s3cret@8.8.8.8/cb')
+    await expect(refused).rejects.toThrow(/must not carry a user name or password/)
+    await expect(refused).rejects.not.toThrow(/s3cret/)
+    await expect(guard.check('https://alice@8.8.8.8/cb')).rejects.toThrow(UnsafeUrlError)
   })
   it('accepts a public literal address', async () => {
     await expect(guard.check('https://8.8.8.8/cb')).resolves.toBeUndefined()

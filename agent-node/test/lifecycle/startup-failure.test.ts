@@ -62,7 +62,9 @@ describe('a start-up that fails after the database opened', () => {
     const client = new pg.Client({ connectionString: database.url })
     await client.connect()
     try {
-      const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')
+      const { rows } = await client.query<{ count: string }>(
+        'SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
       expect(Number(rows[0]!.count)).toBe(0)
     } finally {
       await client.end()

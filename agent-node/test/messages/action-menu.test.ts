@@ -62,7 +62,13 @@ describe('contextual menu (action-menu 1.0)', () => {
     const request = await receivedMessage(session().receiver, 'contextual-menu-request')
     expect(request).toEqual({
       type: 'message-received',
-      message: { type: 'contextual-menu-request', id: expect.any(String), connectionId: session().connectionId, timestamp: expect.any(Number), threadId: null },
+      message: {
+        type: 'contextual-menu-request',
+        id: expect.any(String),
+        connectionId: session().connectionId,
+        timestamp: expect.any(Number),
+        threadId: null,
+      },
     })
     const { json } = await inbound
     const requestId = (request.message as { id: string }).id
@@ -74,11 +80,13 @@ describe('contextual menu (action-menu 1.0)', () => {
     const problem = session().wallet.nextInbound(ActionMenuProblemReportMessage.type.messageTypeUri)
     const connection = await session().wallet.agent.modules.didcomm.connections.getById(session().walletConnectionId)
     const perform = new PerformMessage({ name: 'opt-unknown', threadId: menu.threadId })
-    await session().wallet.agent.dependencyManager
-      .resolve(DidCommMessageSender)
+    await session()
+      .wallet.agent.dependencyManager.resolve(DidCommMessageSender)
       .sendMessage(new DidCommOutboundMessageContext(perform, { agentContext: session().wallet.agent.context, connection }))
     expect((await problem).json).toMatchObject({ description: { code: 'unknown-option' }, '~thread': { thid: menu.threadId } })
-    const selects = session().receiver.events.filter((e) => e.topic === 'message-received' && (e.body.message as { type: string }).type === 'contextual-menu-select')
+    const selects = session().receiver.events.filter(
+      (e) => e.topic === 'message-received' && (e.body.message as { type: string }).type === 'contextual-menu-select',
+    )
     expect(selects.map((e) => (e.body.message as { selectionId: string }).selectionId)).toEqual(['opt-help'])
   })
 
@@ -87,7 +95,17 @@ describe('contextual menu (action-menu 1.0)', () => {
       ['no title', { ...MENU, title: undefined }, 'title'],
       ['no options', { ...MENU, options: undefined }, 'options'],
       ['option without title', { ...MENU, options: [{ id: 'a' }] }, 'options.0.title'],
-      ['repeated id', { ...MENU, options: [{ id: 'a', title: 'A' }, { id: 'a', title: 'B' }] }, 'options.1.id'],
+      [
+        'repeated id',
+        {
+          ...MENU,
+          options: [
+            { id: 'a', title: 'A' },
+            { id: 'a', title: 'B' },
+          ],
+        },
+        'options.1.id',
+      ],
     ])
   })
 })

@@ -80,9 +80,21 @@ describe('call messages', () => {
     const accept = await calls.accept(session.walletConnectionId, { threadId: offer.id, parameters: { peerId: 'wallet' } })
     expect(await session.received(accept.id)).toMatchObject({ type: 'call-accept', threadId: offer.id, parameters: { peerId: 'wallet' } })
     const reject = await calls.reject(session.walletConnectionId, { threadId: offer.id })
-    expect(await session.received(reject.id)).toEqual({ type: 'call-reject', id: reject.id, connectionId: session.connectionId, timestamp: expect.any(Number), threadId: offer.id })
+    expect(await session.received(reject.id)).toEqual({
+      type: 'call-reject',
+      id: reject.id,
+      connectionId: session.connectionId,
+      timestamp: expect.any(Number),
+      threadId: offer.id,
+    })
     const end = await calls.end(session.walletConnectionId, { threadId: offer.id })
-    expect(await session.received(end.id)).toEqual({ type: 'call-end', id: end.id, connectionId: session.connectionId, timestamp: expect.any(Number), threadId: offer.id })
+    expect(await session.received(end.id)).toEqual({
+      type: 'call-end',
+      id: end.id,
+      connectionId: session.connectionId,
+      timestamp: expect.any(Number),
+      threadId: offer.id,
+    })
   })
 
   it.each([

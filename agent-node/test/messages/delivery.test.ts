@@ -3,7 +3,13 @@
  * its admin API to B (which has an HTTP endpoint); `message-state-updated` goes created -> sent
  * while B is up, created -> errored once B is gone.
  */
-import { DidCommBasicMessageEventTypes, DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommBasicMessageStateChangedEvent, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
+import {
+  DidCommBasicMessageEventTypes,
+  DidCommConnectionEventTypes,
+  DidCommDidExchangeState,
+  type DidCommBasicMessageStateChangedEvent,
+  type DidCommConnectionStateChangedEvent,
+} from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
@@ -25,9 +31,12 @@ describe('message delivery states', () => {
     // B announces only HTTP, so A reaches it by POSTing and fails once it is gone.
     b = await startTestAgentNode({}, { label: 'agent-b', endpoint: 'http' })
     const completed = new Promise<string>((resolve) => {
-      a.node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
-        if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
-      })
+      a.node.agent.events.on<DidCommConnectionStateChangedEvent>(
+        DidCommConnectionEventTypes.DidCommConnectionStateChanged,
+        ({ payload }) => {
+          if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
+        },
+      )
     })
     const { url } = (await (await fetch(`${a.adminUrl}/v1/invitation`)).json()) as { url: string }
     await b.node.agent.modules.didcomm.oob.receiveInvitationFromUrl(url, { label: 'agent-b' })
@@ -57,15 +66,19 @@ describe('message delivery states', () => {
 
   it('sends once per Idempotency-Key: a retry answers the same id, another body with the key is 422', async () => {
     const received: string[] = []
-    b.node.agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
-      received.push(payload.message.content)
-    })
+    b.node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
+      DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,
+      ({ payload }) => {
+        received.push(payload.message.content)
+      },
+    )
     const key = crypto.randomUUID()
-    const post = (content: string) => fetch(`http://127.0.0.1:${a.node.adminPort}/v1/message`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ type: 'text', connectionId, content }),
-    })
+    const post = (content: string) =>
+      fetch(`http://127.0.0.1:${a.node.adminPort}/v1/message`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ type: 'text', connectionId, content }),
+      })
     const [first, second] = await Promise.all([post('only once'), post('only once')])
     const ids = [(await first.json()) as { id: string }, (await second.json()) as { id: string }].map((r) => r.id)
     expect(ids[0]).toBe(ids[1])

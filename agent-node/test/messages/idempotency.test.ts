@@ -23,7 +23,9 @@ describe.each(dialects)('IdempotencyStore on %s', (dialect) => {
     const reopened = await IdempotencyStore.open(await databases.open())
     expect(await reopened.claim('admin', 'k', requestHash(body), 'm4')).toEqual({ status: 'replay', messageId: claimed[0]!.messageId })
     expect(await reopened.claim('tunnel', 'k', requestHash(body), 'm5')).toEqual({ status: 'claimed', messageId: 'm5' })
-    await expect(reopened.claim('admin', 'k', requestHash({ ...body, content: 'other' }), 'm6')).rejects.toBeInstanceOf(IdempotencyKeyReusedError)
+    await expect(reopened.claim('admin', 'k', requestHash({ ...body, content: 'other' }), 'm6')).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    )
   })
 
   it('frees a key after 24 hours and after a release', async () => {

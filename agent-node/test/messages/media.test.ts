@@ -60,7 +60,13 @@ describe('media messages', () => {
     expect(wire['~thread']).toEqual({ pthid: 'thread-of-the-question' })
     expect(wire.description).toBe('Your boarding pass')
     expect(wire['~attach']).toEqual([
-      { '@id': '0', 'mime-type': 'image/png', filename: 'pass.png', byte_count: 2048, data: { links: ['https://files.example.com/pass.png'] } },
+      {
+        '@id': '0',
+        'mime-type': 'image/png',
+        filename: 'pass.png',
+        byte_count: 2048,
+        data: { links: ['https://files.example.com/pass.png'] },
+      },
       { '@id': '1', 'mime-type': 'audio/ogg', data: { links: ['https://files.example.com/note.ogg'] } },
     ])
     const items = wire.items as Record<string, unknown>[]
@@ -127,7 +133,9 @@ describe('media messages', () => {
     })
     await sendOnConnection(session.wallet.agent.context, session.walletConnectionId, malformed)
     expect((await problem).type).toBe('https://didcomm.org/notification/1.0/problem-report')
-    const good = await session.wallet.agent.modules.media.share(session.walletConnectionId, { items: [{ id: 'y', uri: 'https://x.example/b.png', mimeType: 'image/png' }] })
+    const good = await session.wallet.agent.modules.media.share(session.walletConnectionId, {
+      items: [{ id: 'y', uri: 'https://x.example/b.png', mimeType: 'image/png' }],
+    })
     expect(await session.received(good.id)).toMatchObject({ type: 'media', items: [{ id: 'y' }] })
     expect(session.receiver.events.some((e) => (e.body.message as { id?: string } | undefined)?.id === malformed.id)).toBe(false)
   })

@@ -62,7 +62,13 @@ describe('MRTD messages', () => {
 
   it.each([
     ['mrz-data-request', MrtdProblemReportReason.MrzRefused, 'mrz-data-submit', 'declined', MrzDataRequestMessage.type.messageTypeUri],
-    ['emrtd-data-request', MrtdProblemReportReason.EMrtdTimeout, 'emrtd-data-submit', 'timeout', EMrtdDataRequestMessage.type.messageTypeUri],
+    [
+      'emrtd-data-request',
+      MrtdProblemReportReason.EMrtdTimeout,
+      'emrtd-data-submit',
+      'timeout',
+      EMrtdDataRequestMessage.type.messageTypeUri,
+    ],
   ] as const)('reports a %s the wallet answers with %s as %s %s', async (type, reason, submitType, state, messageType) => {
     const requestId = await request(type, messageType)
     const report = await session.wallet.agent.modules.mrtd.sendProblemReport(session.walletConnectionId, { threadId: requestId, reason })

@@ -49,7 +49,12 @@ describe('profile messages', () => {
 
   it('reports the wallet profile as a profile envelope with picture URLs', async () => {
     const message = await session.wallet.agent.modules.userProfile.send(session.walletConnectionId, {
-      profile: { displayName: 'Alice', displayPicture: { mimeType: 'image/jpeg', base64: '/9j/4AAQ' }, displayIcon: null, preferredLanguage: 'en' },
+      profile: {
+        displayName: 'Alice',
+        displayPicture: { mimeType: 'image/jpeg', base64: '/9j/4AAQ' },
+        displayIcon: null,
+        preferredLanguage: 'en',
+      },
     })
     expect(await session.received(message.id)).toEqual({
       type: 'profile',
@@ -73,7 +78,10 @@ describe('profile messages', () => {
   })
 
   it('converts picture URLs both ways', () => {
-    expect(pictureFromUrl('data:image/svg+xml,%3Csvg%2F%3E')).toEqual({ mimeType: 'image/svg+xml', base64: Buffer.from('<svg/>').toString('base64') })
+    expect(pictureFromUrl('data:image/svg+xml,%3Csvg%2F%3E')).toEqual({
+      mimeType: 'image/svg+xml',
+      base64: Buffer.from('<svg/>').toString('base64'),
+    })
     expect(pictureFromUrl('https://x.example/a.png')).toEqual({ links: ['https://x.example/a.png'] })
     expect(pictureToUrl({ base64: 'AAAA' })).toBe('data:application/octet-stream;base64,AAAA')
     expect(pictureToUrl({ links: ['https://x.example/a.png', 'https://mirror.example/a.png'] })).toBe('https://x.example/a.png')

@@ -56,8 +56,28 @@ describe('menu-display and menu-select (question-answer 1.0)', () => {
       ['no prompt', { ...MENU, prompt: undefined }, 'prompt'],
       ['no items', { ...MENU, menuItems: [] }, 'menuItems'],
       ['item without id', { ...MENU, menuItems: [{ text: 'Red' }] }, 'menuItems.0.id'],
-      ['repeated id', { ...MENU, menuItems: [{ id: 'x', text: 'A' }, { id: 'x', text: 'B' }] }, 'menuItems.1.id'],
-      ['repeated text', { ...MENU, menuItems: [{ id: 'a', text: 'Same' }, { id: 'b', text: 'Same' }] }, 'menuItems.1.text'],
+      [
+        'repeated id',
+        {
+          ...MENU,
+          menuItems: [
+            { id: 'x', text: 'A' },
+            { id: 'x', text: 'B' },
+          ],
+        },
+        'menuItems.1.id',
+      ],
+      [
+        'repeated text',
+        {
+          ...MENU,
+          menuItems: [
+            { id: 'a', text: 'Same' },
+            { id: 'b', text: 'Same' },
+          ],
+        },
+        'menuItems.1.text',
+      ],
     ])
   })
 })

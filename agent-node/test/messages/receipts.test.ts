@@ -37,7 +37,13 @@ describe('message receipts', () => {
     await receipt(id, ReceiptState.Viewed)
     expect(await session.statesOf(id, 'viewed')).toEqual(['created', 'sent', 'delivered', 'viewed'])
     const event = session.receiver.events.find((e) => e.body.messageId === id && e.body.state === 'viewed')!
-    expect(event.body).toEqual({ type: 'message-state-updated', messageId: id, connectionId: session.connectionId, state: 'viewed', timestamp: expect.any(Number) })
+    expect(event.body).toEqual({
+      type: 'message-state-updated',
+      messageId: id,
+      connectionId: session.connectionId,
+      state: 'viewed',
+      timestamp: expect.any(Number),
+    })
   })
 
   it('never moves a state back, nor repeats it', async () => {
@@ -70,7 +76,9 @@ describe('message receipts', () => {
       for (const r of payload.receipts) if (r.state === ReceiptState.Received) acknowledged.add(r.messageId)
       changed()
     })
-    const ids = await Promise.all(['burst 1', 'burst 2', 'burst 3'].map((text) => session.wallet.sendText(session.walletConnectionId, text)))
+    const ids = await Promise.all(
+      ['burst 1', 'burst 2', 'burst 3'].map((text) => session.wallet.sendText(session.walletConnectionId, text)),
+    )
     await new Promise<void>((resolve) => {
       changed = () => {
         if (ids.every((id) => acknowledged.has(id))) resolve()

@@ -12,10 +12,14 @@ describe('terminate-connection (DID Rotate 1.0 hangup)', () => {
   const session = useWalletSession('terminate')
 
   const terminatedEvent = (connectionId: string) =>
-    session().receiver.waitFor((e) => e.topic === 'connection-state-updated' && e.body.connectionId === connectionId && e.body.state === 'terminated')
+    session().receiver.waitFor(
+      (e) => e.topic === 'connection-state-updated' && e.body.connectionId === connectionId && e.body.state === 'terminated',
+    )
 
   const expectTerminated = async (connectionId: string) => {
-    const view = (await (await fetch(`http://127.0.0.1:${session().node.adminPort}/v1/connections/${connectionId}`)).json()) as { state: string }
+    const view = (await (await fetch(`http://127.0.0.1:${session().node.adminPort}/v1/connections/${connectionId}`)).json()) as {
+      state: string
+    }
     expect(view.state).toBe('terminated')
     const response = await session().postMessage({ connectionId, type: 'text', content: 'still there?' })
     expect(response.status).toBe(410)

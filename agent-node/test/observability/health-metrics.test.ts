@@ -19,7 +19,10 @@ const BASIC_MESSAGE = 'https://didcomm.org/basicmessage/1.0/message'
 const metricsOf = (agent: TestAgentNode) => `${agent.adminUrl}/metrics`
 
 describe.each(dialects)('health and metrics on the admin port after DIDComm traffic, %s', (dialect) => {
-  const rejecting = useSuiteResource(() => startEventReceiver({ status: () => 400 }), (r) => r.close())
+  const rejecting = useSuiteResource(
+    () => startEventReceiver({ status: () => 400 }),
+    (r) => r.close(),
+  )
   const started = useTestAgentNode(dialect)
   let wallet: WalletPeer
   beforeAll(async () => {
@@ -51,9 +54,12 @@ describe.each(dialects)('health and metrics on the admin port after DIDComm traf
     await reply
     await wallet.sendText(walletConnectionId, 'from the wallet')
 
-    const samples = await scrapeUntil(metricsOf(agent), (s) =>
-      (sampleValue(s, 'parley_didcomm_messages_received_total', { type: BASIC_MESSAGE }) ?? 0) >= 1 &&
-      (sampleValue(s, 'parley_events_dead_lettered_total', { subscriber: rejectedBy }) ?? 0) >= 1)
+    const samples = await scrapeUntil(
+      metricsOf(agent),
+      (s) =>
+        (sampleValue(s, 'parley_didcomm_messages_received_total', { type: BASIC_MESSAGE }) ?? 0) >= 1 &&
+        (sampleValue(s, 'parley_events_dead_lettered_total', { subscriber: rejectedBy }) ?? 0) >= 1,
+    )
     expect(sampleValue(samples, 'parley_didcomm_messages_sent_total', { type: BASIC_MESSAGE })).toBeGreaterThanOrEqual(1)
     expect(samples.some((s) => s.name === 'parley_didcomm_messages_received_total' && s.labels.type!.includes('didexchange'))).toBe(true)
     expect(sampleValue(samples, 'parley_events_dead_lettered_total', { subscriber: rejectedBy })).toBe(1)
@@ -65,7 +71,12 @@ describe.each(dialects)('health and metrics on the admin port after DIDComm traf
   it('counts an envelope POSTed to the public port that cannot be unpacked as a DIDComm error', async () => {
     const { agent } = started
     const before = sampleValue(await scrape(metricsOf(agent)), 'parley_didcomm_errors_total', { kind: 'inbound-rejected' }) ?? 0
-    const envelope = { protected: Buffer.from('{"enc":"xchacha20poly1305_ietf","typ":"JWM/1.0","alg":"Authcrypt","recipients":[]}').toString('base64url'), iv: 'AAAA', ciphertext: 'AAAA', tag: 'AAAA' }
+    const envelope = {
+      protected: Buffer.from('{"enc":"xchacha20poly1305_ietf","typ":"JWM/1.0","alg":"Authcrypt","recipients":[]}').toString('base64url'),
+      iv: 'AAAA',
+      ciphertext: 'AAAA',
+      tag: 'AAAA',
+    }
     const answer = await fetch(`http://127.0.0.1:${agent.node.publicPort}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/didcomm-envelope-enc' },
@@ -87,8 +98,16 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
   beforeAll(async () => {
     receiver = await startEventReceiver({ status: () => (++webhookRequests === 1 ? 503 : 204) })
     // answers nothing until released: its events stay pending
-    slow = await startEventReceiver({ status: async () => (await released, 204) })
-    agent = await startTestAgentNode({ EVENTS_BASE_URL: receiver.url, READY_MAX_OUTBOX_LAG_SECONDS: '0.2', EVENTS_TIMEOUT_MS: '60000' }, { label: 'readiness' })
+    slow = await startEventReceiver({
+      status: async () => {
+        await released
+        return 204
+      },
+    })
+    agent = await startTestAgentNode(
+      { EVENTS_BASE_URL: receiver.url, READY_MAX_OUTBOX_LAG_SECONDS: '0.2', EVENTS_TIMEOUT_MS: '60000' },
+      { label: 'readiness' },
+    )
   })
   afterAll(async () => {
     release()
@@ -99,8 +118,16 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
 
   it('counts a failed webhook attempt as a retry, then the delivery', async () => {
     const connectionId = '88888888-8888-4888-8888-888888888888'
-    agent.node.events.publish({ type: 'connection-state-updated', connectionId, invitationId: '56565656-5656-4656-8656-565656565656', state: 'completed' })
-    const samples = await scrapeUntil(metricsOf(agent), (s) => (sampleValue(s, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER }) ?? 0) >= 1)
+    agent.node.events.publish({
+      type: 'connection-state-updated',
+      connectionId,
+      invitationId: '56565656-5656-4656-8656-565656565656',
+      state: 'completed',
+    })
+    const samples = await scrapeUntil(
+      metricsOf(agent),
+      (s) => (sampleValue(s, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER }) ?? 0) >= 1,
+    )
     expect(sampleValue(samples, 'parley_events_retried_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
     expect(sampleValue(samples, 'parley_events_delivered_total', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
   })
@@ -108,11 +135,19 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
   it('is not ready while the oldest pending event is older than the limit, and ready again once delivered', async () => {
     const subscription = await agent.subscribe({ url: slow.url })
     const subscriber = `subscription:${subscription.id}`
-    agent.node.events.publish({ type: 'connection-state-updated', connectionId: '99999999-9999-4999-8999-999999999999', invitationId: '56565656-5656-4656-8656-565656565656', state: 'completed' })
+    agent.node.events.publish({
+      type: 'connection-state-updated',
+      connectionId: '99999999-9999-4999-8999-999999999999',
+      invitationId: '56565656-5656-4656-8656-565656565656',
+      state: 'completed',
+    })
 
     const readiness = async () => {
       const response = await agent.admin('/readyz')
-      return { status: response.status, body: (await response.json()) as { checks: { outbox: { ok: boolean; subscriber?: string; lagSeconds?: number } } } }
+      return {
+        status: response.status,
+        body: (await response.json()) as { checks: { outbox: { ok: boolean; subscriber?: string; lagSeconds?: number } } },
+      }
     }
     let answer = await readiness()
     for (let i = 0; i < 200 && answer.status === 200; i++) {

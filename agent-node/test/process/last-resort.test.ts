@@ -7,7 +7,8 @@ const coded = (code: string) => Object.assign(new Error(code), { code })
 
 describe('last-resort handlers', () => {
   it('tells socket and protocol errors from the rest', () => {
-    for (const code of ['ECONNRESET', 'EPIPE', 'WS_ERR_INVALID_UTF8', 'HPE_INVALID_METHOD']) expect(isSocketError(coded(code)), code).toBe(true)
+    for (const code of ['ECONNRESET', 'EPIPE', 'WS_ERR_INVALID_UTF8', 'HPE_INVALID_METHOD'])
+      expect(isSocketError(coded(code)), code).toBe(true)
     for (const error of [new TypeError('x'), coded('ERR_ASSERTION'), 'a string', null]) expect(isSocketError(error)).toBe(false)
   })
 

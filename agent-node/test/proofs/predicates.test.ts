@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueThroughShortUrl, nextProofRequestReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
 
 type Predicate = { name: string; type: string; value: number }
-type Callback = { ref?: string; status: string; state: string; claims?: { name: string; value: string }[]; predicates?: Predicate[]; reason?: string }
+type Callback = {
+  ref?: string
+  status: string
+  state: string
+  claims?: { name: string; value: string }[]
+  predicates?: Predicate[]
+  reason?: string
+}
 type Submitted = { verified: boolean; claims?: { name: string; value: string }[]; predicates?: Predicate[]; errorCode?: string }
 
 describe('AnonCreds predicates', () => {
@@ -38,9 +45,16 @@ describe('AnonCreds predicates', () => {
     const received = await request
     const format = await stack.wallet.agent.modules.didcomm.proofs.getFormatData(received.id)
     const answer = await stack.wallet.answerProofRequest(received.id)
-    await stack.receiver.waitFor((e) => e.topic === 'callback' && e.body.ref === ref && !['scanned', 'connected'].includes(String(e.body.status)), 90_000)
+    await stack.receiver.waitFor(
+      (e) => e.topic === 'callback' && e.body.ref === ref && !['scanned', 'connected'].includes(String(e.body.status)),
+      90_000,
+    )
     const callbacks = stack.receiver.events.filter((e) => e.topic === 'callback' && e.body.ref === ref).map((e) => e.body as Callback)
-    return { answer, callbacks, request: format.request?.anoncreds as { requested_predicates: Record<string, { name: string; p_type: string; p_value: number }> } }
+    return {
+      answer,
+      callbacks,
+      request: format.request?.anoncreds as { requested_predicates: Record<string, { name: string; p_type: string; p_value: number }> },
+    }
   }
 
   it('>=, >, <= and < on an integer attribute are requested, proven and listed in the ok callback', async () => {
@@ -51,7 +65,9 @@ describe('AnonCreds predicates', () => {
       { name: 'age', type: '<', value: 28 },
     ]
     const { answer, callbacks, request } = await presentThroughShortUrl('all-four', predicates, ['name'])
-    expect(Object.values(request.requested_predicates).map((p) => [p.name, p.p_type, p.p_value])).toEqual(predicates.map((p) => [p.name, p.type, p.value]))
+    expect(Object.values(request.requested_predicates).map((p) => [p.name, p.p_type, p.p_value])).toEqual(
+      predicates.map((p) => [p.name, p.type, p.value]),
+    )
     expect(answer.presented).toBe(true)
     const final = callbacks.at(-1)!
     expect(final).toMatchObject({ status: 'ok', state: 'ok', claims: [{ name: 'name', value: 'Alice Example' }], predicates })
@@ -70,13 +86,26 @@ describe('AnonCreds predicates', () => {
     const sent = await stack.admin<{ id: string }>('/v1/message', {
       type: 'identity-proof-request',
       connectionId,
-      requestedProofItems: [{ id: 'adult', type: 'verifiable-credential', credentialDefinitionId: person, predicates: [{ name: 'age', type: '>=', value: 21 }] }],
+      requestedProofItems: [
+        {
+          id: 'adult',
+          type: 'verifiable-credential',
+          credentialDefinitionId: person,
+          predicates: [{ name: 'age', type: '>=', value: 21 }],
+        },
+      ],
     })
     expect(sent.status, JSON.stringify(sent.body)).toBe(200)
     const received = await request
     expect(received.threadId).toBe(sent.body.id)
     expect((await stack.wallet.answerProofRequest(received.id)).presented).toBe(true)
-    const submit = await stack.receiver.waitFor((e) => e.topic === 'message-received' && (e.body.message as { type: string }).type === 'identity-proof-submit' && (e.body.message as { threadId: string }).threadId === sent.body.id, 90_000)
+    const submit = await stack.receiver.waitFor(
+      (e) =>
+        e.topic === 'message-received' &&
+        (e.body.message as { type: string }).type === 'identity-proof-submit' &&
+        (e.body.message as { threadId: string }).threadId === sent.body.id,
+      90_000,
+    )
     const [item] = (submit.body.message as { submittedProofItems: Submitted[] }).submittedProofItems
     expect(item).toMatchObject({ id: 'adult', verified: true, claims: [], predicates: [{ name: 'age', type: '>=', value: 21 }] })
   }, 180_000)
@@ -86,11 +115,21 @@ describe('AnonCreds predicates', () => {
     const sent = await stack.admin<{ id: string }>('/v1/message', {
       type: 'identity-proof-request',
       connectionId,
-      requestedProofItems: [{ type: 'verifiable-credential', credentialDefinitionId: person, attributes: ['name'], predicates: [{ name: 'age', type: '<', value: 18 }] }],
+      requestedProofItems: [
+        {
+          type: 'verifiable-credential',
+          credentialDefinitionId: person,
+          attributes: ['name'],
+          predicates: [{ name: 'age', type: '<', value: 18 }],
+        },
+      ],
     })
     expect(sent.status).toBe(200)
     expect((await stack.wallet.answerProofRequest((await request).id)).presented).toBe(false)
-    const submit = await stack.receiver.waitFor((e) => e.topic === 'message-received' && (e.body.message as { threadId?: string }).threadId === sent.body.id, 90_000)
+    const submit = await stack.receiver.waitFor(
+      (e) => e.topic === 'message-received' && (e.body.message as { threadId?: string }).threadId === sent.body.id,
+      90_000,
+    )
     const [item] = (submit.body.message as { submittedProofItems: Submitted[] }).submittedProofItems
     expect(item).toMatchObject({ verified: false, errorCode: 'refused' })
     expect(item!.predicates).toBeUndefined()

@@ -44,7 +44,11 @@ describe('presentation-request callbacks', () => {
   /** Makes a request with a callback and opens its short URL (the flow reports `scanned`). */
   const requestAndScan = async (ref: string) => {
     const response = await agent.admin('/v1/presentation-request', {
-      body: { ref, callbackUrl: `${receiver.url}/callback`, requestedCredentials: [{ credentialDefinitionId: definitionId, attributes: ['name'] }] },
+      body: {
+        ref,
+        callbackUrl: `${receiver.url}/callback`,
+        requestedCredentials: [{ credentialDefinitionId: definitionId, attributes: ['name'] }],
+      },
     })
     expect(response.status).toBe(200)
     const { shortUrl } = (await response.json()) as { shortUrl: string }
@@ -53,24 +57,33 @@ describe('presentation-request callbacks', () => {
   }
   const postsOf = (ref: string) => posts.filter((p) => p.ref === ref).map((p) => [p.status, p.answered])
   /** Waits until `count` POSTs of `ref` were received and answered. */
-  const answered = (ref: string, count: number) => posted.until(() => postsOf(ref).length === count && postsOf(ref).every(([, status]) => status !== 0))
+  const answered = (ref: string, count: number) =>
+    posted.until(() => postsOf(ref).length === count && postsOf(ref).every(([, status]) => status !== 0))
 
   it('retries a failed callback with the webhook policy until it is acknowledged', async () => {
     let failures = 2
     answers.set('retried', () => (failures-- > 0 ? 503 : 204))
     await requestAndScan('retried')
     await answered('retried', 3)
-    expect(postsOf('retried')).toEqual([['scanned', 503], ['scanned', 503], ['scanned', 204]])
+    expect(postsOf('retried')).toEqual([
+      ['scanned', 503],
+      ['scanned', 503],
+      ['scanned', 204],
+    ])
   })
 
-  it('gives up after the policy\'s attempts, and does not retry a 4xx', async () => {
+  it("gives up after the policy's attempts, and does not retry a 4xx", async () => {
     answers.set('exhausted', () => 500)
     answers.set('refused', () => 410)
     await requestAndScan('exhausted')
     await requestAndScan('refused')
     await answered('exhausted', 3)
     await answered('refused', 1)
-    expect(postsOf('exhausted')).toEqual([['scanned', 500], ['scanned', 500], ['scanned', 500]])
+    expect(postsOf('exhausted')).toEqual([
+      ['scanned', 500],
+      ['scanned', 500],
+      ['scanned', 500],
+    ])
     expect(postsOf('refused')).toEqual([['scanned', 410]])
   })
 
@@ -85,7 +98,10 @@ describe('presentation-request callbacks', () => {
     await agent.restart() // the stop abandons the POST in flight; the report stays owed
     releaseHeld(503) // the first POST's connection is gone: this answer reaches no one
     await answered('restarted', 2)
-    expect(postsOf('restarted')).toEqual([['scanned', 503], ['scanned', 204]])
+    expect(postsOf('restarted')).toEqual([
+      ['scanned', 503],
+      ['scanned', 204],
+    ])
     // Reports acknowledged, refused or given up before the restart are not owed any more.
     expect(postsOf('retried')).toHaveLength(3)
     expect(postsOf('exhausted')).toHaveLength(3)

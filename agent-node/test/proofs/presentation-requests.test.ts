@@ -3,7 +3,12 @@
  * loopback (test/support/credential-stack.ts), the callback receiver on loopback (allowed by
  * OUTBOUND_ALLOWED_NETWORKS). The wallet first receives two credentials of two types.
  */
-import { DidCommProofEventTypes, DidCommProofState, type DidCommProofExchangeRecord, type DidCommProofStateChangedEvent } from '@credo-ts/didcomm'
+import {
+  DidCommProofEventTypes,
+  DidCommProofState,
+  type DidCommProofExchangeRecord,
+  type DidCommProofStateChangedEvent,
+} from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueThroughShortUrl, nextProofRequestReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
 import { presentForged } from '../support/forged-presentation.ts'
@@ -99,16 +104,28 @@ describe('presentation requests', () => {
   }, 180_000)
 
   it('refuses a private callback URL, an unknown definition and unknown attributes with a 4xx naming the field', async () => {
-    const request = (body: Record<string, unknown>) => stack.admin<{ error: string; message: string; issues?: { field: string; message: string }[] }>('/v1/presentation-request', body)
-    const metadata = await request({ ref: 'x', callbackUrl: 'http://169.254.169.254/latest', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    const request = (body: Record<string, unknown>) =>
+      stack.admin<{ error: string; message: string; issues?: { field: string; message: string }[] }>('/v1/presentation-request', body)
+    const metadata = await request({
+      ref: 'x',
+      callbackUrl: 'http://169.254.169.254/latest',
+      requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }],
+    })
     expect(metadata.status).toBe(400)
     expect(metadata.body.issues![0]!.field).toBe('callbackUrl')
     expect(metadata.body.message).toMatch(/169\.254\.169\.254 is a linkLocal address/)
-    const privateNet = await request({ ref: 'x', callbackUrl: 'http://10.1.2.3/cb', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    const privateNet = await request({
+      ref: 'x',
+      callbackUrl: 'http://10.1.2.3/cb',
+      requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }],
+    })
     expect(privateNet.status).toBe(400)
     expect(privateNet.body.issues![0]!.field).toBe('callbackUrl')
 
-    const unknown = await request({ ref: 'x', requestedCredentials: [{ credentialDefinitionId: 'no-such-definition', attributes: ['name'] }] })
+    const unknown = await request({
+      ref: 'x',
+      requestedCredentials: [{ credentialDefinitionId: 'no-such-definition', attributes: ['name'] }],
+    })
     expect(unknown.status).toBe(404)
     const attribute = await request({ ref: 'x', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['shoe-size'] }] })
     expect(attribute.status).toBe(400)
@@ -117,7 +134,11 @@ describe('presentation requests', () => {
     const neither = await request({ ref: 'x' })
     expect(neither.status).toBe(400)
     expect(neither.body.issues!.map((i) => i.field)).toEqual(['credentialDefinitionId', 'claims'])
-    const both = await request({ credentialDefinitionId: person, claims: ['name'], requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }] })
+    const both = await request({
+      credentialDefinitionId: person,
+      claims: ['name'],
+      requestedCredentials: [{ credentialDefinitionId: person, attributes: ['name'] }],
+    })
     expect(both.status).toBe(400)
     expect(both.body.issues![0]!.field).toBe('requestedCredentials')
   })
@@ -135,7 +156,10 @@ describe('presentation requests', () => {
     const answer = await stack.wallet.answerProofRequest(received.id)
     expect(answer.presented).toBe(true)
     const submit = await stack.receiver.waitFor(
-      (e) => e.topic === 'message-received' && (e.body.message as { type: string; threadId: string }).type === 'identity-proof-submit' && (e.body.message as { threadId: string }).threadId === received.threadId,
+      (e) =>
+        e.topic === 'message-received' &&
+        (e.body.message as { type: string; threadId: string }).type === 'identity-proof-submit' &&
+        (e.body.message as { threadId: string }).threadId === received.threadId,
       90_000,
     )
     return { submit: submit.body.message as Record<string, unknown>, walletExchange: received }
@@ -143,9 +167,12 @@ describe('presentation requests', () => {
 
   /** The wallet's proof exchange `id` once it reaches `state`. */
   const walletExchangeIn = (id: string, state: DidCommProofState) =>
-    nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(stack.wallet.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
-      p.proofRecord.id === id && p.proofRecord.state === state ? p.proofRecord : undefined,
-    90_000)
+    nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(
+      stack.wallet.agent,
+      DidCommProofEventTypes.ProofStateChanged,
+      (p) => (p.proofRecord.id === id && p.proofRecord.state === state ? p.proofRecord : undefined),
+      90_000,
+    )
 
   it('identity-proof-request to a connected user; identity-proof-submit with verified claims; identity-proof-result ok acknowledges it', async () => {
     const connectionId = await stack.connectWallet()
@@ -154,7 +181,9 @@ describe('presentation requests', () => {
       type: 'identity-proof-submit',
       connectionId,
       threadId: walletExchange.threadId,
-      submittedProofItems: [{ id: 'who', type: 'verifiable-credential', verified: true, claims: [{ name: 'name', value: 'Alice Example' }] }],
+      submittedProofItems: [
+        { id: 'who', type: 'verifiable-credential', verified: true, claims: [{ name: 'name', value: 'Alice Example' }] },
+      ],
     })
     // The wallet waits for the verdict: nothing acknowledges the presentation until the controller does.
     expect((await stack.wallet.agent.modules.didcomm.proofs.getById(walletExchange.id)).state).toBe(DidCommProofState.PresentationSent)

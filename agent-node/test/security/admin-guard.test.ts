@@ -22,7 +22,10 @@ describe('admin API guards', () => {
   let port: number
 
   beforeAll(async () => {
-    agent = await startTestAgentNode({ ADMIN_ALLOWED_ORIGINS: CONTROLLER_ORIGIN, ADMIN_MAX_BODY_BYTES: String(64 * 1024) }, { label: 'admin-guard' })
+    agent = await startTestAgentNode(
+      { ADMIN_ALLOWED_ORIGINS: CONTROLLER_ORIGIN, ADMIN_MAX_BODY_BYTES: String(64 * 1024) },
+      { label: 'admin-guard' },
+    )
     port = agent.node.adminPort
   }, 120_000)
   afterAll(() => agent?.close())
@@ -30,11 +33,14 @@ describe('admin API guards', () => {
   /** One admin request with exactly these headers (fetch would not let us set Host). */
   const raw = (path: string, headers: Record<string, string>, body?: string | Buffer[]) =>
     new Promise<RawAnswer>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, method: body === undefined ? 'GET' : 'POST', headers: { host: `127.0.0.1:${port}`, ...headers } }, (response) => {
-        let text = ''
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }))
-      })
+      const req = request(
+        { host: '127.0.0.1', port, path, method: body === undefined ? 'GET' : 'POST', headers: { host: `127.0.0.1:${port}`, ...headers } },
+        (response) => {
+          let text = ''
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }))
+        },
+      )
       req.on('error', reject)
       if (Array.isArray(body)) for (const chunk of body) req.write(chunk)
       else if (body !== undefined) req.write(body)
@@ -90,7 +96,10 @@ describe('admin API guards', () => {
     const sized = await raw('/v1/message', { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(big)) }, big)
     expect(sized.status).toBe(413)
     expect(sized.json.error).toBe('payload_too_large')
-    const chunked = await raw('/v1/message', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [Buffer.from(big.slice(0, 50_000)), Buffer.from(big.slice(50_000))])
+    const chunked = await raw('/v1/message', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [
+      Buffer.from(big.slice(0, 50_000)),
+      Buffer.from(big.slice(50_000)),
+    ])
     expect(chunked.status).toBe(413)
   })
 

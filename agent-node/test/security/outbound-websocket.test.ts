@@ -39,7 +39,12 @@ describe('outbound DIDComm WebSocket to a hostile endpoint', () => {
       }),
     )
     const transport = agent.node.agent.modules.didcomm.outboundTransports.find((t) => t.supportedSchemes.includes('ws'))!
-    await transport.sendMessage({ payload: JSON.parse(bogusEnvelope(1)), endpoint, connectionId: crypto.randomUUID(), responseRequested: true })
+    await transport.sendMessage({
+      payload: JSON.parse(bogusEnvelope(1)),
+      endpoint,
+      connectionId: crypto.randomUUID(),
+      responseRequested: true,
+    })
     closeCodes.push(await closed)
     expect(closeCodes.at(-1)).toBe(1007)
     const health = await fetch(`http://127.0.0.1:${agent.node.publicPort}/health`)

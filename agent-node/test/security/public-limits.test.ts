@@ -19,7 +19,10 @@ describe('public port limits', () => {
   let publicUrl: string
 
   beforeAll(async () => {
-    agent = await startTestAgentNode({ DIDCOMM_MAX_ENVELOPE_BYTES: String(MAX_ENVELOPE_BYTES), DIDCOMM_MAX_RECIPIENTS: '8' }, { label: 'limits' })
+    agent = await startTestAgentNode(
+      { DIDCOMM_MAX_ENVELOPE_BYTES: String(MAX_ENVELOPE_BYTES), DIDCOMM_MAX_RECIPIENTS: '8' },
+      { label: 'limits' },
+    )
     publicUrl = `127.0.0.1:${agent.node.publicPort}`
   }, 120_000)
   afterAll(() => agent?.close())

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DidCommConnectionEventTypes, DidCommDidExchangeState, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
-import { loadConfig } from '../../src/config/index.ts'
+import { loadConfig, type AgentNodeConfig } from '../../src/config/index.ts'
 import { Subscription } from '../../src/events/subscriptions/model.ts'
 import type { Dialect } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
@@ -21,6 +21,8 @@ import { usePostgresTestDatabase } from './temp-databases.ts'
 
 export interface TestAgentNode {
   readonly node: AgentNode
+  /** The configuration it was started with (data folder, database URL, wallet key…). */
+  readonly config: AgentNodeConfig
   /** `http://127.0.0.1:<admin port>` */
   readonly adminUrl: string
   /** Calls the admin API with a JSON body when `body` is given. */
@@ -65,6 +67,7 @@ export async function startTestAgentNode(env: Record<string, string> = {}, optio
     get node() {
       return node
     },
+    config,
     get adminUrl() {
       return `http://127.0.0.1:${node.adminPort}`
     },
@@ -111,16 +114,20 @@ export function useTestAgentNode(
   setup?: (agent: TestAgentNode) => Promise<void>,
 ): { readonly agent: TestAgentNode } {
   const server = dialect === 'postgres' ? usePostgresTestDatabase() : undefined
-  const agent = useSuiteResource(async () => {
-    const started = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
-    try {
-      await setup?.(started)
-    } catch (error) {
-      await started.close()
-      throw error
-    }
-    return started
-  }, (started) => started.close(), 120_000)
+  const agent = useSuiteResource(
+    async () => {
+      const started = await startTestAgentNode(server ? { ...env, DATABASE_URL: server.url } : env)
+      try {
+        await setup?.(started)
+      } catch (error) {
+        await started.close()
+        throw error
+      }
+      return started
+    },
+    (started) => started.close(),
+    120_000,
+  )
   return {
     get agent() {
       return agent()
@@ -133,7 +140,11 @@ export function useTestAgentNode(
  * `GET /v1/invitation` and waits for DID Exchange to complete on the agent's side.
  * @returns the connection's id on each side.
  */
-export async function connectWallet(node: AgentNode, adminUrl: string, wallet: WalletPeer): Promise<{ connectionId: string; walletConnectionId: string }> {
+export async function connectWallet(
+  node: AgentNode,
+  adminUrl: string,
+  wallet: WalletPeer,
+): Promise<{ connectionId: string; walletConnectionId: string }> {
   const { url, outOfBandId } = (await (await fetch(`${adminUrl}/v1/invitation`)).json()) as { url: string; outOfBandId: string }
   const completed = new Promise<string>((resolve) => {
     node.agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {

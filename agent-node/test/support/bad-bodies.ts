@@ -14,6 +14,9 @@ export async function expectRejected(post: (body: unknown) => Promise<Response>,
     const error = (await response.json()) as { error: string; issues?: Array<{ field: string; message: string }> }
     expect(response.status, what).toBe(400)
     expect(error.error, what).toBe('validation_error')
-    expect(error.issues?.map((issue) => issue.field), what).toContain(field)
+    expect(
+      error.issues?.map((issue) => issue.field),
+      what,
+    ).toContain(field)
   }
 }

@@ -9,13 +9,24 @@ import { request } from 'node:http'
  * `contentType`; stops writing as soon as the answer comes.
  * @returns its status, the bytes written by then and the milliseconds to the answer.
  */
-export function chunkedPost(port: number, path: string, contentType: string, total: number): Promise<{ status: number; written: number; ms: number }> {
+export function chunkedPost(
+  port: number,
+  path: string,
+  contentType: string,
+  total: number,
+): Promise<{ status: number; written: number; ms: number }> {
   const chunk = Buffer.alloc(64 * 1024, 0x20)
   const start = performance.now()
   return new Promise((resolve, reject) => {
     let written = 0
     let answered = false
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': contentType, 'transfer-encoding': 'chunked' } })
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path,
+      headers: { 'content-type': contentType, 'transfer-encoding': 'chunked' },
+    })
     req.on('response', (response) => {
       answered = true
       response.resume()

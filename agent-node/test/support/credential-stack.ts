@@ -65,7 +65,8 @@ export async function startCredentialStack(label: string): Promise<CredentialSta
     admin,
     async credentialType(name, attributes) {
       const created = await admin<{ id: string }>('/v1/credential-types', { name, version: '1.0', attributes })
-      if (created.status !== 201 && created.status !== 200) throw new Error(`credential type: ${created.status} ${JSON.stringify(created.body)}`)
+      if (created.status !== 201 && created.status !== 200)
+        throw new Error(`credential type: ${created.status} ${JSON.stringify(created.body)}`)
       return created.body.id
     },
     async connectWallet() {
@@ -81,20 +82,28 @@ export async function startCredentialStack(label: string): Promise<CredentialSta
 
 /** The next credential offer the wallet receives (subscribe before triggering it). */
 export function nextOfferReceived(wallet: WalletPeer): Promise<DidCommCredentialExchangeRecord> {
-  return nextEvent<DidCommCredentialStateChangedEvent, DidCommCredentialExchangeRecord>(wallet.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
-    p.credentialExchangeRecord.state === DidCommCredentialState.OfferReceived ? p.credentialExchangeRecord : undefined,
+  return nextEvent<DidCommCredentialStateChangedEvent, DidCommCredentialExchangeRecord>(
+    wallet.agent,
+    DidCommCredentialEventTypes.DidCommCredentialStateChanged,
+    (p) => (p.credentialExchangeRecord.state === DidCommCredentialState.OfferReceived ? p.credentialExchangeRecord : undefined),
   )
 }
 
 /** The next proof request the wallet receives (subscribe before triggering it). */
 export function nextProofRequestReceived(wallet: WalletPeer): Promise<DidCommProofExchangeRecord> {
-  return nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(wallet.agent, DidCommProofEventTypes.ProofStateChanged, (p) =>
-    p.proofRecord.state === DidCommProofState.RequestReceived ? p.proofRecord : undefined,
+  return nextEvent<DidCommProofStateChangedEvent, DidCommProofExchangeRecord>(
+    wallet.agent,
+    DidCommProofEventTypes.ProofStateChanged,
+    (p) => (p.proofRecord.state === DidCommProofState.RequestReceived ? p.proofRecord : undefined),
   )
 }
 
 /** Issues a credential to the wallet through an offer invitation's short URL; resolves when the wallet holds it. */
-export async function issueThroughShortUrl(stack: CredentialStack, credentialDefinitionId: string, claims: Record<string, string>): Promise<void> {
+export async function issueThroughShortUrl(
+  stack: CredentialStack,
+  credentialDefinitionId: string,
+  claims: Record<string, string>,
+): Promise<void> {
   const offer = await stack.admin<{ shortUrl: string }>('/v1/credential-offer', {
     credentialDefinitionId,
     claims: Object.entries(claims).map(([name, value]) => ({ name, value })),

@@ -17,14 +17,15 @@ export function recordDeliveries(engine: DeliveryEngine, subscriber?: string): D
     records.push(record)
     for (const waiter of [...waiters]) waiter()
   })
-  const until = (condition: () => boolean) => new Promise<void>((resolve) => {
-    const check = () => {
-      if (!condition()) return
-      waiters.delete(check)
-      resolve()
-    }
-    waiters.add(check)
-    check()
-  })
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!condition()) return
+        waiters.delete(check)
+        resolve()
+      }
+      waiters.add(check)
+      check()
+    })
   return { records, until }
 }

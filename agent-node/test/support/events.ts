@@ -5,12 +5,19 @@ import type { DeliveryRecord } from '../../src/events/delivery/engine.ts'
 
 /** A `message-state-updated` event of `connectionId`; `n` (its timestamp) tells events apart. */
 export const messageState = (connectionId: string, n: number): AgentEvent => ({
-  type: 'message-state-updated', messageId: crypto.randomUUID(), connectionId, state: 'sent', timestamp: n,
+  type: 'message-state-updated',
+  messageId: crypto.randomUUID(),
+  connectionId,
+  state: 'sent',
+  timestamp: n,
 })
 
 /** A `connection-state-updated` (completed) event of `connectionId`. */
 export const connectionCompleted = (connectionId: string): AgentEvent => ({
-  type: 'connection-state-updated', connectionId, invitationId: crypto.randomUUID(), state: 'completed',
+  type: 'connection-state-updated',
+  connectionId,
+  invitationId: crypto.randomUUID(),
+  state: 'completed',
 })
 
 /** The `timestamp` of a `message-state-updated` event, else null. */

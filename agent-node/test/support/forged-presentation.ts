@@ -7,10 +7,18 @@ import { JsonEncoder } from '@credo-ts/core'
 import { proofV2 } from '../../src/messages/types/protocol-messages.ts'
 import type { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 
-type RevealedGroups = { requested_proof: { revealed_attr_groups: Record<string, { values: Record<string, { raw: string; encoded: string }> }> } }
+type RevealedGroups = {
+  requested_proof: { revealed_attr_groups: Record<string, { values: Record<string, { raw: string; encoded: string }> }> }
+}
 
 /** Presents with the value of attribute `name` in group `group` replaced by `forgedValue`. */
-export async function presentForged(wallet: WalletPeer, proofExchangeRecordId: string, group: string, name: string, forgedValue: string): Promise<void> {
+export async function presentForged(
+  wallet: WalletPeer,
+  proofExchangeRecordId: string,
+  group: string,
+  name: string,
+  forgedValue: string,
+): Promise<void> {
   const { agent } = wallet
   const proofs = agent.modules.didcomm.proofs
   const { proofFormats } = await proofs.selectCredentialsForRequest({ proofExchangeRecordId })

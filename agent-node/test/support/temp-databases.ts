@@ -17,7 +17,8 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterEach, beforeEach } from 'vitest'
 import { execute } from '../../src/database/dialect.ts'
-import { openDatabase, redactedUrl, type Database, type Dialect } from '../../src/database/index.ts'
+import { redactedUrl } from '@parley/shared'
+import { openDatabase, type Database, type Dialect } from '../../src/database/index.ts'
 import { useSuiteResource } from './suite-resource.ts'
 
 /** Both dialects, for `describe.each(dialects)`. */
@@ -30,7 +31,8 @@ export const dialects: readonly Dialect[] = ['sqlite', 'postgres']
  */
 function testPostgresUrl(): string {
   const url = process.env.PARLEY_TEST_POSTGRES_URL
-  if (!url) throw new Error('PARLEY_TEST_POSTGRES_URL is unset: run the tests with vitest (its global setup starts a PostgreSQL) or name a server')
+  if (!url)
+    throw new Error('PARLEY_TEST_POSTGRES_URL is unset: run the tests with vitest (its global setup starts a PostgreSQL) or name a server')
   return url
 }
 

@@ -29,11 +29,15 @@ export interface WsSubscriber {
   listen(): Promise<void>
 }
 
-export async function startWsSubscriber(answer: (frame: StreamEventFrame, deliveries: number) => Answer = () => 'ack'): Promise<WsSubscriber> {
+export async function startWsSubscriber(
+  answer: (frame: StreamEventFrame, deliveries: number) => Answer = () => 'ack',
+): Promise<WsSubscriber> {
   const received: StreamEventFrame[] = []
   const applied: StreamEventFrame[] = []
   const seen = new Set<string>()
-  const { changed, until } = conditions(() => `received ${JSON.stringify(received.map((f) => [f.connectionId.slice(0, 8), f.seq, f.event.type]))}`)
+  const { changed, until } = conditions(
+    () => `received ${JSON.stringify(received.map((f) => [f.connectionId.slice(0, 8), f.seq, f.event.type]))}`,
+  )
   let connections = 0
   let port = 0
   let server: WebSocketServer | undefined
@@ -56,16 +60,17 @@ export async function startWsSubscriber(answer: (frame: StreamEventFrame, delive
     })
   }
 
-  const listen = () => new Promise<void>((resolve, reject) => {
-    const next = new WebSocketServer({ host: '127.0.0.1', port, path: '/events' })
-    next.once('error', reject)
-    next.once('listening', () => {
-      port = (next.address() as { port: number }).port
-      server = next
-      resolve()
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const next = new WebSocketServer({ host: '127.0.0.1', port, path: '/events' })
+      next.once('error', reject)
+      next.once('listening', () => {
+        port = (next.address() as { port: number }).port
+        server = next
+        resolve()
+      })
+      next.on('connection', onConnection)
     })
-    next.on('connection', onConnection)
-  })
   await listen()
 
   return {

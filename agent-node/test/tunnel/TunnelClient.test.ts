@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { SendMessageBody, TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame } from '@parley/shared'
+import { MAX_EVENT_BYTES, SendMessageBody, TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame } from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messages/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
@@ -156,6 +156,31 @@ describe('TunnelClient', () => {
     expect(worker.frames.map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 2])
   })
 
+  it('settles an attempt as rejected (dead letter) when the worker answers reject, or the event is too large to send', async () => {
+    const { worker, client } = await setup()
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    const refused = event(1)
+    const attempt = client.deliver(refused, never)
+    await until(() => worker.frames.length === 1)
+    socket.send(JSON.stringify({ kind: 'reject', id: refused.id, reason: 'event of 2000000 bytes' }))
+    expect(await attempt).toEqual({ result: 'rejected', error: 'rejected by the worker: event of 2000000 bytes' })
+
+    const huge: PublishedEvent = {
+      ...event(2),
+      event: {
+        type: 'message-received',
+        message: { type: 'text', id: 'm1', connectionId: CONNECTION, timestamp: 0, threadId: null, content: 'x'.repeat(MAX_EVENT_BYTES) },
+      },
+    }
+    expect(await client.deliver(huge, never)).toMatchObject({
+      result: 'rejected',
+      error: expect.stringMatching(/more than the 1000000 the tunnel carries/),
+    })
+    expect(worker.frames).toHaveLength(1) // never sent
+  })
+
   it('holds an attempt until the tunnel opens, and gives it up when the engine aborts', async () => {
     const { worker, client } = await setup()
     const aborted = new AbortController()
@@ -188,9 +213,15 @@ describe('TunnelClient', () => {
       socket.send(JSON.stringify(frame))
     }
     await until(() => worker.frames.length === 2)
-    expect(messages.keys).toEqual([{ scope: 'tunnel', key: 'reply:event-1' }, { scope: 'tunnel', key: 'reply:event-1' }])
+    expect(messages.keys).toEqual([
+      { scope: 'tunnel', key: 'reply:event-1' },
+      { scope: 'tunnel', key: 'reply:event-1' },
+    ])
     const results = worker.frames as { kind: string; id: string; ok: boolean }[]
-    expect(results.map((r) => [r.kind, r.ok])).toEqual([['command-result', true], ['command-result', true]])
+    expect(results.map((r) => [r.kind, r.ok])).toEqual([
+      ['command-result', true],
+      ['command-result', true],
+    ])
     expect(new Set(results.map((r) => r.id))).toEqual(new Set(ids))
   })
 
@@ -200,14 +231,38 @@ describe('TunnelClient', () => {
     client.start()
     const socket = await opened
     const bodies: SendMessageBody[] = [
-      { type: 'menu-display', connectionId: CONNECTION, prompt: 'Pick one', menuItems: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }] },
+      {
+        type: 'menu-display',
+        connectionId: CONNECTION,
+        prompt: 'Pick one',
+        menuItems: [
+          { id: 'a', text: 'A' },
+          { id: 'b', text: 'B' },
+        ],
+      },
       { type: 'invitation', connectionId: CONNECTION, url: 'https://example.org/invitation?oob=abc' },
       { type: 'contextual-menu-update', connectionId: CONNECTION, title: 'Menu', options: [{ id: 'login', title: 'Log in' }] },
     ]
-    const frame = (message: unknown) => JSON.stringify({ kind: 'command', id: crypto.randomUUID(), idempotencyKey: `k:${crypto.randomUUID()}`, command: { name: 'send-message', message } })
+    const frame = (message: unknown) =>
+      JSON.stringify({
+        kind: 'command',
+        id: crypto.randomUUID(),
+        idempotencyKey: `k:${crypto.randomUUID()}`,
+        command: { name: 'send-message', message },
+      })
     for (const body of bodies) socket.send(frame(body))
     // A menu with duplicate item ids fails the admin API's schema: dropped, never run.
-    socket.send(frame({ type: 'menu-display', connectionId: CONNECTION, prompt: 'x', menuItems: [{ id: 'a', text: 'A' }, { id: 'a', text: 'B' }] }))
+    socket.send(
+      frame({
+        type: 'menu-display',
+        connectionId: CONNECTION,
+        prompt: 'x',
+        menuItems: [
+          { id: 'a', text: 'A' },
+          { id: 'a', text: 'B' },
+        ],
+      }),
+    )
     socket.send(frame({ type: 'text', connectionId: CONNECTION, content: 'last' }))
     await until(() => messages.sent.length === 4)
     expect(messages.sent.map((body) => body.type)).toEqual(['menu-display', 'invitation', 'contextual-menu-update', 'text'])
@@ -253,7 +308,14 @@ describe('TunnelClient', () => {
     const socket = await opened
     socket.send('{ not json')
     socket.send(JSON.stringify({ kind: 'command', id: 'not-a-uuid' }))
-    socket.send(JSON.stringify({ kind: 'command', id: crypto.randomUUID(), idempotencyKey: 'k', command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'after garbage' } } }))
+    socket.send(
+      JSON.stringify({
+        kind: 'command',
+        id: crypto.randomUUID(),
+        idempotencyKey: 'k',
+        command: { name: 'send-message', message: { type: 'text', connectionId: CONNECTION, content: 'after garbage' } },
+      }),
+    )
     await until(() => messages.sent.length === 1)
     expect(client.connected).toBe(true)
     expect(worker.sockets).toHaveLength(1)

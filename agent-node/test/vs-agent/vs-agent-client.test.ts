@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MessageReaction, MessageReactionsMessage, ReactionAction } from '../../src/didcomm/reactions/index.ts'
 import { ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../../src/didcomm/receipts/index.ts'
 import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
-import { issueThroughShortUrl, nextOfferReceived, nextProofRequestReceived, startCredentialStack, type CredentialStack } from '../support/credential-stack.ts'
+import {
+  issueThroughShortUrl,
+  nextOfferReceived,
+  nextProofRequestReceived,
+  startCredentialStack,
+  type CredentialStack,
+} from '../support/credential-stack.ts'
 import { nextEvent } from '../support/next-event.ts'
 
 type Envelope = { type: string; id: string; connectionId: string; threadId: string | null; [field: string]: unknown }
@@ -25,19 +31,35 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
 
   /** vs-agent-client `MessageService.send`: POST `<base>/v1/message`, the answer must carry a string `id`. */
   const send = async (message: Record<string, unknown>) => {
-    const response = await fetch(`${base}/v1/message`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(message) })
+    const response = await fetch(`${base}/v1/message`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(message),
+    })
     return { status: response.status, body: (await response.json()) as { id: string } & Record<string, unknown> }
   }
   /** A message of vs-agent's model as its `toJSON` writes it: `id` generated, `timestamp` an ISO string. */
-  const modelMessage = (type: string, fields: Record<string, unknown>) => ({ id: randomUUID(), type, connectionId, timestamp: new Date().toISOString(), ...fields })
+  const modelMessage = (type: string, fields: Record<string, unknown>) => ({
+    id: randomUUID(),
+    type,
+    connectionId,
+    timestamp: new Date().toISOString(),
+    ...fields,
+  })
   const received = (predicate: (message: Envelope) => boolean) =>
-    stack.receiver.waitFor((e) => e.topic === 'message-received' && predicate(e.body.message as Envelope), 90_000).then((e) => e.body.message as Envelope)
+    stack.receiver
+      .waitFor((e) => e.topic === 'message-received' && predicate(e.body.message as Envelope), 90_000)
+      .then((e) => e.body.message as Envelope)
 
   beforeAll(async () => {
     stack = await startCredentialStack('vs-agent-compatible')
     base = `http://127.0.0.1:${stack.node.adminPort}`
     // vs-agent-client `CredentialTypeService.create` and `getAll`.
-    const created = await fetch(`${base}/v1/credential-types`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'membership', version: '1.0', attributes: ['name', 'level'] }) })
+    const created = await fetch(`${base}/v1/credential-types`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'membership', version: '1.0', attributes: ['name', 'level'] }),
+    })
     credentialDefinitionId = ((await created.json()) as { id: string }).id
     const all = (await (await fetch(`${base}/v1/credential-types`, { headers: { accept: 'application/json' } })).json()) as { id: string }[]
     expect(all.map((type) => type.id)).toContain(credentialDefinitionId)
@@ -63,7 +85,10 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     expect(sent.status).toBe(200)
     expect(sent.body.id).toBe(text.id)
     await reply
-    const state = await stack.receiver.waitFor((e) => e.topic === 'message-state-updated' && e.body.messageId === text.id && e.body.state === 'sent', 60_000)
+    const state = await stack.receiver.waitFor(
+      (e) => e.topic === 'message-state-updated' && e.body.messageId === text.id && e.body.state === 'sent',
+      60_000,
+    )
     expect(state.body).toMatchObject({ type: 'message-state-updated', connectionId })
 
     const again = await send({ ...text, content: 'same id' })
@@ -77,10 +102,14 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     expect(message.id).toBe(walletMessageId)
 
     for (const receipt of [{ message_id: message.id }, { messageId: message.id }]) {
-      const delivered = nextEvent<MessageReceiptsReceivedEvent, string>(stack.wallet.agent, ReceiptsEventTypes.MessageReceiptsReceived, (p) =>
-        p.receipts.some((r) => r.messageId === message.id && r.state === 'viewed') ? 'viewed' : undefined,
+      const delivered = nextEvent<MessageReceiptsReceivedEvent, string>(
+        stack.wallet.agent,
+        ReceiptsEventTypes.MessageReceiptsReceived,
+        (p) => (p.receipts.some((r) => r.messageId === message.id && r.state === 'viewed') ? 'viewed' : undefined),
       )
-      const sent = await send(modelMessage('receipts', { receipts: [{ ...receipt, state: 'viewed', timestamp: new Date().toISOString() }] }))
+      const sent = await send(
+        modelMessage('receipts', { receipts: [{ ...receipt, state: 'viewed', timestamp: new Date().toISOString() }] }),
+      )
       expect(sent.status, JSON.stringify(sent.body)).toBe(200)
       expect(await delivered).toBe('viewed')
     }
@@ -89,25 +118,40 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
   it("a user's reaction arrives as a reaction message", async () => {
     const walletConnection = (await stack.wallet.agent.modules.didcomm.connections.getAll())[0]!
     const reacted = randomUUID()
-    const reaction = new MessageReactionsMessage({ reactions: [new MessageReaction({ messageId: reacted, emoji: '🎉', action: ReactionAction.React })] })
+    const reaction = new MessageReactionsMessage({
+      reactions: [new MessageReaction({ messageId: reacted, emoji: '🎉', action: ReactionAction.React })],
+    })
     await sendOnConnection(stack.wallet.agent.context, walletConnection.id, reaction)
     const message = await received((m) => m.type === 'reaction')
     expect(message).toMatchObject({ id: reaction.id, connectionId, reactions: [{ messageId: reacted, emoji: '🎉', action: 'react' }] })
   }, 120_000)
 
   it('reaction and invitation without url are sent', async () => {
-    const reaction = await send(modelMessage('reaction', { reactions: [{ messageId: randomUUID(), emoji: '👍', action: 'react', timestamp: new Date().toISOString() }] }))
+    const reaction = await send(
+      modelMessage('reaction', {
+        reactions: [{ messageId: randomUUID(), emoji: '👍', action: 'react', timestamp: new Date().toISOString() }],
+      }),
+    )
     const invitation = await send(modelMessage('invitation', { label: 'Sub-service', imageUrl: 'https://example.org/logo.png' }))
     for (const { status, body } of [reaction, invitation]) {
       expect(status, JSON.stringify(body)).toBe(200)
-      const state = await stack.receiver.waitFor((e) => e.topic === 'message-state-updated' && e.body.messageId === body.id && e.body.state !== 'created', 60_000)
+      const state = await stack.receiver.waitFor(
+        (e) => e.topic === 'message-state-updated' && e.body.messageId === body.id && e.body.state !== 'created',
+        60_000,
+      )
       expect(state.body.state).toBe('sent')
     }
   }, 120_000)
 
   it('credential-issuance: credential-reception comes back on the returned id as threadId', async () => {
     const offered = nextOfferReceived(stack.wallet)
-    const issuance = modelMessage('credential-issuance', { credentialDefinitionId, claims: [{ name: 'name', value: 'Alice' }, { name: 'level', mimeType: 'text/plain', value: 'gold' }] })
+    const issuance = modelMessage('credential-issuance', {
+      credentialDefinitionId,
+      claims: [
+        { name: 'name', value: 'Alice' },
+        { name: 'level', mimeType: 'text/plain', value: 'gold' },
+      ],
+    })
     const sent = await send(issuance)
     expect(sent.status, JSON.stringify(sent.body)).toBe(200)
     await stack.wallet.acceptCredentialOffer((await offered).id, 90_000)
@@ -120,16 +164,45 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     await stack.wallet.agent.modules.didcomm.credentials.proposeCredential({
       connectionId: walletConnection.id,
       protocolVersion: 'v2',
-      credentialFormats: { anoncreds: { credentialDefinitionId, attributes: [{ name: 'name', value: 'Alice' }, { name: 'level', value: 'silver' }] } },
+      credentialFormats: {
+        anoncreds: {
+          credentialDefinitionId,
+          attributes: [
+            { name: 'name', value: 'Alice' },
+            { name: 'level', value: 'silver' },
+          ],
+        },
+      },
     })
     const request = await received((m) => m.type === 'credential-request')
-    expect(request).toMatchObject({ credentialDefinitionId, claims: [{ name: 'name', value: 'Alice' }, { name: 'level', value: 'silver' }] })
+    expect(request).toMatchObject({
+      credentialDefinitionId,
+      claims: [
+        { name: 'name', value: 'Alice' },
+        { name: 'level', value: 'silver' },
+      ],
+    })
 
     // The wallet takes an offer matching its own proposal by itself (Credo's content-approved auto-accept).
-    const stored = nextEvent<DidCommCredentialStateChangedEvent, string>(stack.wallet.agent, DidCommCredentialEventTypes.DidCommCredentialStateChanged, (p) =>
-      p.credentialExchangeRecord.state === DidCommCredentialState.Done && p.credentialExchangeRecord.threadId === request.threadId ? p.credentialExchangeRecord.id : undefined,
-    90_000)
-    const sent = await send(modelMessage('credential-issuance', { threadId: request.threadId, credentialDefinitionId, claims: [{ name: 'name', value: 'Alice' }, { name: 'level', value: 'silver' }] }))
+    const stored = nextEvent<DidCommCredentialStateChangedEvent, string>(
+      stack.wallet.agent,
+      DidCommCredentialEventTypes.DidCommCredentialStateChanged,
+      (p) =>
+        p.credentialExchangeRecord.state === DidCommCredentialState.Done && p.credentialExchangeRecord.threadId === request.threadId
+          ? p.credentialExchangeRecord.id
+          : undefined,
+      90_000,
+    )
+    const sent = await send(
+      modelMessage('credential-issuance', {
+        threadId: request.threadId,
+        credentialDefinitionId,
+        claims: [
+          { name: 'name', value: 'Alice' },
+          { name: 'level', value: 'silver' },
+        ],
+      }),
+    )
     expect(sent.status).toBe(200)
     await stored
     const reception = await received((m) => m.type === 'credential-reception' && m.threadId === request.threadId)
@@ -138,7 +211,12 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
 
   it('identity-proof-request without attributes asks for all of them; identity-proof-submit comes back on the returned id', async () => {
     const proofRequest = nextProofRequestReceived(stack.wallet)
-    const sent = await send(modelMessage('identity-proof-request', { requestedProofItems: [{ id: 'member', type: 'verifiable-credential', credentialDefinitionId }], requireNonRevocation: false }))
+    const sent = await send(
+      modelMessage('identity-proof-request', {
+        requestedProofItems: [{ id: 'member', type: 'verifiable-credential', credentialDefinitionId }],
+        requireNonRevocation: false,
+      }),
+    )
     expect(sent.status, JSON.stringify(sent.body)).toBe(200)
     const answer = await stack.wallet.answerProofRequest((await proofRequest).id)
     expect(answer.presented).toBe(true)
@@ -147,7 +225,12 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     expect(item).toMatchObject({ id: 'member', verified: true })
     expect(item!.claims.map((c) => c.name).sort()).toEqual(['level', 'name'])
 
-    const result = await send(modelMessage('identity-proof-result', { threadId: submit.threadId, proofItemResults: [{ id: 'member', type: 'verifiable-credential', code: 'ok' }] }))
+    const result = await send(
+      modelMessage('identity-proof-result', {
+        threadId: submit.threadId,
+        proofItemResults: [{ id: 'member', type: 'verifiable-credential', code: 'ok' }],
+      }),
+    )
     expect(result.status).toBe(200)
   }, 180_000)
 
@@ -156,7 +239,13 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     const response = await fetch(`${base}/v1/invitation/presentation-request`, {
       method: 'POST',
       headers: { accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ref: 'vs-flow', callbackUrl: stack.callbackUrl, requestedCredentials: [{ credentialDefinitionId }], requireNonRevocation: false, didCommVersion: 'v1' }),
+      body: JSON.stringify({
+        ref: 'vs-flow',
+        callbackUrl: stack.callbackUrl,
+        requestedCredentials: [{ credentialDefinitionId }],
+        requireNonRevocation: false,
+        didCommVersion: 'v1',
+      }),
     })
     expect(response.ok).toBe(true)
     const { proofExchangeId, shortUrl } = (await response.json()) as { proofExchangeId: string; url: string; shortUrl: string }
@@ -167,7 +256,12 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
     expect(ok.body).toMatchObject({ proofExchangeId, status: 'ok', state: 'ok' })
 
     // vs-agent's presentation routes.
-    const listed = (await (await fetch(`${base}/v1/presentations`)).json()) as { proofExchangeId: string; state: string; verified: boolean; claims: unknown[] }[]
+    const listed = (await (await fetch(`${base}/v1/presentations`)).json()) as {
+      proofExchangeId: string
+      state: string
+      verified: boolean
+      claims: unknown[]
+    }[]
     expect(listed.find((p) => p.proofExchangeId === proofExchangeId)).toMatchObject({ verified: true })
     const one = (await (await fetch(`${base}/v1/presentations/${proofExchangeId}`)).json()) as { claims: { name: string }[] }
     expect(one.claims.map((c) => c.name).sort()).toEqual(['level', 'name'])
@@ -176,14 +270,20 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
   }, 180_000)
 
   it("vs-agent's credential exchange and connection routes: list, get, filters, delete", async () => {
-    const exchanges = (await (await fetch(`${base}/v1/credential-exchanges`)).json()) as { credentialExchangeId: string; state: string; credentialDefinitionId: string | null }[]
+    const exchanges = (await (await fetch(`${base}/v1/credential-exchanges`)).json()) as {
+      credentialExchangeId: string
+      state: string
+      credentialDefinitionId: string | null
+    }[]
     const done = exchanges.find((e) => e.state === 'done' && e.credentialDefinitionId === credentialDefinitionId)
     expect(done).toBeDefined()
     expect((await fetch(`${base}/v1/credential-exchanges/${done!.credentialExchangeId}`)).status).toBe(200)
     expect((await fetch(`${base}/v1/credential-exchanges/${randomUUID()}`)).status).toBe(404)
 
     const connection = (await (await fetch(`${base}/v1/connections/${connectionId}`)).json()) as { outOfBandId: string; theirDid: string }
-    const byOutOfBand = (await (await fetch(`${base}/v1/connections?outOfBandId=${connection.outOfBandId}&state=completed`)).json()) as { id: string }[]
+    const byOutOfBand = (await (await fetch(`${base}/v1/connections?outOfBandId=${connection.outOfBandId}&state=completed`)).json()) as {
+      id: string
+    }[]
     expect(byOutOfBand.map((c) => c.id)).toEqual([connectionId])
     const none = (await (await fetch(`${base}/v1/connections?theirDid=${encodeURIComponent('did:peer:nobody')}`)).json()) as unknown[]
     expect(none).toEqual([])
@@ -200,15 +300,35 @@ describe('a vs-agent controller, unchanged, against Parley', () => {
   it('credentialTypes.export and import: a type deleted and imported again issues credentials the wallet accepts', async () => {
     // vs-agent-client `CredentialTypeService.export` / `import`.
     const url = `${base}/v1/credential-types`
-    const exported = (await (await fetch(`${url}/export/${encodeURIComponent(credentialDefinitionId)}`, { headers: { accept: 'application/json' } })).json()) as { id: string; data: Record<string, unknown> }
+    const exported = (await (
+      await fetch(`${url}/export/${encodeURIComponent(credentialDefinitionId)}`, { headers: { accept: 'application/json' } })
+    ).json()) as { id: string; data: Record<string, unknown> }
     expect(exported.id).toBe(credentialDefinitionId)
-    expect(Object.keys(exported.data).sort()).toEqual(['credentialDefinition', 'credentialDefinitionPrivate', 'keyCorrectnessProof', 'name', 'schema', 'version'])
+    expect(Object.keys(exported.data).sort()).toEqual([
+      'credentialDefinition',
+      'credentialDefinitionPrivate',
+      'keyCorrectnessProof',
+      'name',
+      'schema',
+      'version',
+    ])
 
     expect((await fetch(`${url}/${encodeURIComponent(credentialDefinitionId)}`, { method: 'DELETE' })).status).toBe(204)
-    const offerWhileGone = await stack.admin('/v1/credential-offer', { credentialDefinitionId, claims: [{ name: 'name', value: 'Carol' }, { name: 'level', value: 'gold' }] })
+    const offerWhileGone = await stack.admin('/v1/credential-offer', {
+      credentialDefinitionId,
+      claims: [
+        { name: 'name', value: 'Carol' },
+        { name: 'level', value: 'gold' },
+      ],
+    })
     expect(offerWhileGone.status).toBe(404)
 
-    const post = (body: unknown) => fetch(`${url}/import`, { method: 'POST', headers: { accept: 'application/json', 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const post = (body: unknown) =>
+      fetch(`${url}/import`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     const forged = await post({ ...exported, id: `${credentialDefinitionId}x` })
     expect(forged.status).toBe(400)
     expect(((await forged.json()) as { issues: { field: string }[] }).issues[0]!.field).toBe('id')

@@ -3,15 +3,7 @@
  * through Kms.KeyManagementApi on ParleyKeyManagementService; the envelope's keys also open with
  * libsodium, as a libsodium-based peer (ACA-Py, indy-sdk agents) would open them.
  */
-import {
-  AgentConfig,
-  AgentContext,
-  ConsoleLogger,
-  DependencyManager,
-  Kms,
-  LogLevel,
-  TypedArrayEncoder,
-} from '@credo-ts/core'
+import { AgentConfig, AgentContext, ConsoleLogger, DependencyManager, Kms, LogLevel, TypedArrayEncoder } from '@credo-ts/core'
 import {
   DidCommBasicMessage,
   type DidCommDocumentService,
@@ -140,11 +132,7 @@ describe('DIDComm v1 envelope through Credo', () => {
     const peerBox = await sodiumBoxKeyPair(peer)
     const agentBox = await sodiumBoxKeyPair(agent)
 
-    const sender = sodium.crypto_box_seal_open(
-      TypedArrayEncoder.fromBase64(recipient.header.sender),
-      peerBox.publicKey,
-      peerBox.privateKey,
-    )
+    const sender = sodium.crypto_box_seal_open(TypedArrayEncoder.fromBase64(recipient.header.sender), peerBox.publicKey, peerBox.privateKey)
     expect(TypedArrayEncoder.toUtf8String(sender)).toBe(TypedArrayEncoder.toBase58(agent.publicKey.publicKey))
 
     const contentKey = sodium.crypto_box_open_easy(
@@ -157,10 +145,7 @@ describe('DIDComm v1 envelope through Credo', () => {
     // The content key opens the body (ChaCha20-Poly1305 IETF, protected header as AAD).
     const body = sodium.crypto_aead_chacha20poly1305_ietf_decrypt(
       null,
-      new Uint8Array([
-        ...TypedArrayEncoder.fromBase64(packed.ciphertext),
-        ...TypedArrayEncoder.fromBase64(packed.tag),
-      ]),
+      new Uint8Array([...TypedArrayEncoder.fromBase64(packed.ciphertext), ...TypedArrayEncoder.fromBase64(packed.tag)]),
       TypedArrayEncoder.fromString(packed.protected),
       TypedArrayEncoder.fromBase64(packed.iv),
       contentKey,

@@ -149,9 +149,7 @@ describe.each(dialects)('EncryptedKeyStorage on %s', (dialect) => {
     await expect(storage.get(agentContext, 'swapped')).rejects.toThrow(Kms.KeyManagementError)
     await expect(storage.get(context('tenant-2'), keyId)).rejects.toThrow(/could not be decrypted/)
     // Through the KMS the failure is a KeyManagementError too, not a crash.
-    await expect(
-      kms.sign(agentContext, { keyId: 'swapped', algorithm: 'EdDSA', data: utf8('x') }),
-    ).rejects.toThrow(Kms.KeyManagementError)
+    await expect(kms.sign(agentContext, { keyId: 'swapped', algorithm: 'EdDSA', data: utf8('x') })).rejects.toThrow(Kms.KeyManagementError)
     // The original row is intact.
     expect(await storage.get(agentContext, keyId)).not.toBeNull()
   })
@@ -170,10 +168,7 @@ describe.each(dialects)('EncryptedKeyStorage on %s', (dialect) => {
 
   it('two stores opened on the same database share one salt and read each other’s keys', async () => {
     const database = await open()
-    const [a, b] = await Promise.all([
-      EncryptedKeyStorage.open(database, WALLET_KEY),
-      EncryptedKeyStorage.open(database, WALLET_KEY),
-    ])
+    const [a, b] = await Promise.all([EncryptedKeyStorage.open(database, WALLET_KEY), EncryptedKeyStorage.open(database, WALLET_KEY)])
     const jwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } as const
     await a.set(agentContext, 'shared', jwk)
     expect(await b.get(agentContext, 'shared')).toEqual(jwk)

@@ -107,9 +107,9 @@ describe('authcrypt (crypto_box_easy)', () => {
     expect(result.iv).toEqual(iv)
     const expected = sodium.crypto_box_easy(data, iv, bob.xPublicKey, alice.xSecretKey)
     expect(Uint8Array.from(result.encrypted)).toEqual(expected)
-    await expect(
-      kms.encrypt(agentContext, { key, encryption: { ...XSALSA, iv: new Uint8Array(12) }, data }),
-    ).rejects.toThrow(Kms.KeyManagementError)
+    await expect(kms.encrypt(agentContext, { key, encryption: { ...XSALSA, iv: new Uint8Array(12) }, data })).rejects.toThrow(
+      Kms.KeyManagementError,
+    )
   })
 
   it('opens libsodium crypto_box_easy output', async () => {

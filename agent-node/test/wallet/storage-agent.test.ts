@@ -10,6 +10,7 @@ import {
 import { agentDependencies } from '@credo-ts/node'
 import { describe, expect, it } from 'vitest'
 import { DrizzleStorageModule, DrizzleStorageService, ensureStorageVersion } from '../../src/wallet/storage/index.ts'
+import { openRecordStore } from '../support/record-store.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 function agentOn(storage: DrizzleStorageService) {
@@ -20,7 +21,7 @@ describe.each(dialects)('on %s', (dialect) => {
   const databases = useTempDatabases('parley-storage-agent-', dialect)
 
   async function openStorage() {
-    return DrizzleStorageService.open(await databases.open())
+    return openRecordStore(await databases.open())
   }
 
   describe('DrizzleStorageModule', () => {

@@ -5,6 +5,7 @@ import {
   DidDocumentRole,
   DidRecord,
   GenericRecord,
+  JsonTransformer,
   RecordDuplicateError,
   RecordNotFoundError,
   StorageVersionRecord,
@@ -16,10 +17,11 @@ import { sql, type SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { selectRows } from '../../src/database/dialect.ts'
+import { execute, selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
 import { selectRecords } from '../../src/wallet/storage/query.ts'
+import { openRecordStore } from '../support/record-store.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
 function contextFor(contextCorrelationId: string) {
@@ -64,7 +66,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
   beforeEach(async () => {
     database = await databases.open()
-    storage = await DrizzleStorageService.open(database)
+    storage = await openRecordStore(database)
   })
 
   async function tagRowCount() {
@@ -73,6 +75,23 @@ describe.each(dialects)('on %s', (dialect) => {
   }
 
   describe('records', () => {
+    it('seals record values at rest, and seals at open the values an older version stored in clear', async () => {
+      const record = new GenericRecord({ content: { secret: 'a private value 8f3e1c' } })
+      await storage.save(agentContext, record)
+      const rawValue = async () =>
+        (await selectRows<{ value: string }>(database, sql`SELECT value FROM credo_records WHERE id = ${record.id}`))[0]!.value
+      expect(await rawValue()).toMatch(/^sealed:v1:/)
+      expect(await rawValue()).not.toContain('8f3e1c')
+
+      // as an older version stored it: the record's JSON in clear
+      const clear = JSON.stringify(JsonTransformer.toJSON(record))
+      await execute(database, sql`UPDATE credo_records SET value = ${clear} WHERE id = ${record.id}`)
+      expect((await storage.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+      const reopened = await openRecordStore(await databases.open())
+      expect(await rawValue()).toMatch(/^sealed:v1:/)
+      expect((await reopened.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+    })
+
     it('saves and loads a DidRecord as a class instance with dates, metadata and tags', async () => {
       const record = new DidRecord({
         did: 'did:peer:1zQmExample',
@@ -196,10 +215,7 @@ describe.each(dialects)('on %s', (dialect) => {
       const records = Array.from({ length: 100 }, (_, index) => generic(`r${index}`, { k: `v${index % 3}` }))
       await Promise.all(records.map((record) => storage.save(agentContext, record)))
       await Promise.all(
-        records.flatMap((record) => [
-          storage.update(agentContext, record),
-          storage.findByQuery(agentContext, GenericRecord, { k: 'v1' }),
-        ]),
+        records.flatMap((record) => [storage.update(agentContext, record), storage.findByQuery(agentContext, GenericRecord, { k: 'v1' })]),
       )
       await Promise.all(records.slice(0, 40).map((record) => storage.delete(agentContext, record)))
       expect((await storage.getAll(agentContext, GenericRecord)).length).toBe(60)
@@ -223,10 +239,7 @@ describe.each(dialects)('on %s', (dialect) => {
       expect((await storage.getById(agentContext, GenericRecord, 'same-id')).getTags()).toEqual({ owner: 'a' })
       expect((await storage.getAll(agentContext, GenericRecord)).map((r) => r.id)).toEqual(['same-id'])
       expect(await storage.findByQuery(agentContext, GenericRecord, { owner: 'b' })).toEqual([])
-      expect((await storage.findByQuery(other, GenericRecord, { owner: 'b' })).map((r) => r.id).sort()).toEqual([
-        'only-b',
-        'same-id',
-      ])
+      expect((await storage.findByQuery(other, GenericRecord, { owner: 'b' })).map((r) => r.id).sort()).toEqual(['only-b', 'same-id'])
 
       await storage.deleteById(other, GenericRecord, 'same-id')
       expect((await storage.getById(agentContext, GenericRecord, 'same-id')).getTags()).toEqual({ owner: 'a' })
@@ -312,10 +325,7 @@ describe.each(dialects)('on %s', (dialect) => {
       }
       expect(await ids(query)).toEqual(['b', 'c'])
       expect(await ids({ $not: query })).toEqual(['a', 'd', 'e'])
-      expect(await ids({ $and: [{ $or: [{ roles: ['user'] }, { flag: '1' }] }, { $not: { isReady: false } }] })).toEqual([
-        'a',
-        'c',
-      ])
+      expect(await ids({ $and: [{ $or: [{ roles: ['user'] }, { flag: '1' }] }, { $not: { isReady: false } }] })).toEqual(['a', 'c'])
     })
 
     it('treats empty queries as Askar does: {}, $and: [] and $or: [] match all, $not: {} matches none', async () => {
@@ -337,9 +347,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
     it('refuses cursor pagination, which it does not support', async () => {
       expect(storage.supportsCursorPagination).toBe(false)
-      await expect(
-        storage.findByQuery(agentContext, GenericRecord, {}, { cursor: { after: 'x' } }),
-      ).rejects.toBeInstanceOf(CredoError)
+      await expect(storage.findByQuery(agentContext, GenericRecord, {}, { cursor: { after: 'x' } })).rejects.toBeInstanceOf(CredoError)
     })
 
     it('binds values as parameters', async () => {
@@ -354,7 +362,7 @@ describe.each(dialects)('on %s', (dialect) => {
 
   describe('concurrent writers', () => {
     it('two connections save, update and delete at once without losing a record or a tag row', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       const ours = Array.from({ length: 30 }, (_, index) => generic(`a${index}`, { side: 'a', list: ['x', `${index}`] }))
       const theirs = Array.from({ length: 30 }, (_, index) => generic(`b${index}`, { side: 'b', list: ['x', `${index}`] }))
       await Promise.all([
@@ -364,7 +372,7 @@ describe.each(dialects)('on %s', (dialect) => {
       await Promise.all([
         ...theirs.map((record) => storage.update(agentContext, record)),
         ...ours.map((record) => other.update(agentContext, record)),
-        ...ours.slice(0, 10).map((record) => storage.findByQuery(agentContext, GenericRecord, { list: ['x'] })),
+        ...ours.slice(0, 10).map((_record) => storage.findByQuery(agentContext, GenericRecord, { list: ['x'] })),
       ])
       await Promise.all(ours.slice(0, 10).map((record) => other.delete(agentContext, record)))
 
@@ -374,7 +382,7 @@ describe.each(dialects)('on %s', (dialect) => {
     })
 
     it('of the same new record, exactly one wins and the other gets RecordDuplicateError', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       const results = await Promise.allSettled([
         storage.save(agentContext, generic('contested', { by: 'first' })),
         other.save(agentContext, generic('contested', { by: 'second' })),
@@ -386,7 +394,7 @@ describe.each(dialects)('on %s', (dialect) => {
     })
 
     it('of the same record, the updates queue: the stored tags are those of one whole update', async () => {
-      const other = await DrizzleStorageService.open(await databases.open())
+      const other = await openRecordStore(await databases.open())
       await storage.save(agentContext, generic('shared', { version: '0' }))
       const updates = Array.from({ length: 20 }, (_, index) => {
         const record = generic('shared', { version: `${index}`, list: [`${index}`, `${index}-b`] })
@@ -452,7 +460,9 @@ describe.each(dialects)('on %s', (dialect) => {
       if (dialect === 'sqlite') {
         expect(details[0]).toMatch(/^SEARCH credo_records USING .*INDEX \S+ \(context_id=\? AND type=\?/)
         for (const detail of details.filter((line) => line.includes('credo_record_tags'))) {
-          expect(detail).toMatch(/^SEARCH credo_record_tags USING COVERING INDEX credo_record_tags_lookup \(context_id=\? AND type=\? AND name=\?/)
+          expect(detail).toMatch(
+            /^SEARCH credo_record_tags USING COVERING INDEX credo_record_tags_lookup \(context_id=\? AND type=\? AND name=\?/,
+          )
         }
       } else {
         expectIndexScansOnly(details)
@@ -466,8 +476,8 @@ describe.each(dialects)('on %s', (dialect) => {
     it('is created once: opening again, even twice at once, keeps the data', async () => {
       await storage.save(agentContext, generic('kept', { a: 'x' }))
       const [first, second] = await Promise.all([
-        databases.open().then((reopened) => DrizzleStorageService.open(reopened)),
-        databases.open().then((reopened) => DrizzleStorageService.open(reopened)),
+        databases.open().then((reopened) => openRecordStore(reopened)),
+        databases.open().then((reopened) => openRecordStore(reopened)),
       ])
       expect((await first.findByQuery(agentContext, GenericRecord, { a: 'x' })).map((r) => r.id)).toEqual(['kept'])
       expect((await second.getAll(agentContext, GenericRecord)).map((r) => r.id)).toEqual(['kept'])
@@ -476,7 +486,7 @@ describe.each(dialects)('on %s', (dialect) => {
     it('is created without races by two connections opening a fresh database at the same time', async () => {
       const location = await databases.newLocation()
       const [a, b] = await Promise.all([databases.open(location), databases.open(location)])
-      const [first, second] = await Promise.all([DrizzleStorageService.open(a), DrizzleStorageService.open(b)])
+      const [first, second] = await Promise.all([openRecordStore(a), openRecordStore(b)])
       await first.save(agentContext, generic('one', { a: 'x' }))
       expect((await second.findByQuery(agentContext, GenericRecord, { a: 'x' })).map((r) => r.id)).toEqual(['one'])
     })

@@ -2,7 +2,7 @@
  * Typed builders of tunnel commands (shared/src/tunnel/frames.ts `TunnelCommand`). Flows build
  * commands with these; the conversation frames and sends them with idempotency keys.
  */
-import { TextMessageBody, type SendMessageBody } from '@parley/shared/messages'
+import { TextMessageBody, type ContextualMenuUpdateMessageBody, type SendMessageBody } from '@parley/shared/messages'
 import type { TunnelCommand } from '@parley/shared/tunnel'
 
 /** `send-message` with any `POST /v1/message` body (text, media, menus, invitations, proof requests…). */
@@ -16,4 +16,51 @@ const MAX_TEXT_LENGTH = TextMessageBody.shape.content.maxLength ?? Number.POSITI
 /** `send-message` of a text (cut to the longest text a message may carry), in `threadId` when given. */
 export function sendText(connectionId: string, content: string, threadId?: string | null): TunnelCommand {
   return sendMessage({ connectionId, type: 'text', content: content.slice(0, MAX_TEXT_LENGTH), ...(threadId ? { threadId } : {}) })
+}
+
+/**
+ * `send-message` of an `identity-proof-request` under message id `messageId` (a UUID the caller
+ * keeps): agent-node makes it the proof exchange's thread, so the `identity-proof-submit` that
+ * ends the exchange carries it as `threadId`. One item asking for `attributes` of a credential of
+ * `credentialDefinitionId`.
+ */
+export function requestIdentityProof(
+  connectionId: string,
+  messageId: string,
+  credentialDefinitionId: string,
+  attributes: string[],
+): TunnelCommand {
+  return sendMessage({
+    connectionId,
+    id: messageId,
+    type: 'identity-proof-request',
+    requestedProofItems: [{ id: 'credential', type: 'verifiable-credential', credentialDefinitionId, attributes }],
+  })
+}
+
+/** `send-message` of an `identity-proof-result` closing the exchange of thread `threadId`: `ok`, or `error` with `description` shown to the user. */
+export function identityProofResult(
+  connectionId: string,
+  threadId: string,
+  itemId: string,
+  verdict: { ok: true } | { ok: false; description: string },
+): TunnelCommand {
+  return sendMessage({
+    connectionId,
+    threadId,
+    type: 'identity-proof-result',
+    proofItemResults: [
+      { id: itemId, type: 'verifiable-credential', ...(verdict.ok ? { code: 'ok' } : { code: 'error', description: verdict.description }) },
+    ],
+  })
+}
+
+/** `send-message` of an `invitation` to the public DID `did` (a connection to another service). */
+export function inviteToDid(connectionId: string, did: string): TunnelCommand {
+  return sendMessage({ connectionId, type: 'invitation', did })
+}
+
+/** `send-message` of a `contextual-menu-update`: the connection's whole menu. */
+export function contextualMenu(connectionId: string, menu: Omit<ContextualMenuUpdateMessageBody, 'connectionId' | 'type'>): TunnelCommand {
+  return sendMessage({ connectionId, type: 'contextual-menu-update', ...menu })
 }

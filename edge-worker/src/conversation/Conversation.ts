@@ -13,19 +13,22 @@
  * session patch, records, commands) is committed in one transaction with the event's `handled`
  * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
  * re-delivered event never makes the user see anything twice. The same alarm fires the one timer
- * a flow may set (`Session.timer`).
+ * a flow may set (`Session.timer`). After each event, the contextual menu is re-sent when the
+ * session's menu changed (flows/step.ts), and the user directory learns who is
+ * authenticated here (directory/).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import type { TunnelCommand, EventFrame } from '@parley/shared/tunnel'
-import { tunnelGateway } from '../bindings.ts'
+import type { EventFrame } from '@parley/shared/tunnel'
+import { directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
-import { flowFor } from '../flows/registry.ts'
-import type { FlowEvent, FlowResult, RecordEntry } from '../flows/types.ts'
+import { adminIdentities } from '../flows/authentication/roles.ts'
+import { handleEvent } from '../flows/step.ts'
+import type { FlowEvent, RecordEntry } from '../flows/types.ts'
 import { createLogger, type Logger } from '../logging/index.ts'
-import { applyPatch, newSession, type Session } from '../session/index.ts'
+import { newSession, principalOf, type Session } from '../session/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
@@ -74,17 +77,27 @@ export class Conversation extends DurableObject<Env> {
       }
       if (!owner) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
       const latest = tx.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).get()
-      const row = tx.insert(events).values({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
-        .onConflictDoNothing().returning().get()
+      const row = tx
+        .insert(events)
+        .values({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
+        .onConflictDoNothing()
+        .returning()
+        .get()
       return row && { outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
     })
     if (stored?.outOfSequence !== undefined) {
-      this.log.warn('event arrived after a later one; applied in sequence order', { eventId: frame.id, seq: frame.seq, latestSeq: stored.outOfSequence })
+      this.log.warn('event arrived after a later one; applied in sequence order', {
+        eventId: frame.id,
+        seq: frame.seq,
+        latestSeq: stored.outOfSequence,
+      })
     }
     if (stored) {
       await this.ctx.storage.setAlarm(now)
       // Without waiting for the alarm's hop; the alarm finds the work done, or does it if this fails.
-      this.handleOwed().catch((error: unknown) => this.log.warn('handling stored events failed; the alarm retries', { eventId: frame.id, error: String(error) }))
+      this.handleOwed().catch((error: unknown) =>
+        this.log.warn('handling stored events failed; the alarm retries', { eventId: frame.id, error: String(error) }),
+      )
     }
     return { duplicate: stored === undefined }
   }
@@ -96,7 +109,10 @@ export class Conversation extends DurableObject<Env> {
 
   /** Runs `pass` after the pass asked for before it (whatever that one's outcome); resolves or rejects with it. */
   private handleOwed(): Promise<void> {
-    const pass = this.passes.then(() => this.pass(), () => this.pass())
+    const pass = this.passes.then(
+      () => this.pass(),
+      () => this.pass(),
+    )
     this.passes = pass
     return pass
   }
@@ -105,8 +121,13 @@ export class Conversation extends DurableObject<Env> {
   private async pass(): Promise<void> {
     await this.sendEffects()
     for (;;) {
-      const next = this.db.select().from(events).where(isNull(events.handledAt))
-        .orderBy(asc(events.seq), asc(events.position)).limit(1).get()
+      const next = this.db
+        .select()
+        .from(events)
+        .where(isNull(events.handledAt))
+        .orderBy(asc(events.seq), asc(events.position))
+        .limit(1)
+        .get()
       if (!next) break
       await this.handle(next.body, next.id, next.position, next.seq)
       await this.sendEffects()
@@ -124,38 +145,78 @@ export class Conversation extends DurableObject<Env> {
   /** Runs the flow that claims `event` and commits its result (a timer has no event row). */
   private async handle(event: FlowEvent, eventId: string, position?: number, seq = Number.MAX_SAFE_INTEGER): Promise<void> {
     const session = this.session()
-    const flow = flowFor(event, session, this.config)
-    const commands: TunnelCommand[] = []
+    const connectionId = this.connectionId()
     const now = Date.now()
-    const result: FlowResult = flow
-      ? await flow.handle({
-        event, eventId, session, config: this.config, now, log: this.log,
-        connectionId: this.connectionId(),
-        send: (command) => commands.push(command),
-        chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
-      })
-      : {}
-    const next = applyPatch(session, { ...(event.type === 'timer' ? { timer: undefined } : {}), ...result.session })
-    const record = result.record ?? []
+    const {
+      session: next,
+      commands,
+      record,
+    } = await handleEvent({
+      event,
+      eventId,
+      session,
+      config: this.config,
+      now,
+      log: this.log,
+      connectionId,
+      chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
+    })
+    await this.updateDirectory(session, next, connectionId)
     this.db.transaction((tx) => {
-      tx.insert(sessionTable).values({ id: 1, data: next }).onConflictDoUpdate({ target: sessionTable.id, set: { data: next } }).run()
+      tx.insert(sessionTable)
+        .values({ id: 1, data: next })
+        .onConflictDoUpdate({ target: sessionTable.id, set: { data: next } })
+        .run()
       commands.forEach((command, step) => {
-        tx.insert(effects).values({ commandId: crypto.randomUUID(), idempotencyKey: `${eventId}:${step}`, command, createdAt: now }).onConflictDoNothing().run()
+        tx.insert(effects)
+          .values({ commandId: crypto.randomUUID(), idempotencyKey: `${eventId}:${step}`, command, createdAt: now })
+          .onConflictDoNothing()
+          .run()
       })
       if (position !== undefined) {
-        for (const entry of record) tx.insert(turns).values(recordRow(position, entry, now)).run()
+        for (const entry of record)
+          tx.insert(turns)
+            .values(recordRow(position, entry, now))
+            .run()
         tx.update(events).set({ handledAt: now }).where(eq(events.position, position)).run()
       }
     })
-    this.memory.remember(seq, record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'))
+    this.memory.remember(
+      seq,
+      record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'),
+    )
+  }
+
+  /**
+   * Keeps the user directory current when the user logs in, out or as someone else; before the
+   * flow's result is committed, so a failure retries the whole event (both calls are idempotent).
+   */
+  private async updateDirectory(before: Session, after: Session, connectionId: string): Promise<void> {
+    if (before.identity === after.identity && before.roles.join('\n') === after.roles.join('\n')) return
+    if (after.identity === undefined) await directory(this.env).signOut(connectionId)
+    else
+      await directory(this.env).signIn(connectionId, {
+        identity: after.identity,
+        roles: after.roles,
+        admin: principalOf(after, adminIdentities(this.config.flows.authentication)).admin,
+      })
   }
 
   /** Hands every unsent command to the tunnel gateway, in order. */
   private async sendEffects(): Promise<void> {
     const owed = this.db.select().from(effects).where(isNull(effects.sentAt)).orderBy(asc(effects.position)).all()
     for (const effect of owed) {
-      await tunnelGateway(this.env).sendCommand({ kind: 'command', id: effect.commandId, idempotencyKey: effect.idempotencyKey, command: effect.command })
-      this.db.update(effects).set({ sentAt: Date.now() }).where(and(eq(effects.position, effect.position), isNull(effects.sentAt))).run()
+      await tunnelGateway(this.env).sendCommand({
+        kind: 'command',
+        id: effect.commandId,
+        idempotencyKey: effect.idempotencyKey,
+        command: effect.command,
+      })
+      this.db
+        .update(effects)
+        .set({ sentAt: Date.now() })
+        .where(and(eq(effects.position, effect.position), isNull(effects.sentAt)))
+        .run()
     }
   }
 
@@ -173,7 +234,10 @@ export class Conversation extends DurableObject<Env> {
 function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number): typeof turns.$inferInsert {
   if (entry.role !== 'tool') return { eventPosition, role: entry.role, content: entry.content, createdAt }
   return {
-    eventPosition, role: 'tool', content: entry.content, createdAt,
+    eventPosition,
+    role: 'tool',
+    content: entry.content,
+    createdAt,
     tool: { name: entry.toolName, callId: entry.toolCallId, arguments: entry.arguments, ok: entry.ok },
   }
 }

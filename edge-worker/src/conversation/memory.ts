@@ -28,7 +28,10 @@ export class InMemoryWindow implements MemoryWindow {
 
   before(seq: number, limit: number): HistoryTurn[] {
     if (limit <= 0) return []
-    return this.messages.filter((entry) => entry.seq < seq).slice(-limit).map((entry) => entry.turn)
+    return this.messages
+      .filter((entry) => entry.seq < seq)
+      .slice(-limit)
+      .map((entry) => entry.turn)
   }
 
   remember(seq: number, messages: readonly HistoryTurn[]): void {
@@ -46,10 +49,15 @@ export class StoredWindow implements MemoryWindow {
 
   before(seq: number, limit: number): HistoryTurn[] {
     if (limit <= 0) return []
-    return this.db.select({ role: turns.role, content: turns.content }).from(turns)
+    return this.db
+      .select({ role: turns.role, content: turns.content })
+      .from(turns)
       .innerJoin(events, eq(events.position, turns.eventPosition))
       .where(and(lt(events.seq, seq), inArray(turns.role, ['user', 'assistant'])))
-      .orderBy(desc(events.seq), desc(turns.id)).limit(limit).all().reverse() as HistoryTurn[]
+      .orderBy(desc(events.seq), desc(turns.id))
+      .limit(limit)
+      .all()
+      .reverse() as HistoryTurn[]
   }
 
   remember(): void {

@@ -17,15 +17,19 @@ export const conversation = sqliteTable('conversation', {
  * Every event stored, in arrival order (`position`); they are handled in the connection's `seq`
  * order. `handledAt` (ms) once the flows have handled it (or none claimed it).
  */
-export const events = sqliteTable('events', {
-  position: integer('position').primaryKey({ autoIncrement: true }),
-  id: text('id').notNull().unique(),
-  seq: integer('seq').notNull(),
-  type: text('type').$type<AgentEvent['type']>().notNull(),
-  body: text('body', { mode: 'json' }).$type<AgentEvent>().notNull(),
-  receivedAt: integer('received_at').notNull(),
-  handledAt: integer('handled_at'),
-}, (table) => [index('events_pending').on(table.handledAt, table.position)])
+export const events = sqliteTable(
+  'events',
+  {
+    position: integer('position').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    seq: integer('seq').notNull(),
+    type: text('type').$type<AgentEvent['type']>().notNull(),
+    body: text('body', { mode: 'json' }).$type<AgentEvent>().notNull(),
+    receivedAt: integer('received_at').notNull(),
+    handledAt: integer('handled_at'),
+  },
+  (table) => [index('events_pending').on(table.handledAt, table.position)],
+)
 
 /** What a `tool` record holds besides its content (the result handed to the model). */
 export interface ToolRecord {
@@ -39,14 +43,20 @@ export interface ToolRecord {
  * The conversation record: messages of the chat and tool calls with their results; each belongs
  * to the event that produced it.
  */
-export const turns = sqliteTable('turns', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  eventPosition: integer('event_position').notNull().references(() => events.position),
-  role: text('role').$type<'user' | 'assistant' | 'tool'>().notNull(),
-  content: text('content').notNull(),
-  tool: text('tool', { mode: 'json' }).$type<ToolRecord>(),
-  createdAt: integer('created_at').notNull(),
-}, (table) => [index('turns_event_position').on(table.eventPosition, table.id)])
+export const turns = sqliteTable(
+  'turns',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    eventPosition: integer('event_position')
+      .notNull()
+      .references(() => events.position),
+    role: text('role').$type<'user' | 'assistant' | 'tool'>().notNull(),
+    content: text('content').notNull(),
+    tool: text('tool', { mode: 'json' }).$type<ToolRecord>(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [index('turns_event_position').on(table.eventPosition, table.id)],
+)
 
 /** The session (one row, id 1). */
 export const session = sqliteTable('session', {
@@ -55,13 +65,17 @@ export const session = sqliteTable('session', {
 })
 
 /** Commands owed to the tunnel, committed with the flow result that made them; `sentAt` once the gateway has them. */
-export const effects = sqliteTable('effects', {
-  position: integer('position').primaryKey({ autoIncrement: true }),
-  commandId: text('command_id').notNull().unique(),
-  idempotencyKey: text('idempotency_key').notNull().unique(),
-  command: text('command', { mode: 'json' }).$type<TunnelCommand>().notNull(),
-  createdAt: integer('created_at').notNull(),
-  sentAt: integer('sent_at'),
-}, (table) => [index('effects_unsent').on(table.sentAt, table.position)])
+export const effects = sqliteTable(
+  'effects',
+  {
+    position: integer('position').primaryKey({ autoIncrement: true }),
+    commandId: text('command_id').notNull().unique(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    command: text('command', { mode: 'json' }).$type<TunnelCommand>().notNull(),
+    createdAt: integer('created_at').notNull(),
+    sentAt: integer('sent_at'),
+  },
+  (table) => [index('effects_unsent').on(table.sentAt, table.position)],
+)
 
 export const schema = { conversation, events, turns, session, effects }

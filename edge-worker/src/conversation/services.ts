@@ -32,7 +32,8 @@ export function workerServices(env: Env, config: AgentPackConfig): WorkerService
     fetch = guardedFetch(undefined)
   }
   const model = createChatModel(config.llm)
-  if (!model) log.warn('no language model configured: free-text messages are answered with LLM_NOT_CONFIGURED', { provider: config.llm.provider })
+  if (!model)
+    log.warn('no language model configured: free-text messages are answered with LLM_NOT_CONFIGURED', { provider: config.llm.provider })
   const services = { model, tools, fetch }
   built.set(env, services)
   return services

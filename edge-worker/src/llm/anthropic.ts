@@ -41,16 +41,31 @@ export function anthropicModel(settings: CompatSettings): ChatModel {
   return {
     label: `anthropic:${settings.model}`,
     async complete({ system, messages, tools, signal }: ModelRequest): Promise<ModelReply> {
-      const response = await client.messages.create({
-        model: settings.model,
-        max_tokens: settings.maxTokens,
-        system,
-        messages: toAnthropicMessages(messages),
-        ...(tools.length ? { tools: tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema })) } : {}),
-      }, { signal })
-      const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('').trim()
+      const response = await client.messages.create(
+        {
+          model: settings.model,
+          max_tokens: settings.maxTokens,
+          system,
+          messages: toAnthropicMessages(messages),
+          ...(tools.length
+            ? {
+                tools: tools.map((tool) => ({
+                  name: tool.name,
+                  description: tool.description,
+                  input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+                })),
+              }
+            : {}),
+        },
+        { signal },
+      )
+      const text = response.content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('')
+        .trim()
       const toolCalls = response.content.flatMap((block) =>
-        block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> }] : [])
+        block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> }] : [],
+      )
       return { text, toolCalls }
     },
   }

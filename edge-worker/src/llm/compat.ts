@@ -30,7 +30,11 @@ function toChatMessages(system: string, messages: readonly ModelMessage[]): Chat
         return {
           role: 'assistant',
           content: message.content || null,
-          tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          })),
         }
       }
       return { role: message.role, content: message.content }
@@ -51,21 +55,33 @@ function parseArguments(text: string): Record<string, unknown> {
 
 /** A chat-completions model. A keyless endpoint (local servers) gets a placeholder key. */
 export function compatModel(settings: CompatSettings, kind = 'compat'): ChatModel {
-  const client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey ?? 'not-needed', maxRetries: 1, timeout: settings.timeoutMs })
+  const client = new OpenAI({
+    baseURL: settings.baseUrl,
+    apiKey: settings.apiKey ?? 'not-needed',
+    maxRetries: 1,
+    timeout: settings.timeoutMs,
+  })
   return {
     label: `${kind}:${settings.model}`,
     async complete({ system, messages, tools, signal }: ModelRequest): Promise<ModelReply> {
-      const functions: ChatCompletionTool[] = tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))
-      const completion = await client.chat.completions.create({
-        model: settings.model,
-        temperature: settings.temperature,
-        max_tokens: settings.maxTokens,
-        messages: toChatMessages(system, messages),
-        ...(functions.length ? { tools: functions } : {}),
-      }, { signal })
+      const functions: ChatCompletionTool[] = tools.map((tool) => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      }))
+      const completion = await client.chat.completions.create(
+        {
+          model: settings.model,
+          temperature: settings.temperature,
+          max_tokens: settings.maxTokens,
+          messages: toChatMessages(system, messages),
+          ...(functions.length ? { tools: functions } : {}),
+        },
+        { signal },
+      )
       const message = completion.choices[0]?.message
       const toolCalls: ToolCall[] = (message?.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) }] : [])
+        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) }] : [],
+      )
       return { text: message?.content?.trim() ?? '', toolCalls }
     },
   }

@@ -22,7 +22,14 @@ export const MODEL_TIMEOUT_MS = 60_000
  * URL is `LOCAL_DEFAULT_BASE_URL`).
  */
 export function createChatModel(llm: LlmSettings): ChatModel | undefined {
-  const settings = { baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: llm.model, temperature: llm.temperature, maxTokens: llm.maxTokens, timeoutMs: MODEL_TIMEOUT_MS }
+  const settings = {
+    baseUrl: llm.baseUrl,
+    apiKey: llm.apiKey,
+    model: llm.model,
+    temperature: llm.temperature,
+    maxTokens: llm.maxTokens,
+    timeoutMs: MODEL_TIMEOUT_MS,
+  }
   switch (llm.provider) {
     case 'anthropic':
       return llm.apiKey ? anthropicModel(settings) : undefined

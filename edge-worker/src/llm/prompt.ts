@@ -8,6 +8,8 @@ import { builtInText, packTextFor } from '../i18n/index.ts'
  * the built-in system prompt of the language.
  */
 export function systemPromptFor(config: AgentPackConfig, language: string): string {
-  const parts = [config.llm.agentPrompt, packTextFor(config, language, 'systemPrompt')].filter((part): part is string => Boolean(part?.trim()))
+  const parts = [config.llm.agentPrompt, packTextFor(config, language, 'systemPrompt')].filter((part): part is string =>
+    Boolean(part?.trim()),
+  )
   return parts.length ? parts.join('\n\n') : builtInText(config, language, 'systemPrompt')!
 }

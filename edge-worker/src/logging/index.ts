@@ -19,13 +19,15 @@ export interface Logger {
  */
 export function createLogger(component: string, level: unknown): Logger {
   const threshold = LEVELS[level as LogLevel] ?? LEVELS.info
-  const write = (entryLevel: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
-    if (LEVELS[entryLevel] < threshold) return
-    const line = JSON.stringify({ level: entryLevel, component, message, ...fields })
-    if (entryLevel === 'error') console.error(line)
-    else if (entryLevel === 'warn') console.warn(line)
-    else console.log(line)
-  }
+  const write =
+    (entryLevel: LogLevel) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      if (LEVELS[entryLevel] < threshold) return
+      const line = JSON.stringify({ level: entryLevel, component, message, ...fields })
+      if (entryLevel === 'error') console.error(line)
+      else if (entryLevel === 'warn') console.warn(line)
+      else console.log(line)
+    }
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') }
 }
 

@@ -15,7 +15,10 @@ export const MAX_REDIRECTS = 5
 
 /** A URL the guard refuses; `reason` says why. */
 export class UnsafeUrlError extends Error {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`refusing to call ${url}: ${reason}`)
     this.name = 'UnsafeUrlError'
   }

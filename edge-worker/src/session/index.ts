@@ -46,5 +46,9 @@ export interface Principal {
 
 /** The principal of `session`; `adminUsers` are the identities with admin rights. */
 export function principalOf(session: Session, adminUsers: readonly string[] = []): Principal {
-  return { identity: session.identity, roles: session.roles, admin: session.identity !== undefined && adminUsers.includes(session.identity) }
+  return {
+    identity: session.identity,
+    roles: session.roles,
+    admin: session.identity !== undefined && adminUsers.includes(session.identity),
+  }
 }

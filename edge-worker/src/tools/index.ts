@@ -25,7 +25,9 @@ export function buildTools(config: AgentPackConfig): { tools: Tool[]; warnings: 
   const names = new Set<string>()
   const tools = candidates.filter((tool, index) => {
     if (!TOOL_NAME.test(tool.name)) {
-      warnings.push(`tools.dynamicConfig[${index}].name: '${tool.name}' is not a tool name models accept (letters, digits, _ and -, at most 64); tool left out`)
+      warnings.push(
+        `tools.dynamicConfig[${index}].name: '${tool.name}' is not a tool name models accept (letters, digits, _ and -, at most 64); tool left out`,
+      )
       return false
     }
     if (names.has(tool.name)) {

@@ -14,6 +14,8 @@ import { eventConnectionId } from '@parley/shared/events'
 import {
   CommandFrame,
   DEFAULT_MAX_SKEW_MS,
+  eventBytes,
+  MAX_EVENT_BYTES,
   parseFrame,
   TUNNEL_CLOSE_REPLACED,
   UpstreamFrame,
@@ -21,6 +23,7 @@ import {
   type AckFrame,
   type CommandResultFrame,
   type EventFrame,
+  type RejectFrame,
   type StatsFrame,
 } from '@parley/shared/tunnel'
 import { conversationFor } from '../bindings.ts'
@@ -93,10 +96,19 @@ export class TunnelGateway extends DurableObject<Env> {
    */
   async sendCommand(frame: CommandFrame): Promise<void> {
     const command = CommandFrame.parse(frame)
-    const queued = this.db.insert(outbox).values({ commandId: command.id, frame: command, createdAt: Date.now() }).onConflictDoNothing().returning().get()
+    const queued = this.db
+      .insert(outbox)
+      .values({ commandId: command.id, frame: command, createdAt: Date.now() })
+      .onConflictDoNothing()
+      .returning()
+      .get()
     if (queued) {
       count(this.db, 'commands_queued')
-      this.log.debug('command queued', { commandId: command.id, idempotencyKey: command.idempotencyKey, connectionId: command.command.message.connectionId })
+      this.log.debug('command queued', {
+        commandId: command.id,
+        idempotencyKey: command.idempotencyKey,
+        connectionId: command.command.message.connectionId,
+      })
     }
     const [socket] = this.openSockets()
     if (socket) this.trySend(socket, command)
@@ -147,14 +159,19 @@ export class TunnelGateway extends DurableObject<Env> {
   /**
    * Hands `frame` to the Conversation object of its connection, in order after the connection's
    * earlier events, and acknowledges it on `ws` once stored. Nothing is acknowledged when the
-   * frame is inconsistent or storing fails: agent-node delivers it again.
+   * frame is inconsistent or storing fails: agent-node delivers it again. An event that can never
+   * be stored (larger than `MAX_EVENT_BYTES`, which keeps every row below SQLite's limit) is
+   * answered `reject`, so agent-node dead-letters it, and the connection's later events go on.
    */
   private async routeEvent(ws: WebSocket, frame: EventFrame): Promise<void> {
     if (eventConnectionId(frame.event) !== frame.connectionId) {
       count(this.db, 'frames_rejected')
-      this.log.warn('frame rejected', { error: 'connectionId differs from the event\'s connection', eventId: frame.id })
+      this.log.warn('frame rejected', { error: "connectionId differs from the event's connection", eventId: frame.id })
       return
     }
+    const bytes = eventBytes(frame.event)
+    if (bytes > MAX_EVENT_BYTES)
+      return this.reject(ws, frame, `event of ${bytes} bytes, more than the ${MAX_EVENT_BYTES} a conversation stores`)
     const conversation = conversationFor(this.env, frame.connectionId)
     const outcome = await this.queues.run(frame.connectionId, frame.id, async () => {
       try {
@@ -178,11 +195,23 @@ export class TunnelGateway extends DurableObject<Env> {
   private settleCommand(result: CommandResultFrame): void {
     const removed = this.db.delete(outbox).where(eq(outbox.commandId, result.id)).returning({ frame: outbox.frame }).get()
     if (removed) count(this.db, result.ok ? 'command_results_ok' : 'command_results_failed')
-    if (!result.ok) this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
+    if (!result.ok)
+      this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
   }
 
-  private trySend(ws: WebSocket, frame: AckFrame | CommandFrame | StatsFrame): void {
+  /** Answers `reject` for an event that can never be stored, with a log line saying why. */
+  private reject(ws: WebSocket, frame: EventFrame, reason: string): void {
+    this.log.error('event can never be stored; rejected for agent-node to dead-letter', {
+      eventId: frame.id,
+      connectionId: frame.connectionId,
+      type: frame.event.type,
+      reason,
+    })
+    this.trySend(ws, { kind: 'reject', id: frame.id, reason: reason.slice(0, 1_000) })
+  }
+
+  private trySend(ws: WebSocket, frame: AckFrame | RejectFrame | CommandFrame | StatsFrame): void {
     try {
       ws.send(JSON.stringify(frame))
     } catch (error) {

@@ -21,10 +21,19 @@ export type CounterName =
 
 /** Adds one to `name`. */
 export function count(db: Database<typeof schema>, name: CounterName): void {
-  db.insert(counters).values({ name, value: 1 }).onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + 1` } }).run()
+  db.insert(counters)
+    .values({ name, value: 1 })
+    .onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + 1` } })
+    .run()
 }
 
 /** Every counter counted at least once, by name. */
 export function readCounters(db: Database<typeof schema>): Record<string, number> {
-  return Object.fromEntries(db.select().from(counters).all().map((row) => [row.name, row.value]))
+  return Object.fromEntries(
+    db
+      .select()
+      .from(counters)
+      .all()
+      .map((row) => [row.name, row.value]),
+  )
 }

@@ -6,10 +6,14 @@ import type { CommandFrame } from '@parley/shared/tunnel'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /** A nonce stays here until its handshake's timestamp leaves the skew window (`expiresAt`, ms). */
-export const nonces = sqliteTable('nonces', {
-  nonce: text('nonce').primaryKey(),
-  expiresAt: integer('expires_at').notNull(),
-}, (table) => [index('nonces_expires_at').on(table.expiresAt)])
+export const nonces = sqliteTable(
+  'nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [index('nonces_expires_at').on(table.expiresAt)],
+)
 
 /** Commands in the order they were issued; a row leaves when its `command-result` arrives. */
 export const outbox = sqliteTable('outbox', {

@@ -9,6 +9,7 @@ import type { Env } from '../../src/env.ts'
 import { app } from '../../src/router/index.ts'
 import { testHooks } from './test-hooks.ts'
 
+export { Directory } from '../../src/directory/index.ts'
 export { TunnelGateway } from '../../src/tunnel-gateway/index.ts'
 
 /** The production conversation, plus `reset`. */

@@ -7,16 +7,23 @@
  *   object (`Conversation.reset`) the way the runtime does on a code update or an internal
  *   error: the instance ends, calls in progress fail, storage stays. Answers 202
  *   `{ reset: true }`.
+ * - `GET /test-hooks/directory/:identity`: what the user directory holds for that identity
+ *   (`Directory.user`: roles, admin, connections), or `null`. Read-only.
  */
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { timingSafeEqual } from 'hono/utils/buffer'
-import { conversationFor } from '../../src/bindings.ts'
+import { conversationFor, directory } from '../../src/bindings.ts'
 import type { Env } from '../../src/env.ts'
 import type { Conversation } from './index.ts'
 
 export const testHooks = new Hono<{ Bindings: Env }>()
-  .use('*', bearerAuth<{ Bindings: Env }>({ verifyToken: async (token, c) => typeof c.env.TUNNEL_SECRET === 'string' && (await timingSafeEqual(token, c.env.TUNNEL_SECRET)) }))
+  .use(
+    '*',
+    bearerAuth<{ Bindings: Env }>({
+      verifyToken: async (token, c) => typeof c.env.TUNNEL_SECRET === 'string' && (await timingSafeEqual(token, c.env.TUNNEL_SECRET)),
+    }),
+  )
   .post('/conversations/:connectionId/reset', async (c) => {
     try {
       await (conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>).reset()
@@ -25,3 +32,4 @@ export const testHooks = new Hono<{ Bindings: Env }>()
     }
     return c.json({ reset: true }, 202)
   })
+  .get('/directory/:identity', async (c) => c.json(await directory(c.env).user(c.req.param('identity'))))

@@ -46,7 +46,10 @@ export class TestAgent {
   readonly closed: Promise<CloseEvent>
   private readonly waiters: Waiter[] = []
 
-  private constructor(readonly socket: WebSocket, confirmCommands: boolean) {
+  private constructor(
+    readonly socket: WebSocket,
+    confirmCommands: boolean,
+  ) {
     this.closed = new Promise((resolve) => socket.addEventListener('close', resolve))
     socket.addEventListener('message', (message) => {
       const parsed = parseFrame(DownstreamFrame, message.data as string)
@@ -99,13 +102,16 @@ export class TestAgent {
   /** Resolves once `count` acks for event `id` have arrived. */
   async acks(id: string, count = 1): Promise<AckFrame[]> {
     const acks = () => this.frames.filter((frame): frame is AckFrame => frame.kind === 'ack' && frame.id === id)
-    while (acks().length < count) await new Promise((resolve) => this.waiters.push({ match: (f) => f.kind === 'ack' && f.id === id, resolve }))
+    while (acks().length < count)
+      await new Promise((resolve) => this.waiters.push({ match: (f) => f.kind === 'ack' && f.id === id, resolve }))
     return acks()
   }
 
   /** The next `send-message` command for `connectionId` whose idempotency key is `key`. */
   command(connectionId: string, key: string): Promise<CommandFrame> {
-    return this.next((frame) => frame.kind === 'command' && frame.command.message.connectionId === connectionId && frame.idempotencyKey === key) as Promise<CommandFrame>
+    return this.next(
+      (frame) => frame.kind === 'command' && frame.command.message.connectionId === connectionId && frame.idempotencyKey === key,
+    ) as Promise<CommandFrame>
   }
 
   close(): Promise<CloseEvent> {
@@ -129,13 +135,26 @@ export function connectionState(connectionId: string, state: 'request-received' 
 
 /** A `message-state-updated` event (one the conversation only records). */
 export function messageState(connectionId: string): AgentEvent {
-  return { type: 'message-state-updated', connectionId, messageId: crypto.randomUUID(), timestamp: Math.floor(Date.now() / 1000), state: 'delivered' }
+  return {
+    type: 'message-state-updated',
+    connectionId,
+    messageId: crypto.randomUUID(),
+    timestamp: Math.floor(Date.now() / 1000),
+    state: 'delivered',
+  }
 }
 
 /** A `profile` message from the peer of `connectionId` (what a wallet sends after connecting). */
 export function profileMessage(connectionId: string, profile: { displayName?: string; preferredLanguage?: string }): AgentEvent {
   return {
     type: 'message-received',
-    message: { type: 'profile', id: crypto.randomUUID(), connectionId, timestamp: Math.floor(Date.now() / 1000), threadId: null, ...profile },
+    message: {
+      type: 'profile',
+      id: crypto.randomUUID(),
+      connectionId,
+      timestamp: Math.floor(Date.now() / 1000),
+      threadId: null,
+      ...profile,
+    },
   }
 }

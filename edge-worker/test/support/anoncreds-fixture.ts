@@ -26,15 +26,28 @@ export function issueAnoncredsFixture(): AnoncredsFixture {
   const credentialDefinitionId = `${issuerId}/cred-def/person`
   const schema = engine.createSchema({ name: 'person', version: '1.0', issuerId, attributeNames: Object.keys(FIXTURE_ATTRIBUTES) })
   const { credentialDefinition, credentialDefinitionPrivate, keyCorrectnessProof } = engine.createCredentialDefinition({
-    schemaId, schema, tag: 'default', issuerId, signatureType: 'CL', supportRevocation: false,
+    schemaId,
+    schema,
+    tag: 'default',
+    issuerId,
+    signatureType: 'CL',
+    supportRevocation: false,
   })
   const credentialOffer = engine.createCredentialOffer({ schemaId, credentialDefinitionId, keyCorrectnessProof })
   const linkSecret = engine.createLinkSecret()
   const { credentialRequest, credentialRequestMetadata } = engine.createCredentialRequest({
-    entropy: 'edge-test-holder', credentialDefinition, linkSecret, linkSecretId: 'default', credentialOffer,
+    entropy: 'edge-test-holder',
+    credentialDefinition,
+    linkSecret,
+    linkSecretId: 'default',
+    credentialOffer,
   })
   const credential = engine.createCredential({
-    credentialDefinition, credentialDefinitionPrivate, credentialOffer, credentialRequest, attributeRawValues: FIXTURE_ATTRIBUTES,
+    credentialDefinition,
+    credentialDefinitionPrivate,
+    credentialOffer,
+    credentialRequest,
+    attributeRawValues: FIXTURE_ATTRIBUTES,
   })
   const processed = engine.processCredential({ credential, credentialRequestMetadata, linkSecret, credentialDefinition })
   const json = (objectHandle: typeof schema) => engine.getJson({ objectHandle })

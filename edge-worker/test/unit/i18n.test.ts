@@ -8,7 +8,7 @@ const pack = (yaml: string) => resolveAgentPack({ path: 'agent-pack.yaml', text:
 describe('chooseLanguage', () => {
   const config = pack('metadata: { defaultLanguage: fr }\nlanguages: { es-AR: { greetingMessage: Che } }')
 
-  it('takes the profile\'s preferredLanguage: an exact pack entry, else its primary subtag', () => {
+  it("takes the profile's preferredLanguage: an exact pack entry, else its primary subtag", () => {
     expect(chooseLanguage(config, 'es-AR')).toBe('es-AR')
     expect(chooseLanguage(config, 'es-MX')).toBe('es')
     expect(chooseLanguage(config, 'DE')).toBe('de')
@@ -29,7 +29,7 @@ languages:
   es: { strings: { CUSTOM: Propio } }
 `)
 
-  it('looks in the user\'s language, then the default language, then the built-in texts', () => {
+  it("looks in the user's language, then the default language, then the built-in texts", () => {
     expect(textFor(config, 'es', 'CUSTOM')).toBe('Propio')
     expect(textFor(config, 'es', 'greetingMessage')).toBe('Hi {userName}')
     expect(textFor(config, 'es', 'LLM_UNAVAILABLE')).toBe('Model down')
@@ -39,14 +39,18 @@ languages:
     expect(textFor(config, 'en', 'NOT_A_KEY')).toBeUndefined()
   })
 
-  it('has the spec\'s default texts in en, es and fr', () => {
+  it("has the spec's default texts in en, es and fr", () => {
     const bare = pack('')
-    expect(textFor(bare, 'fr', 'VOICE_AUTH_REQUIRED')).toBe('Les messages vocaux nécessitent une authentification. Veuillez vous authentifier d\'abord pour utiliser cette fonctionnalité.')
-    expect(textFor(bare, 'es', 'IMAGE_AUTH_REQUIRED')).toBe('Las imágenes requieren autenticación. Por favor, autentícate primero para usar esta función.')
+    expect(textFor(bare, 'fr', 'VOICE_AUTH_REQUIRED')).toBe(
+      "Les messages vocaux nécessitent une authentification. Veuillez vous authentifier d'abord pour utiliser cette fonctionnalité.",
+    )
+    expect(textFor(bare, 'es', 'IMAGE_AUTH_REQUIRED')).toBe(
+      'Las imágenes requieren autenticación. Por favor, autentícate primero para usar esta función.',
+    )
     expect(textFor(bare, 'es', 'greetingMessage')).toBe('¡Hola {userName}! ¿En qué puedo ayudarte hoy?')
   })
 
-  it('fills {userName} with the display name, or the language\'s text for an unknown name', () => {
+  it("fills {userName} with the display name, or the language's text for an unknown name", () => {
     const bare = pack('')
     expect(fillUserName(bare, 'es', '¡Hola {userName}!', 'Ana')).toBe('¡Hola Ana!')
     expect(fillUserName(bare, 'en', 'Hello {userName}!', null)).toBe('Hello there!')
@@ -54,7 +58,7 @@ languages:
 })
 
 describe('systemPromptFor', () => {
-  it('gives the model both llm.agentPrompt and the language\'s systemPrompt', () => {
+  it("gives the model both llm.agentPrompt and the language's systemPrompt", () => {
     const config = pack('llm: { agentPrompt: Persona }\nlanguages: { en: { systemPrompt: English rules }, es: { systemPrompt: Reglas } }')
     expect(systemPromptFor(config, 'es')).toBe('Persona\n\nReglas')
     expect(systemPromptFor(config, 'fr')).toBe('Persona\n\nEnglish rules')

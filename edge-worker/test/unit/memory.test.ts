@@ -4,9 +4,18 @@ import { InMemoryWindow } from '../../src/conversation/memory.ts'
 describe('memory backend `memory` (the window kept in the object)', () => {
   it('gives the last messages of events with a lower seq, in seq order, late events in their place', () => {
     const window = new InMemoryWindow()
-    window.remember(1, [{ role: 'user', content: 'u1' }, { role: 'assistant', content: 'a1' }])
-    window.remember(3, [{ role: 'user', content: 'u3' }, { role: 'assistant', content: 'a3' }])
-    window.remember(2, [{ role: 'user', content: 'u2' }, { role: 'assistant', content: 'a2' }])
+    window.remember(1, [
+      { role: 'user', content: 'u1' },
+      { role: 'assistant', content: 'a1' },
+    ])
+    window.remember(3, [
+      { role: 'user', content: 'u3' },
+      { role: 'assistant', content: 'a3' },
+    ])
+    window.remember(2, [
+      { role: 'user', content: 'u2' },
+      { role: 'assistant', content: 'a2' },
+    ])
     expect(window.before(3, 10).map((turn) => turn.content)).toEqual(['u1', 'a1', 'u2', 'a2'])
     expect(window.before(4, 3).map((turn) => turn.content)).toEqual(['a2', 'u3', 'a3'])
     expect(window.before(2, 0)).toEqual([])

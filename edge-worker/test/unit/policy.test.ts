@@ -3,7 +3,13 @@ import type { Principal } from '../../src/session/index.ts'
 import { decideCall, visibleTo } from '../../src/tools/policy.ts'
 import type { Tool, ToolPolicy } from '../../src/tools/types.ts'
 
-const tool = (name: string, policy: ToolPolicy): Tool => ({ name, description: name, parameters: { type: 'object' }, policy, execute: async () => name })
+const tool = (name: string, policy: ToolPolicy): Tool => ({
+  name,
+  description: name,
+  parameters: { type: 'object' },
+  policy,
+  execute: async () => name,
+})
 const tools = [
   tool('weather', { requiresAuth: false }),
   tool('balance', { requiresAuth: true }),

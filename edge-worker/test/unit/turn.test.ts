@@ -21,12 +21,28 @@ const guest: Principal = { roles: [], admin: false }
 const member: Principal = { identity: 'alice', roles: [], admin: false }
 
 function lookupTool(execute: Tool['execute'], requiresAuth = false): Tool {
-  return { name: 'lookup', description: 'Looks things up', parameters: { type: 'object', properties: { query: { type: 'string' } } }, policy: { requiresAuth }, execute }
+  return {
+    name: 'lookup',
+    description: 'Looks things up',
+    parameters: { type: 'object', properties: { query: { type: 'string' } } },
+    policy: { requiresAuth },
+    execute,
+  }
 }
 
 const input = (model: ChatModel, tools: Tool[], extra: Partial<TurnInput> = {}): TurnInput => ({
-  model, system: 'sys', history: [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }], user: 'question',
-  tools, principal: member, integrations: { agent: { adminUrl: 'http://agent' } }, fetch: async () => new Response('unused'), ...extra,
+  model,
+  system: 'sys',
+  history: [
+    { role: 'user', content: 'before' },
+    { role: 'assistant', content: 'ok' },
+  ],
+  user: 'question',
+  tools,
+  principal: member,
+  integrations: { agent: { adminUrl: 'http://agent' } },
+  fetch: async () => new Response('unused'),
+  ...extra,
 })
 
 const callLookup = { text: '', toolCalls: [{ id: 'call-1', name: 'lookup', arguments: { query: 'rain' } }] }
@@ -37,13 +53,20 @@ describe('runTurn', () => {
     const result = await runTurn(input(model, []))
     expect(result).toEqual({ text: 'plain answer', steps: [], modelCalls: 1 })
     expect(model.requests[0]).toMatchObject({
-      system: 'sys', tools: [],
-      messages: [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'question' }],
+      system: 'sys',
+      tools: [],
+      messages: [
+        { role: 'user', content: 'before' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'question' },
+      ],
     })
   })
 
   it('runs a tool call and hands its result back to the model', async () => {
-    const model = scriptedModel((request, call) => (call === 0 ? callLookup : { text: `answer from ${(request.messages.at(-1) as { content: string }).content}`, toolCalls: [] }))
+    const model = scriptedModel((request, call) =>
+      call === 0 ? callLookup : { text: `answer from ${(request.messages.at(-1) as { content: string }).content}`, toolCalls: [] },
+    )
     let seen: unknown
     const tool = lookupTool(async (args, context) => {
       seen = { args, integrations: context.integrations, identity: context.principal.identity }
@@ -60,9 +83,15 @@ describe('runTurn', () => {
     ])
   })
 
-  it('hands a failing tool\'s error to the model instead of failing the turn', async () => {
+  it("hands a failing tool's error to the model instead of failing the turn", async () => {
     const model = scriptedModel((_, call) => (call === 0 ? callLookup : { text: 'sorry, the lookup failed', toolCalls: [] }))
-    const result = await runTurn(input(model, [lookupTool(async () => { throw new Error('upstream 503') })]))
+    const result = await runTurn(
+      input(model, [
+        lookupTool(async () => {
+          throw new Error('upstream 503')
+        }),
+      ]),
+    )
     expect(result.steps).toEqual([{ call: callLookup.toolCalls[0], result: 'error: upstream 503', ok: false }])
     expect(result.text).toBe('sorry, the lookup failed')
   })
@@ -70,10 +99,15 @@ describe('runTurn', () => {
   it('stops a tool call at the per-call time limit', async () => {
     const model = scriptedModel((_, call) => (call === 0 ? callLookup : { text: 'gave up', toolCalls: [] }))
     let aborted = false
-    const slow = lookupTool((_, { signal }) => new Promise((resolve) => {
-      signal.addEventListener('abort', () => { aborted = true })
-      setTimeout(() => resolve('too late'), 1_000)
-    }))
+    const slow = lookupTool(
+      (_, { signal }) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true
+          })
+          setTimeout(() => resolve('too late'), 1_000)
+        }),
+    )
     const result = await runTurn(input(model, [slow], { toolTimeoutMs: 20 }))
     expect(result.steps[0]).toMatchObject({ ok: false, result: 'error: timed out after 20 ms' })
     expect(aborted).toBe(true)
@@ -90,7 +124,18 @@ describe('runTurn', () => {
   it('does not show a guest a requiresAuth tool, and denies its call', async () => {
     const model = scriptedModel((_, call) => (call === 0 ? callLookup : { text: 'no access', toolCalls: [] }))
     let ran = false
-    const result = await runTurn(input(model, [lookupTool(async () => { ran = true; return 'secret' }, true)], { principal: guest }))
+    const result = await runTurn(
+      input(
+        model,
+        [
+          lookupTool(async () => {
+            ran = true
+            return 'secret'
+          }, true),
+        ],
+        { principal: guest },
+      ),
+    )
     expect(model.requests[0]!.tools).toEqual([])
     expect(ran).toBe(false)
     expect(result.steps[0]).toMatchObject({ ok: false, result: "error: no tool named 'lookup' is available to this user" })

@@ -1,18 +1,23 @@
 import { resolveAgentPack, type AgentPackConfig } from '@parley/shared/agent-pack'
 import type { AgentEvent } from '@parley/shared/events'
-import type { TunnelCommand } from '@parley/shared/tunnel'
 import { describe, expect, it } from 'vitest'
-import { flowFor } from '../../src/flows/registry.ts'
+import { handleEvent } from '../../src/flows/step.ts'
 import type { FlowEvent } from '../../src/flows/types.ts'
 import { PROFILE_WAIT_MS } from '../../src/flows/welcome/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { applyPatch, newSession, type Session } from '../../src/session/index.ts'
+import { newSession, type Session } from '../../src/session/index.ts'
 
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
 const pack = (yaml: string) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, {}).config
-const completed: AgentEvent = { type: 'connection-state-updated', connectionId: CONNECTION, invitationId: crypto.randomUUID(), state: 'completed' }
+const completed: AgentEvent = {
+  type: 'connection-state-updated',
+  connectionId: CONNECTION,
+  invitationId: crypto.randomUUID(),
+  state: 'completed',
+}
 const profile = (fields: { displayName?: string; preferredLanguage?: string }): AgentEvent => ({
-  type: 'message-received', message: { type: 'profile', id: crypto.randomUUID(), connectionId: CONNECTION, timestamp: 0, threadId: null, ...fields },
+  type: 'message-received',
+  message: { type: 'profile', id: crypto.randomUUID(), connectionId: CONNECTION, timestamp: 0, threadId: null, ...fields },
 })
 
 /** Feeds `events` to the flows as the conversation does; returns the texts sent and the final session. */
@@ -20,16 +25,18 @@ async function run(config: AgentPackConfig, events: FlowEvent[], now = 1_000) {
   let session: Session = newSession()
   const sent: string[] = []
   for (const event of events) {
-    const flow = flowFor(event, session, config)
-    if (!flow) continue
-    const commands: TunnelCommand[] = []
-    const result = await flow.handle({
-      event, eventId: 'e', connectionId: CONNECTION, session, config, now, log: createLogger('test', 'error'),
-      send: (command) => commands.push(command),
+    const step = await handleEvent({
+      event,
+      eventId: 'e',
+      connectionId: CONNECTION,
+      session,
+      config,
+      now,
+      log: createLogger('test', 'error'),
       chat: { tools: [], fetch: fetch, history: () => [] },
     })
-    session = applyPatch(session, { ...(event.type === 'timer' ? { timer: undefined } : {}), ...result.session })
-    sent.push(...commands.map((command) => (command.message.type === 'text' ? command.message.content : command.message.type)))
+    session = step.session
+    sent.push(...step.commands.map((command) => (command.message.type === 'text' ? command.message.content : command.message.type)))
   }
   return { sent, session }
 }
@@ -59,15 +66,23 @@ describe('the welcome flow', () => {
   })
 
   it('uses strings[templateKey] as the template, and says nothing when disabled', async () => {
-    const custom = pack('languages: { en: { strings: { HELLO: "Welcome aboard, {userName}" } } }\nflows: { welcome: { templateKey: HELLO } }')
+    const custom = pack(
+      'languages: { en: { strings: { HELLO: "Welcome aboard, {userName}" } } }\nflows: { welcome: { templateKey: HELLO } }',
+    )
     expect((await run(custom, [profile({ displayName: 'Bo' }), completed])).sent).toEqual(['Welcome aboard, Bo'])
-    const disabled = await run(pack(`${languages}\nflows: { welcome: { enabled: false } }`), [completed, profile({ preferredLanguage: 'es' })])
+    const disabled = await run(pack(`${languages}\nflows: { welcome: { enabled: false } }`), [
+      completed,
+      profile({ preferredLanguage: 'es' }),
+    ])
     expect(disabled.sent).toEqual([])
     expect(disabled.session.language).toBe('es')
   })
 
-  it('falls back to the built-in greeting of the user\'s language when the pack has none', async () => {
-    const { sent } = await run(pack('flows: { welcome: { sendOnProfile: true } }'), [completed, profile({ displayName: 'Zoé', preferredLanguage: 'fr' })])
+  it("falls back to the built-in greeting of the user's language when the pack has none", async () => {
+    const { sent } = await run(pack('flows: { welcome: { sendOnProfile: true } }'), [
+      completed,
+      profile({ displayName: 'Zoé', preferredLanguage: 'fr' }),
+    ])
     expect(sent).toEqual(['Bonjour Zoé ! Comment puis-je vous aider aujourd’hui ?'])
   })
 })

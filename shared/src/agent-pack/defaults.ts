@@ -49,7 +49,15 @@ export const DEFAULT_USER_IDENTITY_ATTRIBUTE = 'name'
 export const DEFAULT_ROLE = 'user'
 
 /** `flows.menu.items[].visibleWhen`. */
-export const MENU_VISIBILITY = ['always', 'authenticated', 'unauthenticated', 'configuring', 'notConfiguring', 'hasApprovalRequests', 'hasPendingApprovals'] as const
+export const MENU_VISIBILITY = [
+  'always',
+  'authenticated',
+  'unauthenticated',
+  'configuring',
+  'notConfiguring',
+  'hasApprovalRequests',
+  'hasPendingApprovals',
+] as const
 /** `flows.menu.items[].badge`. */
 export const MENU_BADGES = ['approvalRequestCount', 'pendingApprovalCount'] as const
 

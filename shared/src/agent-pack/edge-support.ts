@@ -9,10 +9,9 @@ export const NOT_ACTED_ON_AT_THE_EDGE: readonly string[] = [
   'llm.reasoningEffort',
   'rag',
   'memory.redisUrl',
-  'flows.authentication',
-  'flows.menu',
   'mcp',
   'imageGeneration',
-  'speechToText',
-  'vision',
+  // The requireAuth gates act (flows/authentication); transcription and description do not yet.
+  'speechToText.provider',
+  'vision.provider',
 ]

@@ -22,7 +22,8 @@ export function agentPackJsonSchema(): JsonSchema {
     // Defaults of fields read through a pipe (numbers from strings, aliases) are otherwise lost.
     override: ({ zodSchema, jsonSchema }) => {
       const def = zodSchema._zod.def
-      if (def.type === 'default' && jsonSchema.default === undefined) jsonSchema.default = (def as z.core.$ZodDefaultDef).defaultValue as never
+      if (def.type === 'default' && jsonSchema.default === undefined)
+        jsonSchema.default = (def as z.core.$ZodDefaultDef).defaultValue as never
     },
   })
   schema.title = 'Parley agent pack'
@@ -33,7 +34,11 @@ export function agentPackJsonSchema(): JsonSchema {
     const value = properties?.[field]
     if (properties && typeof value === 'object') {
       const { description, default: fallback, ...form } = value
-      properties[field] = { description, default: fallback, anyOf: [form, { type: 'string', description: 'A JSON string holding the value.' }] }
+      properties[field] = {
+        description,
+        default: fallback,
+        anyOf: [form, { type: 'string', description: 'A JSON string holding the value.' }],
+      }
     }
   }
   for (const { parent, from, to } of KEY_ALIASES) {

@@ -24,7 +24,10 @@ export function maskSecrets(value: unknown, key?: string): unknown {
   if (typeof value === 'object' && value !== null) {
     const secretMapping = key !== undefined && SECRET_MAPPING.has(key)
     return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, secretMapping && typeof item === 'string' && item !== '' ? MASK : maskSecrets(item, name)]),
+      Object.entries(value).map(([name, item]) => [
+        name,
+        secretMapping && typeof item === 'string' && item !== '' ? MASK : maskSecrets(item, name),
+      ]),
     )
   }
   return value

@@ -33,7 +33,10 @@ export function parseFormatted(text: string, format: VariableFormat): { value: u
 }
 
 function splitCsv(text: string): string[] {
-  return text.split(',').map((item) => item.trim()).filter((item) => item !== '')
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
 }
 
 function parseJson(text: string): { value: unknown } | { error: string } {
@@ -50,7 +53,12 @@ function parseJson(text: string): { value: unknown } | { error: string } {
  * skipped with a warning naming the variable.
  * @returns the origin of each overridden path, keyed by its formatted path.
  */
-export function applyVariables(tree: Mapping, variables: readonly EnvVariable[], env: EnvRecord, warnings: string[]): Map<string, OverrideOrigin> {
+export function applyVariables(
+  tree: Mapping,
+  variables: readonly EnvVariable[],
+  env: EnvRecord,
+  warnings: string[],
+): Map<string, OverrideOrigin> {
   const origins = new Map<string, OverrideOrigin>()
   for (const { variable, aliases = [], path, format } of variables) {
     const name = [variable, ...aliases].find((candidate) => envValue(env, candidate) !== undefined)
@@ -73,7 +81,10 @@ function mappingAt(tree: Mapping, sections: readonly string[], variable: string,
   for (const [depth, key] of sections.entries()) {
     const child = parent[key]
     if (!isMapping(child)) {
-      if (child !== undefined) warnings.push(`${formatPath(sections.slice(0, depth + 1) as TreePath)}: expected a mapping, got ${JSON.stringify(child)}; replaced to apply ${variable}`)
+      if (child !== undefined)
+        warnings.push(
+          `${formatPath(sections.slice(0, depth + 1) as TreePath)}: expected a mapping, got ${JSON.stringify(child)}; replaced to apply ${variable}`,
+        )
       parent[key] = {}
     }
     parent = parent[key] as Mapping

@@ -27,9 +27,7 @@ export function substitutePlaceholders(value: unknown, env: EnvRecord, warnings:
     return unset && WHOLE_PLACEHOLDER.test(value) ? undefined : text
   }
   if (Array.isArray(value)) {
-    return value
-      .map((item, index) => substitutePlaceholders(item, env, warnings, [...path, index]))
-      .filter((item) => item !== undefined)
+    return value.map((item, index) => substitutePlaceholders(item, env, warnings, [...path, index])).filter((item) => item !== undefined)
   }
   if (isMapping(value)) {
     const entries = Object.entries(value).map(([key, item]) => [key, substitutePlaceholders(item, env, warnings, [...path, key])])

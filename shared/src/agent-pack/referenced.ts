@@ -34,8 +34,10 @@ function collectApiKeyEnv(value: unknown, names: Set<string>): void {
  * hands the process that resolves the pack (`npm start` → the worker's vars).
  */
 export function pickEnv(env: EnvRecord, names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.flatMap((name) => {
-    const value = envValue(env, name)
-    return value === undefined ? [] : [[name, value]]
-  }))
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = envValue(env, name)
+      return value === undefined ? [] : [[name, value]]
+    }),
+  )
 }

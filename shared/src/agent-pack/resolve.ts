@@ -37,7 +37,11 @@ export interface ResolveOptions {
  * unknown key is a warning naming its path, and that value is dropped (its default applies); a
  * bad override is a warning naming the variable, and the pack's value is kept.
  */
-export function resolveAgentPack(source: AgentPackSource | undefined, env: EnvRecord, { notActedOn = NOT_ACTED_ON_AT_THE_EDGE }: ResolveOptions = {}): ResolvedAgentPack {
+export function resolveAgentPack(
+  source: AgentPackSource | undefined,
+  env: EnvRecord,
+  { notActedOn = NOT_ACTED_ON_AT_THE_EDGE }: ResolveOptions = {},
+): ResolvedAgentPack {
   const warnings: string[] = []
   const substituted = substitutePlaceholders(readManifest(source, warnings), env, warnings)
   const manifest = isMapping(substituted) ? substituted : {}
@@ -67,7 +71,10 @@ function withEnvironmentSettings(parsed: AgentPackManifest, env: EnvRecord, warn
       apiKey: settings.llm.apiKey ?? (llm.provider === 'anthropic' ? envValue(env, ANTHROPIC_API_KEY) : undefined),
     },
     imageGeneration: { providers: imageGeneration.providers.map((provider) => ({ ...provider, apiKey: keyOf(provider.apiKeyEnv) })) },
-    speechToText: { ...speechToText, provider: speechToText.provider && { ...speechToText.provider, apiKey: keyOf(speechToText.provider.apiKeyEnv) } },
+    speechToText: {
+      ...speechToText,
+      provider: speechToText.provider && { ...speechToText.provider, apiKey: keyOf(speechToText.provider.apiKeyEnv) },
+    },
     vision: { ...vision, provider: vision.provider && { ...vision.provider, apiKey: keyOf(vision.provider.apiKeyEnv) } },
     objectStore: settings.objectStore,
   }

@@ -49,11 +49,7 @@ export const MessageReceivedEvent = z.object({
 export type MessageReceivedEvent = z.infer<typeof MessageReceivedEvent>
 
 /** Any event body; `type` is the topic. */
-export const AgentEvent = z.discriminatedUnion('type', [
-  ConnectionStateUpdatedEvent,
-  MessageStateUpdatedEvent,
-  MessageReceivedEvent,
-])
+export const AgentEvent = z.discriminatedUnion('type', [ConnectionStateUpdatedEvent, MessageStateUpdatedEvent, MessageReceivedEvent])
 export type AgentEvent = z.infer<typeof AgentEvent>
 export type EventTopic = AgentEvent['type']
 

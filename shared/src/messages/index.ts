@@ -16,12 +16,26 @@ import {
   CallRejectMessageBody,
   CallRejectMessageEnvelope,
 } from './calls.ts'
-import { ContextualMenuRequestMessageEnvelope, ContextualMenuSelectMessageEnvelope, ContextualMenuUpdateMessageBody } from './contextual-menu.ts'
-import { CredentialIssuanceMessageBody, CredentialReceptionEnvelope, CredentialRequestEnvelope, CredentialRequestMessageBody } from './credentials.ts'
+import {
+  ContextualMenuRequestMessageEnvelope,
+  ContextualMenuSelectMessageEnvelope,
+  ContextualMenuUpdateMessageBody,
+} from './contextual-menu.ts'
+import {
+  CredentialIssuanceMessageBody,
+  CredentialReceptionEnvelope,
+  CredentialRequestEnvelope,
+  CredentialRequestMessageBody,
+} from './credentials.ts'
 import { InvitationMessageBody } from './invitation.ts'
 import { MediaMessageBody, MediaMessageEnvelope } from './media.ts'
 import { MenuDisplayMessageBody, MenuSelectMessageEnvelope } from './menu.ts'
-import { EMrtdDataRequestMessageBody, EMrtdDataSubmitMessageEnvelope, MrzDataRequestMessageBody, MrzDataSubmitMessageEnvelope } from './mrtd.ts'
+import {
+  EMrtdDataRequestMessageBody,
+  EMrtdDataSubmitMessageEnvelope,
+  MrzDataRequestMessageBody,
+  MrzDataSubmitMessageEnvelope,
+} from './mrtd.ts'
 import { ProfileMessageBody, ProfileMessageEnvelope } from './profile.ts'
 import { ReactionMessageBody, ReactionMessageEnvelope, ReceiptsMessageBody } from './receipts.ts'
 import { IdentityProofRequestMessageBody, IdentityProofResultMessageBody, IdentityProofSubmitEnvelope } from './proofs.ts'
@@ -72,7 +86,8 @@ export const SEND_MESSAGE_TYPES = sendMessageBodies.map((body) => body.shape.typ
  * missing `type` is one issue at `type` that lists the known types.
  */
 export const SendMessageBody = z.discriminatedUnion('type', sendMessageBodies, {
-  error: (issue) => (issue.code === 'invalid_union' ? `missing or unknown message type; expected one of: ${SEND_MESSAGE_TYPES.join(', ')}` : undefined),
+  error: (issue) =>
+    issue.code === 'invalid_union' ? `missing or unknown message type; expected one of: ${SEND_MESSAGE_TYPES.join(', ')}` : undefined,
 })
 export type SendMessageBody = z.infer<typeof SendMessageBody>
 export type SendMessageType = SendMessageBody['type']

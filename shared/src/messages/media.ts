@@ -5,6 +5,7 @@
  * metadata (preview, dimensions, duration...). Field names follow 2060.io's service agent.
  */
 import { z } from 'zod'
+import { urlField } from '../url.ts'
 import { boundedName, MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
 /** How an item's content is encrypted (the wallet decrypts it after download); `parameters` depend on the algorithm. */
@@ -36,7 +37,7 @@ const MediaItemDisplay = z.strictObject({
 export const MediaItem = MediaItemDisplay.extend({
   /** Item id; generated when omitted. */
   id: boundedName(256).optional(),
-  uri: z.url({ protocol: /^(https?|data)$/ }),
+  uri: urlField(/^(https?|data)$/, 'http(s):// or data:'),
   mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+/, 'a MIME type such as image/png'),
 })
 export type MediaItem = z.infer<typeof MediaItem>

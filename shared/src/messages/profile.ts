@@ -4,9 +4,10 @@
  * for inline pictures). `null` clears a field. Field names follow 2060.io's service agent.
  */
 import { z } from 'zod'
+import { urlField } from '../url.ts'
 import { MessageEnvelopeBase, SendMessageBase } from './common.ts'
 
-const PictureUrl = z.url({ protocol: /^(https?|data)$/ })
+const PictureUrl = urlField(/^(https?|data)$/, 'http(s):// or data:')
 
 const ProfileFields = {
   displayName: z.string().max(256).nullable().optional(),
@@ -16,7 +17,11 @@ const ProfileFields = {
   displayIconUrl: PictureUrl.nullable().optional(),
   description: z.string().max(4096).nullable().optional(),
   /** BCP 47 language tag, e.g. `en` or `es-AR`. */
-  preferredLanguage: z.string().regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'a BCP 47 language tag such as en or es-AR').nullable().optional(),
+  preferredLanguage: z
+    .string()
+    .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'a BCP 47 language tag such as en or es-AR')
+    .nullable()
+    .optional(),
 }
 
 /** `type: profile` sent by the controller: the agent's own profile as this user should see it. */

@@ -31,7 +31,9 @@ export const ReceiptsMessageBody = SendMessageBase.extend({
 export type ReceiptsMessageBody = z.infer<typeof ReceiptsMessageBody>
 
 /** One reaction: an emoji added (`react`) to or removed (`unreact`) from the message. */
-export const Reaction = z.strictObject({ ...reference, emoji: z.string().min(1).max(64), action: z.enum(['react', 'unreact']) }).superRefine(oneMessageId)
+export const Reaction = z
+  .strictObject({ ...reference, emoji: z.string().min(1).max(64), action: z.enum(['react', 'unreact']) })
+  .superRefine(oneMessageId)
 export type Reaction = z.infer<typeof Reaction>
 
 export const ReactionMessageBody = SendMessageBase.extend({
@@ -47,7 +49,12 @@ export function timestampDate(timestamp: string | number | undefined): Date | un
 }
 
 /** A reaction the user sent (inside `message-received`): `messageId` names the message reacted to; `timestamp` Unix seconds. */
-export const ReceivedReaction = z.object({ messageId: z.string(), emoji: z.string(), action: z.enum(['react', 'unreact']), timestamp: z.number().int() })
+export const ReceivedReaction = z.object({
+  messageId: z.string(),
+  emoji: z.string(),
+  action: z.enum(['react', 'unreact']),
+  timestamp: z.number().int(),
+})
 
 /** `reaction` received from the user (2060.io `message-reactions`). */
 export const ReactionMessageEnvelope = MessageEnvelopeBase.extend({

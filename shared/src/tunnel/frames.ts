@@ -9,6 +9,8 @@
  *
  * worker -> agent-node
  * - `ack`: the conversation Durable Object has stored the event with this id.
+ * - `reject`: the event with this id can never be stored (too large for the Durable Object, or
+ *   refused by it for good); agent-node dead-letters it instead of sending it again.
  * - `command`: something for the agent to do; `idempotencyKey` makes a retried command run once.
  * - `stats`: the answer to a `stats-request` (same id): the gateway's counters since it was created.
  */
@@ -32,17 +34,31 @@ export const EventFrame = z.object({
 })
 export type EventFrame = z.infer<typeof EventFrame>
 
+/**
+ * The largest agent event the tunnel carries, in UTF-8 bytes of its JSON (`event` of an event
+ * frame): below the 2 MB a Durable Object's SQLite stores in one row (SQLITE_TOOBIG beyond).
+ * agent-node dead-letters a larger event without sending it; the gateway rejects one it receives.
+ */
+export const MAX_EVENT_BYTES = 1_000_000
+
+/** UTF-8 bytes of `event` as JSON, to compare with `MAX_EVENT_BYTES`. */
+export function eventBytes(event: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(event)).byteLength
+}
+
 export const AckFrame = z.object({ kind: z.literal('ack'), id: z.uuid() })
 export type AckFrame = z.infer<typeof AckFrame>
+
+/** The event `id` can never be stored; `reason` says why (for agent-node's dead letter and log). */
+export const RejectFrame = z.object({ kind: z.literal('reject'), id: z.uuid(), reason: z.string().max(1_000) })
+export type RejectFrame = z.infer<typeof RejectFrame>
 
 /**
  * Commands the edge may ask of the agent, one entry per name; agent-node runs each through its
  * `name -> handler` registry (agent-node/src/tunnel/commands/). `send-message` takes the
  * `POST /v1/message` body, every message type included, validated by the same schema.
  */
-export const TunnelCommand = z.discriminatedUnion('name', [
-  z.object({ name: z.literal('send-message'), message: SendMessageBody }),
-])
+export const TunnelCommand = z.discriminatedUnion('name', [z.object({ name: z.literal('send-message'), message: SendMessageBody })])
 export type TunnelCommand = z.infer<typeof TunnelCommand>
 export type TunnelCommandName = TunnelCommand['name']
 
@@ -76,7 +92,7 @@ export const UpstreamFrame = z.union([EventFrame, CommandResultFrame, StatsReque
 export type UpstreamFrame = z.infer<typeof UpstreamFrame>
 
 /** Frames the worker sends down the tunnel. */
-export const DownstreamFrame = z.union([AckFrame, CommandFrame, StatsFrame])
+export const DownstreamFrame = z.union([AckFrame, RejectFrame, CommandFrame, StatsFrame])
 export type DownstreamFrame = z.infer<typeof DownstreamFrame>
 
 /**

@@ -63,7 +63,14 @@ function ourIssuerKeys(): IssuerJson {
   const schemaId = `${issuerId}/anoncreds/schema/person/1.0`
   const credentialDefinitionId = `${issuerId}/anoncreds/credential-definition/person/default`
   const schema = ours.createSchema({ name: 'person', version: '1.0', issuerId, attributeNames: ATTRIBUTES })
-  const keys = ours.createCredentialDefinition({ schemaId, schema, tag: 'default', issuerId, signatureType: 'CL', supportRevocation: false })
+  const keys = ours.createCredentialDefinition({
+    schemaId,
+    schema,
+    tag: 'default',
+    issuerId,
+    signatureType: 'CL',
+    supportRevocation: false,
+  })
   return {
     issuerId,
     schemaId,
@@ -79,7 +86,13 @@ function identusIssuerKeys(): IssuerJson {
   if (process.env.IDENTUS_FRESH_KEYS !== '1') return IDENTUS_ISSUER
   const { issuerId, schemaId, credentialDefinitionId } = IDENTUS_ISSUER
   const schema = identus.createSchema({ name: 'person', version: '1.0', issuerId, attrNames: ATTRIBUTES })
-  return { issuerId, schemaId, credentialDefinitionId, schema, ...identus.createCredentialDefinition({ schemaId, schema, issuerId, tag: 'default' }) }
+  return {
+    issuerId,
+    schemaId,
+    credentialDefinitionId,
+    schema,
+    ...identus.createCredentialDefinition({ schemaId, schema, issuerId, tag: 'default' }),
+  }
 }
 
 /** Our issuer: an offer for `issuer`'s credential definition. */
@@ -111,7 +124,12 @@ function ourSign(issuer: IssuerJson, offer: Json, request: Json, raw = RAW): Jso
 }
 
 /** Our holder: request, then processing of what the issuer signs (via `sign`). */
-function ourHolderReceives(issuer: IssuerJson, offer: Json, linkSecret: string, sign: (request: Json) => Json): { credential: Json; request: Json; metadata: Json } {
+function ourHolderReceives(
+  issuer: IssuerJson,
+  offer: Json,
+  linkSecret: string,
+  sign: (request: Json) => Json,
+): { credential: Json; request: Json; metadata: Json } {
   return withHandles((load) => {
     const credentialDefinition = load(ours.credentialDefinitionFromJson, issuer.credentialDefinition)
     const { credentialRequest, credentialRequestMetadata } = ours.createCredentialRequest({
@@ -139,7 +157,12 @@ function ourHolderReceives(issuer: IssuerJson, offer: Json, linkSecret: string, 
 }
 
 /** Identus holder: request, then processing of what the issuer signs (via `sign`). */
-function identusHolderReceives(issuer: IssuerJson, offer: Json, linkSecret: string, sign: (request: Json) => Json): { credential: Json; issued: Json; request: Json; metadata: Json } {
+function identusHolderReceives(
+  issuer: IssuerJson,
+  offer: Json,
+  linkSecret: string,
+  sign: (request: Json) => Json,
+): { credential: Json; issued: Json; request: Json; metadata: Json } {
   const { credentialRequest: request, credentialRequestMetadata: metadata } = identus.createCredentialRequest({
     credentialDefinition: issuer.credentialDefinition,
     linkSecret,
@@ -147,7 +170,12 @@ function identusHolderReceives(issuer: IssuerJson, offer: Json, linkSecret: stri
     credentialOffer: offer,
   })
   const issued = sign(request)
-  const credential = identus.processCredential({ credential: issued, credentialRequestMetadata: metadata, linkSecret, credentialDefinition: issuer.credentialDefinition })
+  const credential = identus.processCredential({
+    credential: issued,
+    credentialRequestMetadata: metadata,
+    linkSecret,
+    credentialDefinition: issuer.credentialDefinition,
+  })
   return { credential, issued, request, metadata }
 }
 
@@ -315,7 +343,9 @@ describe('our issuer -> identus holder', () => {
     const linkSecret = identus.createLinkSecret()
     const offer = ourOffer(ourIssuer)
     const { credential, issued } = identusHolderReceives(ourIssuer, offer, linkSecret, (request) => ourSign(ourIssuer, offer, request))
-    expect(Object.fromEntries(Object.entries(credential.values as Record<string, { raw: string }>).map(([k, v]) => [k, v.raw]))).toEqual(RAW)
+    expect(Object.fromEntries(Object.entries(credential.values as Record<string, { raw: string }>).map(([k, v]) => [k, v.raw]))).toEqual(
+      RAW,
+    )
     const v = (c: Json) => (c.signature as { p_credential: { v: string } }).p_credential.v
     expect(v(credential)).not.toBe(v(issued)) // v' was added
   })
@@ -371,7 +401,11 @@ describe('identus issuer -> identus holder -> identus presentation -> our verifi
         // encoded (the application must): identus accepts; ours also checks raw and refuses.
         expect(verdicts).toEqual({ label, ours: false, identus: true })
       } else {
-        expect({ label, oursAccepted: verdicts.ours === true, identus: verdicts.identus }).toEqual({ label, oursAccepted: false, identus: false })
+        expect({ label, oursAccepted: verdicts.ours === true, identus: verdicts.identus }).toEqual({
+          label,
+          oursAccepted: false,
+          identus: false,
+        })
       }
     }
   })
@@ -402,7 +436,7 @@ describe('our holder -> our presentation -> identus verifier', () => {
   })
 })
 
-describe('our presentation over two issuers\' credentials -> identus verifier', () => {
+describe("our presentation over two issuers' credentials -> identus verifier", () => {
   it('attribute group, unrevealed attribute, self-attested value, two predicates, two sub-proofs', () => {
     const linkSecret = ours.createLinkSecret()
     const offerOfIdentus = identusOffer()
@@ -467,7 +501,10 @@ describe('our presentation over two issuers\' credentials -> identus verifier', 
         presentationRequest: load(ours.presentationRequestFromJson, request),
         schemas: [load(ours.schemaFromJson, identusIssuer.schema), load(ours.schemaFromJson, ourIssuer.schema)],
         schemaIds: [identusIssuer.schemaId, ourIssuer.schemaId],
-        credentialDefinitions: [load(ours.credentialDefinitionFromJson, identusIssuer.credentialDefinition), load(ours.credentialDefinitionFromJson, ourIssuer.credentialDefinition)],
+        credentialDefinitions: [
+          load(ours.credentialDefinitionFromJson, identusIssuer.credentialDefinition),
+          load(ours.credentialDefinitionFromJson, ourIssuer.credentialDefinition),
+        ],
         credentialDefinitionIds: [identusIssuer.credentialDefinitionId, ourIssuer.credentialDefinitionId],
       }),
     )
@@ -501,7 +538,8 @@ describe('every predicate type, at its boundary, both ways', () => {
     const secondOffer = ourOffer(ourIssuer)
     oursHeld = {
       linkSecret: ourLinkSecret,
-      credential: ourHolderReceives(ourIssuer, secondOffer, ourLinkSecret, (request) => ourSign(ourIssuer, secondOffer, request)).credential,
+      credential: ourHolderReceives(ourIssuer, secondOffer, ourLinkSecret, (request) => ourSign(ourIssuer, secondOffer, request))
+        .credential,
     }
   }, 120_000)
 
@@ -573,7 +611,14 @@ describe('attribute encoding and names', () => {
       const schemaId = `${issuerId}/anoncreds/schema/mixed/1.0`
       const credentialDefinitionId = `${issuerId}/anoncreds/credential-definition/mixed/default`
       const schema = ours.createSchema({ name: 'mixed', version: '1.0', issuerId, attributeNames: Object.keys(raw) })
-      const keys = ours.createCredentialDefinition({ schemaId, schema, tag: 'default', issuerId, signatureType: 'CL', supportRevocation: false })
+      const keys = ours.createCredentialDefinition({
+        schemaId,
+        schema,
+        tag: 'default',
+        issuerId,
+        signatureType: 'CL',
+        supportRevocation: false,
+      })
       issuer = {
         issuerId,
         schemaId,
@@ -628,7 +673,9 @@ describe('attribute encoding and names', () => {
             selfAttest: {},
             linkSecret: held.ourLinkSecret,
             schemas: { [issuer.schemaId]: load(ours.schemaFromJson, issuer.schema) },
-            credentialDefinitions: { [issuer.credentialDefinitionId]: load(ours.credentialDefinitionFromJson, issuer.credentialDefinition) },
+            credentialDefinitions: {
+              [issuer.credentialDefinitionId]: load(ours.credentialDefinitionFromJson, issuer.credentialDefinition),
+            },
           }),
         ),
       )
@@ -703,7 +750,8 @@ describe('identus JSON through our *FromJson and getJson', () => {
     // anoncreds-rs: through serde_json::Value (keys sorted), `ver` added, legacy restriction arrays
     // as `$or` queries, absent options as `null` (identus omits those: compared without nulls)
     const expected = clone(request) as { requested_attributes: Record<string, { restrictions?: unknown }> } & Json
-    for (const info of Object.values(expected.requested_attributes)) if (Array.isArray(info.restrictions)) info.restrictions = { $or: info.restrictions }
+    for (const info of Object.values(expected.requested_attributes))
+      if (Array.isArray(info.restrictions)) info.restrictions = { $or: info.restrictions }
     expected.ver = '1.0'
     expect(text(withoutNulls(JSON.parse(written)))).toBe(text(sortKeys(expected)))
   })

@@ -64,10 +64,15 @@ describe('issuance round trip on fresh keys', () => {
     expect(blinded.blinded_ms.ur).toBeNull()
     expect(bitLength(BigInt(blinded.vPrime))).toBeLessThanOrEqual(2128)
     const n = BigInt(keys.primary.n)
-    const u = (modPow(BigInt(keys.primary.s), BigInt(blinded.vPrime), n) * modPow(BigInt(keys.primary.r.master_secret!), BigInt(linkSecret), n)) % n
+    const u =
+      (modPow(BigInt(keys.primary.s), BigInt(blinded.vPrime), n) * modPow(BigInt(keys.primary.r.master_secret!), BigInt(linkSecret), n)) % n
     expect(blinded.blinded_ms.u).toBe(u.toString())
 
-    const proofInput = { primary: keys.primary, blinded_ms: blinded.blinded_ms, blinded_ms_correctness_proof: blinded.blinded_ms_correctness_proof }
+    const proofInput = {
+      primary: keys.primary,
+      blinded_ms: blinded.blinded_ms,
+      blinded_ms_correctness_proof: blinded.blinded_ms_correctness_proof,
+    }
     expect(verifyBlindedLinkSecretProof({ ...proofInput, offerNonce })).toBe(true)
     expect(verifyBlindedLinkSecretProof({ ...proofInput, offerNonce: requestNonce })).toBe(false)
 
@@ -76,7 +81,9 @@ describe('issuance round trip on fresh keys', () => {
     const tampered = { ...blinded.blinded_ms_correctness_proof, m_caps: { master_secret: '12345' } }
     expect(() => signCredential({ ...signInput, blinded_ms_correctness_proof: tampered })).toThrow(BlindedLinkSecretProofError)
     expect(() => signCredential({ ...signInput, encodedValues: { name: encodedValues.name!, age: '28' } })).toThrow(/height/)
-    expect(() => signCredential({ ...signInput, encodedValues: { ...encodedValues, master_secret: '1' } })).toThrow(InvalidIssuanceInputError)
+    expect(() => signCredential({ ...signInput, encodedValues: { ...encodedValues, master_secret: '1' } })).toThrow(
+      InvalidIssuanceInputError,
+    )
     expect(() => signCredential({ ...signInput, encodedValues: { ...encodedValues, unknown: '1' } })).toThrow(/unknown/)
 
     const signed = signCredential(signInput)
@@ -95,14 +102,25 @@ describe('issuance round trip on fresh keys', () => {
 
     expect(() => processCredentialSignature({ ...processInput, requestNonce: offerNonce })).toThrow(SignatureCorrectnessProofError)
     const scp = signed.signature_correctness_proof
-    expect(() => processCredentialSignature({ ...processInput, signature_correctness_proof: { ...scp, se: '1' } })).toThrow(SignatureCorrectnessProofError)
-    expect(() => processCredentialSignature({ ...processInput, encodedValues: { ...encodedValues, height: '175' } })).toThrow(SignatureCorrectnessProofError)
-    expect(() => processCredentialSignature({ ...processInput, p_credential: { ...signed.p_credential, e: (BigInt(signed.p_credential.e) + 2n).toString() } })).toThrow(SignatureCorrectnessProofError)
+    expect(() => processCredentialSignature({ ...processInput, signature_correctness_proof: { ...scp, se: '1' } })).toThrow(
+      SignatureCorrectnessProofError,
+    )
+    expect(() => processCredentialSignature({ ...processInput, encodedValues: { ...encodedValues, height: '175' } })).toThrow(
+      SignatureCorrectnessProofError,
+    )
+    expect(() =>
+      processCredentialSignature({
+        ...processInput,
+        p_credential: { ...signed.p_credential, e: (BigInt(signed.p_credential.e) + 2n).toString() },
+      }),
+    ).toThrow(SignatureCorrectnessProofError)
   })
 
   it('blinding refuses a key whose correctness proof does not verify', () => {
     const kcp = { ...keys.keyCorrectnessProof, c: '1' }
-    expect(() => blindLinkSecret({ primary: keys.primary, keyCorrectnessProof: kcp, linkSecret, offerNonce })).toThrow(KeyCorrectnessProofError)
+    expect(() => blindLinkSecret({ primary: keys.primary, keyCorrectnessProof: kcp, linkSecret, offerNonce })).toThrow(
+      KeyCorrectnessProofError,
+    )
   })
 
   it('rejects malformed inputs', () => {

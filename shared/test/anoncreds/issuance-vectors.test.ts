@@ -91,7 +91,11 @@ describe('issuance on the anoncreds-rs vectors', () => {
     expect(verifyBlindedLinkSecretProof({ ...input, offerNonce: request.credentialRequest.nonce })).toBe(false)
     const proof = input.blinded_ms_correctness_proof
     expect(
-      verifyBlindedLinkSecretProof({ ...input, offerNonce: offer.nonce, blinded_ms_correctness_proof: { ...proof, v_dash_cap: bump(proof.v_dash_cap) } }),
+      verifyBlindedLinkSecretProof({
+        ...input,
+        offerNonce: offer.nonce,
+        blinded_ms_correctness_proof: { ...proof, v_dash_cap: bump(proof.v_dash_cap) },
+      }),
     ).toBe(false)
   })
 

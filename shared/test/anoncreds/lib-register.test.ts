@@ -45,7 +45,7 @@ describe('Node registration (lib/register-node.ts)', () => {
   it('importing it twice keeps one engine', () => {
     const result = runModule(`
       const a = await import(${JSON.stringify(REGISTER)})
-      const b = await import(${JSON.stringify(REGISTER + '?again')})
+      const b = await import(${JSON.stringify(`${REGISTER}?again`)})
       const { anoncreds } = await import('@hyperledger/anoncreds-shared')
       console.log(JSON.stringify({ same: a.anoncredsEngine === b.anoncredsEngine && anoncreds === a.anoncredsEngine }))
     `)

@@ -24,7 +24,10 @@ describe('handle table', () => {
     const b = table.put('Credential', { y: 2 })
     expect(a.handle).not.toBe(b.handle)
     expect(table.get(a, 'Schema')).toEqual({ x: 1 })
-    expect(thrown(() => table.get(a, 'Credential'))).toMatchObject({ code: 1, message: 'Invalid object type: expected Credential, found Schema' })
+    expect(thrown(() => table.get(a, 'Credential'))).toMatchObject({
+      code: 1,
+      message: 'Invalid object type: expected Credential, found Schema',
+    })
     table.free(a)
     expect(thrown(() => table.get(a, 'Schema')).code).toBe(1)
     expect(table.size).toBe(1)
@@ -50,11 +53,19 @@ describe('Anoncreds engine: JSON objects, attributes, errors', () => {
     const cases: [keyof typeof engine, string, string][] = [
       ['schemaFromJson', vector('anoncreds-schema.json'), 'Schema'],
       ['credentialDefinitionFromJson', field('anoncreds-credential-definition.json', 'credentialDefinition'), 'CredentialDefinition'],
-      ['credentialDefinitionPrivateFromJson', field('anoncreds-credential-definition.json', 'credentialDefinitionPrivate'), 'CredentialDefinitionPrivate'],
+      [
+        'credentialDefinitionPrivateFromJson',
+        field('anoncreds-credential-definition.json', 'credentialDefinitionPrivate'),
+        'CredentialDefinitionPrivate',
+      ],
       ['keyCorrectnessProofFromJson', field('anoncreds-credential-definition.json', 'keyCorrectnessProof'), 'KeyCorrectnessProof'],
       ['credentialOfferFromJson', vector('anoncreds-credential-offer.json'), 'CredentialOffer'],
       ['credentialRequestFromJson', field('anoncreds-credential-request.json', 'credentialRequest'), 'CredentialRequest'],
-      ['credentialRequestMetadataFromJson', field('anoncreds-credential-request.json', 'credentialRequestMetadata'), 'CredentialRequestMetadata'],
+      [
+        'credentialRequestMetadataFromJson',
+        field('anoncreds-credential-request.json', 'credentialRequestMetadata'),
+        'CredentialRequestMetadata',
+      ],
       ['credentialFromJson', vector('anoncreds-legacy-credential.json'), 'Credential'],
       ['presentationRequestFromJson', vector('anoncreds-presentation-request.json'), 'PresentationRequest'],
       ['w3cCredentialFromJson', vector('w3c-credential-anoncreds.json'), 'W3CCredential'],
@@ -71,9 +82,14 @@ describe('Anoncreds engine: JSON objects, attributes, errors', () => {
 
   it('credentialGetAttribute, W3C proof details and attributes', () => {
     const credential = engine.credentialFromJson({ json: vector('anoncreds-legacy-credential.json') })
-    expect(engine.credentialGetAttribute({ objectHandle: credential, name: 'schema_id' })).toBe(JSON.parse(vector('anoncreds-legacy-credential.json')).schema_id)
+    expect(engine.credentialGetAttribute({ objectHandle: credential, name: 'schema_id' })).toBe(
+      JSON.parse(vector('anoncreds-legacy-credential.json')).schema_id,
+    )
     expect(engine.credentialGetAttribute({ objectHandle: credential, name: 'rev_reg_index' })).toBe('9')
-    expect(thrown(() => engine.credentialGetAttribute({ objectHandle: credential, name: 'nope' }))).toMatchObject({ code: 1, message: 'Unsupported attribute: nope' })
+    expect(thrown(() => engine.credentialGetAttribute({ objectHandle: credential, name: 'nope' }))).toMatchObject({
+      code: 1,
+      message: 'Unsupported attribute: nope',
+    })
     // wrong handle type
     const schema = engine.schemaFromJson({ json: vector('anoncreds-schema.json') })
     expect(thrown(() => engine.credentialGetAttribute({ objectHandle: schema, name: 'schema_id' })).code).toBe(1)
@@ -111,8 +127,30 @@ describe('Anoncreds engine: JSON objects, attributes, errors', () => {
     expect(JSON.parse(engine.getCurrentError())).toEqual({ code: error.code, message: 'revocation not supported yet' })
     expect(thrown(() => engine.revocationRegistryDefinitionFromJson({ json: '{}' })).message).toBe('revocation not supported yet')
     const schema = engine.createSchema({ name: 's', version: '1', issuerId: 'did:x', attributeNames: ['a'] })
-    expect(thrown(() => engine.createCredentialDefinition({ schemaId: 's', schema, tag: 't', issuerId: 'did:x', signatureType: 'CL', supportRevocation: true })).message).toBe('revocation not supported yet')
-    expect(thrown(() => engine.createCredentialDefinition({ schemaId: 's', schema, tag: 't', issuerId: 'did:x', signatureType: 'XX', supportRevocation: false })).code).toBe(1)
+    expect(
+      thrown(() =>
+        engine.createCredentialDefinition({
+          schemaId: 's',
+          schema,
+          tag: 't',
+          issuerId: 'did:x',
+          signatureType: 'CL',
+          supportRevocation: true,
+        }),
+      ).message,
+    ).toBe('revocation not supported yet')
+    expect(
+      thrown(() =>
+        engine.createCredentialDefinition({
+          schemaId: 's',
+          schema,
+          tag: 't',
+          issuerId: 'did:x',
+          signatureType: 'XX',
+          supportRevocation: false,
+        }),
+      ).code,
+    ).toBe(1)
   })
 })
 

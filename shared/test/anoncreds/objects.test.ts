@@ -13,7 +13,11 @@ const read = (name: string) => JSON.parse(readFileSync(VECTORS + name, 'utf8')) 
 const CASES: [string, ObjectTypeName, unknown][] = [
   ['schema', 'Schema', read('anoncreds-schema.json')],
   ['credential definition', 'CredentialDefinition', read('anoncreds-credential-definition.json').credentialDefinition],
-  ['credential definition private', 'CredentialDefinitionPrivate', read('anoncreds-credential-definition.json').credentialDefinitionPrivate],
+  [
+    'credential definition private',
+    'CredentialDefinitionPrivate',
+    read('anoncreds-credential-definition.json').credentialDefinitionPrivate,
+  ],
   ['key correctness proof', 'KeyCorrectnessProof', read('anoncreds-credential-definition.json').keyCorrectnessProof],
   ['credential offer', 'CredentialOffer', read('anoncreds-credential-offer.json')],
   ['credential request', 'CredentialRequest', read('anoncreds-credential-request.json').credentialRequest],
@@ -25,8 +29,17 @@ const CASES: [string, ObjectTypeName, unknown][] = [
   ['W3C v2 credential', 'W3CCredential', read('w3c-v2-credential-anoncreds.json')],
   ['W3C presentation', 'W3CPresentation', read('w3c-presentation-anoncreds.json')],
   ['DI issue credential (anoncredsvc-2023 proof kept verbatim)', 'W3CCredential', read('aries-issue-credential-di-issue.json').credential],
-  ['blinded link secret inside a DI request', 'CredentialRequest', (read('aries-issue-credential-di-request.json').binding_proof as { anoncreds_link_secret: unknown }).anoncreds_link_secret],
-  ['key correctness proof inside a DI offer', 'KeyCorrectnessProof', (read('aries-issue-credential-di-offer.json').binding_method as { anoncreds_link_secret: { key_correctness_proof: unknown } }).anoncreds_link_secret.key_correctness_proof],
+  [
+    'blinded link secret inside a DI request',
+    'CredentialRequest',
+    (read('aries-issue-credential-di-request.json').binding_proof as { anoncreds_link_secret: unknown }).anoncreds_link_secret,
+  ],
+  [
+    'key correctness proof inside a DI offer',
+    'KeyCorrectnessProof',
+    (read('aries-issue-credential-di-offer.json').binding_method as { anoncreds_link_secret: { key_correctness_proof: unknown } })
+      .anoncreds_link_secret.key_correctness_proof,
+  ],
 ]
 
 describe('AnonCreds objects round-trip the anoncreds-rs vectors', () => {
@@ -40,12 +53,21 @@ describe('AnonCreds objects round-trip the anoncreds-rs vectors', () => {
 
   it('a presentation request written by anoncreds-rs has sorted keys and `ver`; other orders are sorted', () => {
     const request = read('anoncreds-presentation-request.json')
-    const shuffled = { version: request.version, requested_predicates: request.requested_predicates, nonce: request.nonce, name: request.name, requested_attributes: request.requested_attributes, non_revoked: request.non_revoked }
+    const shuffled = {
+      version: request.version,
+      requested_predicates: request.requested_predicates,
+      nonce: request.nonce,
+      name: request.name,
+      requested_attributes: request.requested_attributes,
+      non_revoked: request.non_revoked,
+    }
     expect(presentationRequestToJson(presentationRequestFromJson(JSON.stringify(shuffled)))).toBe(JSON.stringify(request))
   })
 
   it('fills anoncreds-rs defaults: null options, ver 1.0, numeric nonce as string', () => {
-    const request = presentationRequestFromJson(JSON.stringify({ nonce: 1234, name: 'n', version: '1', requested_attributes: { a: { name: 'x' } } }))
+    const request = presentationRequestFromJson(
+      JSON.stringify({ nonce: 1234, name: 'n', version: '1', requested_attributes: { a: { name: 'x' } } }),
+    )
     expect(presentationRequestToJson(request)).toBe(
       '{"name":"n","non_revoked":null,"nonce":"1234","requested_attributes":{"a":{"name":"x","non_revoked":null,"restrictions":null}},"requested_predicates":{},"ver":"1.0","version":"1"}',
     )
@@ -53,7 +75,16 @@ describe('AnonCreds objects round-trip the anoncreds-rs vectors', () => {
     const { rev_reg_id: _a, rev_reg: _b, witness: _c, ...rest } = credential
     const sig = { ...(rest.signature as object), r_credential: undefined }
     const out = JSON.parse(objectToJson('Credential', objectFromJson('Credential', JSON.stringify({ ...rest, signature: sig }))))
-    expect(Object.keys(out)).toEqual(['schema_id', 'cred_def_id', 'rev_reg_id', 'values', 'signature', 'signature_correctness_proof', 'rev_reg', 'witness'])
+    expect(Object.keys(out)).toEqual([
+      'schema_id',
+      'cred_def_id',
+      'rev_reg_id',
+      'values',
+      'signature',
+      'signature_correctness_proof',
+      'rev_reg',
+      'witness',
+    ])
     expect(out.rev_reg_id).toBeNull()
     expect(out.signature.r_credential).toBeNull()
   })
@@ -73,16 +104,52 @@ describe('malformed JSON is an AnoncredsError naming the field', () => {
     ['Schema', 'not json', /Invalid Schema JSON/],
     ['CredentialDefinition', '{"schemaId":"s","type":"XX","tag":"t","value":{},"issuerId":"i"}', /Invalid CredentialDefinition: type/],
     ['CredentialOffer', JSON.stringify({ ...read('anoncreds-credential-offer.json'), nonce: '12a' }), /Invalid CredentialOffer: nonce/],
-    ['CredentialRequest', JSON.stringify({ ...(read('anoncreds-credential-request.json').credentialRequest as object), entropy: undefined }), /Invalid CredentialRequest: entropy: Entropy or prover did/],
-    ['Credential', JSON.stringify({ ...read('anoncreds-legacy-credential.json'), values: { age: { raw: '1' } } }), /Invalid Credential: values\.age\.encoded/],
-    ['PresentationRequest', '{"nonce":"1","name":"n","version":"1","requested_attributes":{"a":{"name":"x","names":["y"]}}}', /requested_attributes\.a\.name/],
-    ['PresentationRequest', '{"nonce":"1","name":"n","version":"1","requested_attributes":{},"requested_predicates":{}}', /both `requested_attributes` and `requested_predicates` are empty/],
-    ['PresentationRequest', '{"nonce":"1","name":"n","version":"1","requested_predicates":{"p":{"name":"age","p_type":"=>","p_value":1}}}', /requested_predicates\.p\.p_type/],
-    ['PresentationRequest', '{"nonce":"1","name":"n","version":"1","requested_attributes":{"a":{"name":"x","restrictions":{"x":{"$xor":"1"}}}}}', /requested_attributes\.a\.restrictions: Unknown operator/],
-    ['PresentationRequest', '{"nonce":"1","name":"n","version":"1","ver":"3.0","requested_attributes":{"a":{"name":"x"}}}', /Invalid PresentationRequest: ver/],
+    [
+      'CredentialRequest',
+      JSON.stringify({ ...(read('anoncreds-credential-request.json').credentialRequest as object), entropy: undefined }),
+      /Invalid CredentialRequest: entropy: Entropy or prover did/,
+    ],
+    [
+      'Credential',
+      JSON.stringify({ ...read('anoncreds-legacy-credential.json'), values: { age: { raw: '1' } } }),
+      /Invalid Credential: values\.age\.encoded/,
+    ],
+    [
+      'PresentationRequest',
+      '{"nonce":"1","name":"n","version":"1","requested_attributes":{"a":{"name":"x","names":["y"]}}}',
+      /requested_attributes\.a\.name/,
+    ],
+    [
+      'PresentationRequest',
+      '{"nonce":"1","name":"n","version":"1","requested_attributes":{},"requested_predicates":{}}',
+      /both `requested_attributes` and `requested_predicates` are empty/,
+    ],
+    [
+      'PresentationRequest',
+      '{"nonce":"1","name":"n","version":"1","requested_predicates":{"p":{"name":"age","p_type":"=>","p_value":1}}}',
+      /requested_predicates\.p\.p_type/,
+    ],
+    [
+      'PresentationRequest',
+      '{"nonce":"1","name":"n","version":"1","requested_attributes":{"a":{"name":"x","restrictions":{"x":{"$xor":"1"}}}}}',
+      /requested_attributes\.a\.restrictions: Unknown operator/,
+    ],
+    [
+      'PresentationRequest',
+      '{"nonce":"1","name":"n","version":"1","ver":"3.0","requested_attributes":{"a":{"name":"x"}}}',
+      /Invalid PresentationRequest: ver/,
+    ],
     ['Presentation', '{"proof":{},"requested_proof":{},"identifiers":[]}', /Invalid Presentation: proof\.proofs/],
-    ['W3CCredential', JSON.stringify({ ...read('w3c-credential-anoncreds.json'), credentialSubject: {} }), /Invalid W3CCredential: credentialSubject/],
-    ['W3CPresentation', JSON.stringify({ ...read('w3c-presentation-anoncreds.json'), proof: { cryptosuite: 'anoncreds-2023' } }), /Invalid W3CPresentation: proof\./],
+    [
+      'W3CCredential',
+      JSON.stringify({ ...read('w3c-credential-anoncreds.json'), credentialSubject: {} }),
+      /Invalid W3CCredential: credentialSubject/,
+    ],
+    [
+      'W3CPresentation',
+      JSON.stringify({ ...read('w3c-presentation-anoncreds.json'), proof: { cryptosuite: 'anoncreds-2023' } }),
+      /Invalid W3CPresentation: proof\./,
+    ],
   ]
   for (const [typeName, json, message] of bad) {
     it(`${typeName}: ${message}`, () => {
@@ -103,24 +170,39 @@ describe('restriction queries', () => {
   it('parses $or / $and / $not / $in / $neq and implicit $and', () => {
     expect(parseQuery({ $or: [{ cred_def_id: 'a' }, { schema_name: { $neq: 'b' } }] })).toEqual({
       op: 'or',
-      operators: [{ op: 'eq', name: 'cred_def_id', value: 'a' }, { op: 'neq', name: 'schema_name', value: 'b' }],
+      operators: [
+        { op: 'eq', name: 'cred_def_id', value: 'a' },
+        { op: 'neq', name: 'schema_name', value: 'b' },
+      ],
     })
     expect(parseQuery({ issuer_id: 'x', schema_id: { $in: ['s1', 's2'] } })).toEqual({
       op: 'and',
-      operators: [{ op: 'eq', name: 'issuer_id', value: 'x' }, { op: 'in', name: 'schema_id', values: ['s1', 's2'] }],
+      operators: [
+        { op: 'eq', name: 'issuer_id', value: 'x' },
+        { op: 'in', name: 'schema_id', values: ['s1', 's2'] },
+      ],
     })
     expect(parseQuery({ $not: { $and: [] } })).toEqual({ op: 'not', operator: { op: 'and', operators: [] } })
   })
 
   it('normalises like anoncreds-rs writes them back: legacy arrays become $or, implicit $and sorted, empty lists vanish', () => {
     const norm = (q: unknown) => queryToJson(parseQuery(q))
-    expect(norm([{ cred_def_id: 'a', schema_id: null }, { issuer_did: 'b' }, {}])).toEqual({ $or: [{ cred_def_id: 'a' }, { issuer_did: 'b' }] })
+    expect(norm([{ cred_def_id: 'a', schema_id: null }, { issuer_did: 'b' }, {}])).toEqual({
+      $or: [{ cred_def_id: 'a' }, { issuer_did: 'b' }],
+    })
     expect(norm({ schema_id: 's', issuer_id: 'i' })).toEqual({ $and: [{ issuer_id: 'i' }, { schema_id: 's' }] })
     expect(norm({ $or: [], cred_def_id: 'c' })).toEqual({ cred_def_id: 'c' })
     expect(norm([])).toEqual({})
     expect(norm({ attr: { $like: 'x%' } })).toEqual({ attr: { $like: 'x%' } })
     expect(() => parseQuery('x')).toThrow('Restriction must be either object or array')
-    const request = presentationRequestFromJson(JSON.stringify({ nonce: '1', name: 'n', version: '1', requested_attributes: { a: { name: 'x', restrictions: [{ cred_def_id: 'c' }] } } }))
+    const request = presentationRequestFromJson(
+      JSON.stringify({
+        nonce: '1',
+        name: 'n',
+        version: '1',
+        requested_attributes: { a: { name: 'x', restrictions: [{ cred_def_id: 'c' }] } },
+      }),
+    )
     expect(JSON.parse(presentationRequestToJson(request)).requested_attributes.a.restrictions).toEqual({ $or: [{ cred_def_id: 'c' }] })
   })
 })

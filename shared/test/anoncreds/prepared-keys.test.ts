@@ -29,14 +29,21 @@ describe('prepared credential definition keys', () => {
     const engine = createAnoncredsEngine()
     const schema = engine.createSchema({ name: 'person', version: '1.0', issuerId: ISSUER, attributeNames: ['First Name', 'age'] })
     const names = credentialKeyAttributeNames(['First Name', 'age'])
-    let p = half()
+    const p = half()
     let q = half()
     while (p === q) q = half()
     const keys = credentialKeysFromPrimes(names, p, q)
     engine.preparedKeys.add(['other', 'master_secret'], credentialKeysFromPrimes(['other', 'master_secret'], p, q))
     engine.preparedKeys.add(names, keys)
 
-    const created = engine.createCredentialDefinition({ schemaId: `${ISSUER}/schema`, schema, tag: 'default', issuerId: ISSUER, signatureType: 'CL', supportRevocation: false })
+    const created = engine.createCredentialDefinition({
+      schemaId: `${ISSUER}/schema`,
+      schema,
+      tag: 'default',
+      issuerId: ISSUER,
+      signatureType: 'CL',
+      supportRevocation: false,
+    })
     const json = (handle: Parameters<typeof engine.getJson>[0]['objectHandle']) => JSON.parse(engine.getJson({ objectHandle: handle }))
     expect(json(created.credentialDefinition).value.primary).toEqual(keys.primary)
     expect(json(created.credentialDefinitionPrivate).value.p_key).toEqual(keys.privateKey)

@@ -68,15 +68,35 @@ function issue(w3c: boolean) {
   }
   if (w3c) {
     const credential = engine.createW3cCredential(common)
-    return engine.processW3cCredential({ credential, credentialRequestMetadata, linkSecret: setup.linkSecret, credentialDefinition: setup.credDef })
+    return engine.processW3cCredential({
+      credential,
+      credentialRequestMetadata,
+      linkSecret: setup.linkSecret,
+      credentialDefinition: setup.credDef,
+    })
   }
-  const credential = engine.createCredential({ ...common, attributeEncodedValues: { name: engine.encodeCredentialAttributes({ attributeRawValues: ['Alex'] })[0]! } })
-  return engine.processCredential({ credential, credentialRequestMetadata, linkSecret: setup.linkSecret, credentialDefinition: setup.credDef })
+  const credential = engine.createCredential({
+    ...common,
+    attributeEncodedValues: { name: engine.encodeCredentialAttributes({ attributeRawValues: ['Alex'] })[0]! },
+  })
+  return engine.processCredential({
+    credential,
+    credentialRequestMetadata,
+    linkSecret: setup.linkSecret,
+    credentialDefinition: setup.credDef,
+  })
 }
 
 beforeAll(() => {
   const schema = engine.createSchema({ name: 'person', version: '1.0', issuerId: ISSUER, attributeNames: Object.keys(RAW) })
-  const created = engine.createCredentialDefinition({ schemaId: SCHEMA_ID, schema, tag: 'default', issuerId: ISSUER, signatureType: 'CL', supportRevocation: false })
+  const created = engine.createCredentialDefinition({
+    schemaId: SCHEMA_ID,
+    schema,
+    tag: 'default',
+    issuerId: ISSUER,
+    signatureType: 'CL',
+    supportRevocation: false,
+  })
   setup = {
     schema,
     credDef: created.credentialDefinition,
@@ -84,7 +104,14 @@ beforeAll(() => {
     kcp: created.keyCorrectnessProof,
     linkSecret: engine.createLinkSecret(),
   }
-  otherCredDef = engine.createCredentialDefinition({ schemaId: SCHEMA_ID, schema, tag: 'other', issuerId: ISSUER, signatureType: 'CL', supportRevocation: false }).credentialDefinition
+  otherCredDef = engine.createCredentialDefinition({
+    schemaId: SCHEMA_ID,
+    schema,
+    tag: 'other',
+    issuerId: ISSUER,
+    signatureType: 'CL',
+    supportRevocation: false,
+  }).credentialDefinition
 }, 300_000)
 
 describe('legacy AnonCreds flow through the Anoncreds interface', () => {
@@ -118,7 +145,16 @@ describe('legacy AnonCreds flow through the Anoncreds interface', () => {
 
   it('issues and processes a credential with the given and the computed encodings', () => {
     const c = json(credential)
-    expect(Object.keys(c)).toEqual(['schema_id', 'cred_def_id', 'rev_reg_id', 'values', 'signature', 'signature_correctness_proof', 'rev_reg', 'witness'])
+    expect(Object.keys(c)).toEqual([
+      'schema_id',
+      'cred_def_id',
+      'rev_reg_id',
+      'values',
+      'signature',
+      'signature_correctness_proof',
+      'rev_reg',
+      'witness',
+    ])
     expect(c.values.age).toEqual({ raw: '28', encoded: '28' })
     expect(c.values.sex.encoded).toBe('5944657099558967239210949258394887428692050081607692519917050011144233115103')
     expect(engine.credentialGetAttribute({ objectHandle: credential, name: 'cred_def_id' })).toBe(CRED_DEF_ID)
@@ -126,7 +162,11 @@ describe('legacy AnonCreds flow through the Anoncreds interface', () => {
 
   it('builds requested_proof: revealed, group, unrevealed, self-attested, predicate; identifiers', () => {
     const p = json(presentation)
-    expect(p.requested_proof.revealed_attrs.name_ref).toEqual({ sub_proof_index: 0, raw: 'Alex', encoded: json(credential).values.name.encoded })
+    expect(p.requested_proof.revealed_attrs.name_ref).toEqual({
+      sub_proof_index: 0,
+      raw: 'Alex',
+      encoded: json(credential).values.name.encoded,
+    })
     expect(p.requested_proof.revealed_attr_groups.group_ref.values.sex.raw).toBe('male')
     expect(p.requested_proof.unrevealed_attrs).toEqual({ hidden_ref: { sub_proof_index: 0 } })
     expect(p.requested_proof.self_attested_attrs).toEqual({ self_ref: 'Al' })
@@ -148,7 +188,11 @@ describe('legacy AnonCreds flow through the Anoncreds interface', () => {
 
   it('is false when a revealed value was changed (raw and encoded)', () => {
     const p = json(presentation)
-    p.requested_proof.revealed_attrs.name_ref = { ...p.requested_proof.revealed_attrs.name_ref, raw: 'Bob', encoded: engine.encodeCredentialAttributes({ attributeRawValues: ['Bob'] })[0] }
+    p.requested_proof.revealed_attrs.name_ref = {
+      ...p.requested_proof.revealed_attrs.name_ref,
+      raw: 'Bob',
+      encoded: engine.encodeCredentialAttributes({ attributeRawValues: ['Bob'] })[0],
+    }
     expect(verify(engine.presentationFromJson({ json: JSON.stringify(p) }), request(nonce))).toBe(false)
     // changing the encoded value in the CL proof too breaks the proof itself
     p.proof.proofs[0].primary_proof.eq_proof.revealed_attrs.name = p.requested_proof.revealed_attrs.name_ref.encoded
@@ -181,7 +225,9 @@ describe('legacy AnonCreds flow through the Anoncreds interface', () => {
       },
     })
     expect(verify(presentation, strict)).toBe(false)
-    const more = request(nonce, { requested_predicates: { age_ref: { name: 'age', p_type: '>=', p_value: 18 }, h: { name: 'height', p_type: '<', p_value: 200 } } })
+    const more = request(nonce, {
+      requested_predicates: { age_ref: { name: 'age', p_type: '>=', p_value: 18 }, h: { name: 'height', p_type: '<', p_value: 200 } },
+    })
     expect(verify(presentation, more)).toBe(false)
   }, 60_000)
 
@@ -302,7 +348,9 @@ describe('processing and presenting the credential anoncreds-rs issued in the ve
         nonce,
         name: 'pres_req_1',
         version: '0.1',
-        requested_attributes: { attr2_referent: { names: ['name', 'height'], restrictions: { $or: [{ cred_def_id: legacy.cred_def_id }] } } },
+        requested_attributes: {
+          attr2_referent: { names: ['name', 'height'], restrictions: { $or: [{ cred_def_id: legacy.cred_def_id }] } },
+        },
         requested_predicates: { predicate1_referent: { name: 'age', p_type: '>=', p_value: 18 } },
       }),
     })
@@ -328,7 +376,9 @@ describe('processing and presenting the credential anoncreds-rs issued in the ve
   })
 
   it('processCredential accepts the anoncreds-rs signature and fails with another link secret', () => {
-    expect(BigInt(json(processed()).signature.p_credential.v)).toBe(BigInt(legacy.signature.p_credential.v) + BigInt(metadata.link_secret_blinding_data.v_prime))
+    expect(BigInt(json(processed()).signature.p_credential.v)).toBe(
+      BigInt(legacy.signature.p_credential.v) + BigInt(metadata.link_secret_blinding_data.v_prime),
+    )
     expect(() =>
       engine.processCredential({
         credential: engine.credentialFromJson({ json: JSON.stringify(legacy) }),
@@ -372,7 +422,9 @@ describe('processing and presenting the credential anoncreds-rs issued in the ve
       credentialDefinitions: { [legacy.cred_def_id]: lists.credentialDefinitions[0]! },
     })
     // same shape as the vector W3C presentation's derived credential
-    expect(json(presentation).verifiableCredential[0].credentialSubject).toEqual(read('w3c-presentation-anoncreds.json').verifiableCredential[0].credentialSubject)
+    expect(json(presentation).verifiableCredential[0].credentialSubject).toEqual(
+      read('w3c-presentation-anoncreds.json').verifiableCredential[0].credentialSubject,
+    )
     expect(engine.verifyW3cPresentation({ presentation, presentationRequest: vectorRequest(nonce), ...lists })).toBe(true)
   }, 60_000)
 })

@@ -21,7 +21,16 @@ describe('PowerProduct', () => {
         .variable(bases[3]!, exps[0]!)
         .variable(bases[2]!, exps[3]!)
         .variable(bases[1]!, exps[5]!)
-      expect(p.value()).toBe(ref([[bases[0]!, exps[1]!], [bases[1]!, exps[2]!], [bases[2]!, exps[4]!], [bases[3]!, exps[0]!], [bases[2]!, exps[3]!], [bases[1]!, exps[5]!]]))
+      expect(p.value()).toBe(
+        ref([
+          [bases[0]!, exps[1]!],
+          [bases[1]!, exps[2]!],
+          [bases[2]!, exps[4]!],
+          [bases[3]!, exps[0]!],
+          [bases[2]!, exps[3]!],
+          [bases[1]!, exps[5]!],
+        ]),
+      )
     }
   })
 
@@ -36,10 +45,20 @@ describe('PowerProduct', () => {
       for (const exponent of [e, -e]) {
         // alone and with a short variable factor: BGMW or comb, whichever is cheaper
         expect(new PowerProduct(n).fixed(table, exponent).value()).toBe(ref([[base, exponent]]))
-        expect(new PowerProduct(n).fixed(table, exponent).variable(other, 5n).value()).toBe(ref([[base, exponent], [other, 5n]]))
+        expect(new PowerProduct(n).fixed(table, exponent).variable(other, 5n).value()).toBe(
+          ref([
+            [base, exponent],
+            [other, 5n],
+          ]),
+        )
         // with a 300-bit variable exponent: the fixed factor rides on its squaring chain
         const long = randomBits(300) | (1n << 299n)
-        expect(new PowerProduct(n).fixed(table, exponent).variable(other, long).value()).toBe(ref([[base, exponent], [other, long]]))
+        expect(new PowerProduct(n).fixed(table, exponent).variable(other, long).value()).toBe(
+          ref([
+            [base, exponent],
+            [other, long],
+          ]),
+        )
       }
     }
   })

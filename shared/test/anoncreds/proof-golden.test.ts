@@ -17,6 +17,7 @@ import {
   primaryKey,
   verifyProof,
   type CredentialPrimaryPublicKey,
+  type SubProof,
 } from '../../src/anoncreds/proof/index.ts'
 import { fromBytes, toJson, unpack, vector, type Msgpack } from './support/vectors.ts'
 
@@ -25,12 +26,11 @@ const credential = vector('anoncreds-legacy-credential.json')
 const linkSecret = BigInt(vector('anoncreds-link-secret.json').linkSecret)
 const presentation = vector('w3c-presentation-anoncreds.json')
 
-
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: number[]; c_list: number[][] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
 const subProofMsgpack = credentialProof.sub_proof as { primary_proof: Msgpack; non_revoc_proof: Record<string, Record<string, number[]>> }
-const primaryProof = toJson(subProofMsgpack.primary_proof) as any
+const primaryProof = toJson(subProofMsgpack.primary_proof) as SubProof['primary_proof']
 const c = fromBytes(aggregated.c_hash)
 const key = primaryKey(primary)
 const parsed = parseSubProof({ primary_proof: primaryProof, non_revoc_proof: subProofMsgpack.non_revoc_proof }, 'vector')
@@ -55,7 +55,7 @@ describe('golden: the anoncreds-rs vector presentation', () => {
     expect(primaryProof.eq_proof.revealed_attrs).toEqual({ name: values.name!.toString(), height: '175' })
     expect(Object.keys(primaryProof.eq_proof.m).sort()).toEqual(['age', 'id', 'master_secret', 'sex'])
     expect(primaryProof.ge_proofs).toHaveLength(1)
-    expect(primaryProof.ge_proofs[0].predicate).toEqual({ attr_name: 'age', p_type: 'GE', value: 18 })
+    expect(primaryProof.ge_proofs[0]!.predicate).toEqual({ attr_name: 'age', p_type: 'GE', value: 18 })
     expect(parsed.ge[0]!.mj).toBe(parsed.eq.m.get('age'))
   })
 
@@ -85,9 +85,22 @@ describe('golden: the anoncreds-rs vector presentation', () => {
   })
 
   it('verifyProof refuses it: non-revocation proofs are not supported yet', () => {
-    const proof = { proofs: [{ primary_proof: primaryProof, non_revoc_proof: toJson(subProofMsgpack.non_revoc_proof as Msgpack) }], aggregated_proof: { c_hash: c.toString(), c_list: aggregated.c_list } }
+    const proof = {
+      proofs: [{ primary_proof: primaryProof, non_revoc_proof: toJson(subProofMsgpack.non_revoc_proof as Msgpack) }],
+      aggregated_proof: { c_hash: c.toString(), c_list: aggregated.c_list },
+    }
     expect(() =>
-      verifyProof({ proof, nonce: presentation.proof.challenge, subProofs: [{ primary, revealed: { name: values.name!.toString(), height: '175' }, predicates: [{ attr_name: 'age', p_type: 'GE', value: 18 }] }] }),
+      verifyProof({
+        proof,
+        nonce: presentation.proof.challenge,
+        subProofs: [
+          {
+            primary,
+            revealed: { name: values.name!.toString(), height: '175' },
+            predicates: [{ attr_name: 'age', p_type: 'GE', value: 18 }],
+          },
+        ],
+      }),
     ).toThrow(/non-revocation/)
   })
 })

@@ -44,7 +44,11 @@ function prove(predicates: Predicate[], revealed = revealedNames, options: { non
   })
 }
 
-function verify(proof: unknown, predicates: Predicate[], options: { revealed?: Record<string, string>; nonce?: string; primary?: CredentialPrimaryPublicKey } = {}): boolean {
+function verify(
+  proof: unknown,
+  predicates: Predicate[],
+  options: { revealed?: Record<string, string>; nonce?: string; primary?: CredentialPrimaryPublicKey } = {},
+): boolean {
   return verifyProof({
     proof,
     nonce: options.nonce ?? nonce,
@@ -109,7 +113,10 @@ describe('createProof / verifyProof round trip', () => {
       const p = prove([predicate])
       expect(verify(p, [predicate]), JSON.stringify(predicate)).toBe(true)
       // the same responses do not pass for another bound or direction (proof and request edited alike)
-      for (const other of [{ ...predicate, value: predicate.value + 1 }, { ...predicate, p_type: predicate.p_type === 'GE' ? 'LE' : 'GE' } as Predicate]) {
+      for (const other of [
+        { ...predicate, value: predicate.value + 1 },
+        { ...predicate, p_type: predicate.p_type === 'GE' ? 'LE' : 'GE' } as Predicate,
+      ]) {
         const edited = clone(p)
         edited.proofs[0]!.primary_proof.ge_proofs[0]!.predicate = other
         expect(verify(edited, [other]), JSON.stringify(other)).toBe(false)
@@ -125,7 +132,9 @@ describe('createProof / verifyProof round trip', () => {
     ]
     const p = prove(predicates, ['name'])
     expect(p.proofs[0]!.primary_proof.ge_proofs.map((g) => `${g.predicate.attr_name} ${g.predicate.p_type}`)).toEqual([
-      'age GE', 'age LE', 'height LT',
+      'age GE',
+      'age LE',
+      'height LT',
     ])
     expect(p.aggregated_proof.c_list).toHaveLength(1 + 3 * 5)
     // the verifier compares predicate sets, so the request order does not matter
@@ -147,16 +156,61 @@ describe('verifyProof rejects', () => {
       return verify(p, [ageAtLeast18])
     }
     const bump = (s: string) => (BigInt(s) + 1n).toString()
-    expect(tamper((p) => { p.proofs[0]!.primary_proof.eq_proof.e = bump(p.proofs[0]!.primary_proof.eq_proof.e) })).toBe(false)
-    expect(tamper((p) => { p.proofs[0]!.primary_proof.eq_proof.v = bump(p.proofs[0]!.primary_proof.eq_proof.v) })).toBe(false)
-    expect(tamper((p) => { p.proofs[0]!.primary_proof.eq_proof.m2 = bump(p.proofs[0]!.primary_proof.eq_proof.m2) })).toBe(false)
-    expect(tamper((p) => { const m = p.proofs[0]!.primary_proof.eq_proof.m; m.sex = bump(m.sex!) })).toBe(false)
-    expect(tamper((p) => { const ge = p.proofs[0]!.primary_proof.ge_proofs[0]!; ge.u['2'] = bump(ge.u['2']!) })).toBe(false)
-    expect(tamper((p) => { const ge = p.proofs[0]!.primary_proof.ge_proofs[0]!; ge.r.DELTA = bump(ge.r.DELTA!) })).toBe(false)
-    expect(tamper((p) => { const ge = p.proofs[0]!.primary_proof.ge_proofs[0]!; ge.alpha = bump(ge.alpha) })).toBe(false)
-    expect(tamper((p) => { p.aggregated_proof.c_hash = bump(p.aggregated_proof.c_hash) })).toBe(false)
-    expect(tamper((p) => { const c = p.aggregated_proof.c_list[3]!; c[5] = c[5]! ^ 1 })).toBe(false)
-    expect(tamper((p) => { p.proofs[0]!.primary_proof.eq_proof.v = (1n << 5000n).toString() })).toBe(false)
+    expect(
+      tamper((p) => {
+        p.proofs[0]!.primary_proof.eq_proof.e = bump(p.proofs[0]!.primary_proof.eq_proof.e)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        p.proofs[0]!.primary_proof.eq_proof.v = bump(p.proofs[0]!.primary_proof.eq_proof.v)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        p.proofs[0]!.primary_proof.eq_proof.m2 = bump(p.proofs[0]!.primary_proof.eq_proof.m2)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        const m = p.proofs[0]!.primary_proof.eq_proof.m
+        m.sex = bump(m.sex!)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        const ge = p.proofs[0]!.primary_proof.ge_proofs[0]!
+        ge.u['2'] = bump(ge.u['2']!)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        const ge = p.proofs[0]!.primary_proof.ge_proofs[0]!
+        ge.r.DELTA = bump(ge.r.DELTA!)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        const ge = p.proofs[0]!.primary_proof.ge_proofs[0]!
+        ge.alpha = bump(ge.alpha)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        p.aggregated_proof.c_hash = bump(p.aggregated_proof.c_hash)
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        const c = p.aggregated_proof.c_list[3]!
+        c[5] = c[5]! ^ 1
+      }),
+    ).toBe(false)
+    expect(
+      tamper((p) => {
+        p.proofs[0]!.primary_proof.eq_proof.v = (1n << 5000n).toString()
+      }),
+    ).toBe(false)
   })
 
   it('a tampered Â even with a matching c_list entry', () => {
@@ -231,7 +285,11 @@ describe('createProof refuses', () => {
     expect(() => prove([{ attr_name: 'age', p_type: 'GE', value: 1 }], ['age'])).toThrow(ProofFormatError)
     expect(() => prove([{ attr_name: 'sex', p_type: 'GE', value: 1 }])).toThrow(ProofFormatError) // not a 32-bit integer
     expect(() =>
-      createProof({ nonce, linkSecret, subProofs: [{ primary, p_credential: pCredential, encodedValues: { name: '1' }, revealed: [], predicates: [] }] }),
+      createProof({
+        nonce,
+        linkSecret,
+        subProofs: [{ primary, p_credential: pCredential, encodedValues: { name: '1' }, revealed: [], predicates: [] }],
+      }),
     ).toThrow(ProofFormatError)
   })
 })

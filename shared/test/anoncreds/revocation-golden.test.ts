@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { bigIntToBytes, bytesToBigInt } from '../../src/anoncreds/math/index.ts'
 import { equalityTau, parseSubProof, predicateTaus, primaryKey } from '../../src/anoncreds/proof/index.ts'
 import { nonRevocationTaus } from '../../src/anoncreds/revocation/index.ts'
-import { fromBytes, toJson, unpack, vector } from './support/vectors.ts'
+import { fromBytes, toJson, unpack, vector, type SubProofMsgpack } from './support/vectors.ts'
 
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryPublicKey = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value.publicKeys.accumKey
@@ -18,12 +18,12 @@ const accumulator: string = vector('anoncreds-revocation-status-list.json').curr
 const presentation = vector('w3c-presentation-anoncreds.json')
 const nonce = BigInt(vector('anoncreds-presentation-request.json').nonce)
 
-
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: Uint8Array; c_list: Uint8Array[] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
-const nonRevocProof = credentialProof.sub_proof.non_revoc_proof as { x_list: Record<string, Uint8Array>; c_list: Record<string, Uint8Array> }
-const parsed = parseSubProof({ primary_proof: toJson(credentialProof.sub_proof.primary_proof), non_revoc_proof: null }, 'vector')
+const subProof = credentialProof.sub_proof as SubProofMsgpack
+const nonRevocProof = subProof.non_revoc_proof as { x_list: Record<string, Uint8Array>; c_list: Record<string, Uint8Array> }
+const parsed = parseSubProof({ primary_proof: toJson(subProof.primary_proof), non_revoc_proof: null }, 'vector')
 const cHash = fromBytes(aggregated.c_hash)
 
 function primaryTaus(): bigint[] {
@@ -47,7 +47,10 @@ describe('golden: non-revocation taus of the anoncreds-rs vector presentation', 
   })
 
   it('recomputes c_hash exactly: T̂1…T̂8 (G1 128 bytes, GT 512 bytes) ‖ primary taus ‖ c_list ‖ nonce', () => {
-    const taus = nonRevocationTaus(nonRevocProof, credentialDefinition.revocation, registryPublicKey, accumulator, { cHash, m2: parsed.eq.m2 })
+    const taus = nonRevocationTaus(nonRevocProof, credentialDefinition.revocation, registryPublicKey, accumulator, {
+      cHash,
+      m2: parsed.eq.m2,
+    })
     expect(taus.map((t) => t.length)).toEqual([128, 128, 512, 512, 128, 128, 512, 512])
     expect(recomputedChallenge(taus)).toBe(cHash)
   })

@@ -6,8 +6,18 @@
 import { describe, expect, it } from 'vitest'
 import { ProofFormatError, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
 import type { VerifierRevocation } from '../../src/anoncreds/proof/verify.ts'
-import { fields, g1From, g1ToBytes, g1ToString, g2From, g2ToString, gtFromString, gtToString, scalarFrom } from '../../src/anoncreds/revocation/index.ts'
-import { fromBytes, toJson, unpack, vector } from './support/vectors.ts'
+import {
+  fields,
+  g1From,
+  g1ToBytes,
+  g1ToString,
+  g2From,
+  g2ToString,
+  gtFromString,
+  gtToString,
+  scalarFrom,
+} from '../../src/anoncreds/revocation/index.ts'
+import { fromBytes, toJson, unpack, vector, type SubProofMsgpack } from './support/vectors.ts'
 
 const credentialDefinition = vector('anoncreds-credential-definition.json').credentialDefinition.value
 const registryDefinition = vector('anoncreds-revocation-registry-definition.json').revocationRegistryDefinition.value
@@ -16,16 +26,18 @@ const request = vector('anoncreds-presentation-request.json')
 const presentation = vector('w3c-presentation-anoncreds.json')
 const credential = vector('anoncreds-legacy-credential.json')
 
-
 const [, aggregatedWrapper] = unpack(presentation.proof.proofValue)
 const aggregated = aggregatedWrapper.aggregated as { c_hash: Uint8Array; c_list: Uint8Array[] }
 const [, credentialProof] = unpack(presentation.verifiableCredential[0].proof.proofValue)
-const primaryProof = toJson(credentialProof.sub_proof.primary_proof)
+const subProof = credentialProof.sub_proof as SubProofMsgpack
+const primaryProof = toJson(subProof.primary_proof)
 type NonRevoc = { x_list: Record<string, unknown>; c_list: Record<string, unknown> }
-const nonRevocBytes = credentialProof.sub_proof.non_revoc_proof as NonRevoc
+const nonRevocBytes = subProof.non_revoc_proof as NonRevoc
 /** The anoncreds-rs JSON form: scalars as hex, points as AMCL strings. */
 const nonRevocJson: NonRevoc = {
-  x_list: Object.fromEntries(Object.entries(nonRevocBytes.x_list).map(([k, v]) => [k, scalarFrom(v).toString(16).toUpperCase().padStart(64, '0')])),
+  x_list: Object.fromEntries(
+    Object.entries(nonRevocBytes.x_list).map(([k, v]) => [k, scalarFrom(v).toString(16).toUpperCase().padStart(64, '0')]),
+  ),
   c_list: Object.fromEntries(
     Object.entries(nonRevocBytes.c_list).map(([k, v]) => [k, ['w', 's', 'u'].includes(k) ? g2ToString(g2From(v)) : g1ToString(g1From(v))]),
   ),
@@ -37,7 +49,10 @@ const revocation: VerifierRevocation = {
 }
 const values = credential.values as Record<string, { encoded: string }>
 
-function input(nonRevoc: unknown, options: { revocation?: VerifierRevocation | undefined; cList?: unknown[]; nonce?: string } = {}): VerifyProofInput {
+function input(
+  nonRevoc: unknown,
+  options: { revocation?: VerifierRevocation | undefined; cList?: unknown[]; nonce?: string } = {},
+): VerifyProofInput {
   return {
     proof: {
       proofs: [{ primary_proof: primaryProof, non_revoc_proof: nonRevoc }],

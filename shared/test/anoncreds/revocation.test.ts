@@ -56,7 +56,11 @@ describe('AMCL BN254 pairing', () => {
     expect(gtToString(z)).toBe(expected)
     expect(Fp12.eql(gtFromString(expected), z)).toBe(true)
     expect(gtToBytes(z)).toHaveLength(512)
-    expect(gtToBytes(z).subarray(384).every((b) => b === 0)).toBe(true)
+    expect(
+      gtToBytes(z)
+        .subarray(384)
+        .every((b) => b === 0),
+    ).toBe(true)
   })
 })
 
@@ -108,7 +112,7 @@ describe('AMCL encodings', () => {
     }
     const bytes = new Uint8Array(128)
     const coordinates = [x.c0, x.c1, y.c0, y.c1]
-    coordinates.forEach((c, i) => bytes.set(Buffer.from(c.toString(16).padStart(64, '0'), 'hex'), 32 * i))
+    for (const [i, c] of coordinates.entries()) bytes.set(Buffer.from(c.toString(16).padStart(64, '0'), 'hex'), 32 * i)
     expect(() => g2From(bytes)).toThrow(/not a point of G2/)
   })
 })

@@ -45,7 +45,7 @@ describe('w3c msgpack proof values', () => {
     for (const value of all) {
       const bytes = proofBytes(value)
       expect(Buffer.from(msgpackEncode(msgpackDecode(bytes))).equals(Buffer.from(bytes))).toBe(true)
-      expect('u' + base64UrlEncode(bytes)).toBe(value)
+      expect(`u${base64UrlEncode(bytes)}`).toBe(value)
     }
   })
 
@@ -61,7 +61,7 @@ describe('w3c msgpack proof values', () => {
     subProof.set('non_revoc_proof', null)
     // JS objects order integer-like keys first ("0".."3" then "DELTA"); the vector's HashMap order
     // ("3", "0", ...) cannot survive the JSON shape, so bring u/r/t into that order first.
-    for (const ge of ((subProof.get('primary_proof') as MsgMap).get('ge_proofs') as MsgMap[])) {
+    for (const ge of (subProof.get('primary_proof') as MsgMap).get('ge_proofs') as MsgMap[]) {
       for (const key of ['u', 'r', 't']) {
         const m = ge.get(key) as MsgMap
         ge.set(key, new Map(Object.entries(Object.fromEntries(m))))
@@ -99,9 +99,18 @@ describe('credentialToW3c / credentialFromW3c against the golden vector', () => 
     const proof = (w3c.proof as { proofValue: string; verificationMethod: string; proofPurpose: string }[])[0]!
     expect(proof.verificationMethod).toBe(goldenProof.verificationMethod)
     expect(proof.proofPurpose).toBe('assertionMethod')
-    expect(Buffer.from(proofBytes(proof.proofValue)).equals(Buffer.from(goldenSignatureWithoutRevocation(goldenProof.proofValue)))).toBe(true)
+    expect(Buffer.from(proofBytes(proof.proofValue)).equals(Buffer.from(goldenSignatureWithoutRevocation(goldenProof.proofValue)))).toBe(
+      true,
+    )
     expect(w3c.issuanceDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
-    expect(Object.keys(JSON.parse(JSON.stringify(w3c)))).toEqual(['@context', 'type', 'issuer', 'credentialSubject', 'proof', 'issuanceDate'])
+    expect(Object.keys(JSON.parse(JSON.stringify(w3c)))).toEqual([
+      '@context',
+      'type',
+      'issuer',
+      'credentialSubject',
+      'proof',
+      'issuanceDate',
+    ])
   })
 
   it('W3C -> legacy gives back the vector values and signature', () => {

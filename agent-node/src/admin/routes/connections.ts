@@ -32,7 +32,10 @@ export function toConnectionBody(record: DidCommConnectionRecord): ConnectionBod
 
 const ConnectionFilters = z.strictObject({
   outOfBandId: z.uuid().optional(),
-  state: z.union([z.enum(DidCommDidExchangeState), z.literal('terminated')]).optional().describe('A DID Exchange state, or terminated'),
+  state: z
+    .union([z.enum(DidCommDidExchangeState), z.literal('terminated')])
+    .optional()
+    .describe('A DID Exchange state, or terminated'),
   role: z.enum(DidCommDidExchangeRole).optional(),
   did: boundedName(512).optional(),
   theirDid: boundedName(512).optional(),
@@ -47,7 +50,10 @@ const listConnections = createRoute({
   summary: 'List connections',
   request: { query: ConnectionFilters },
   responses: {
-    200: { description: 'The connections matching every filter given, newest first', content: { 'application/json': { schema: z.array(ConnectionBody) } } },
+    200: {
+      description: 'The connections matching every filter given, newest first',
+      content: { 'application/json': { schema: z.array(ConnectionBody) } },
+    },
     400: { description: 'Unknown filter or invalid value; `issues` names it', content: { 'application/json': { schema: ErrorBody } } },
   },
 })
@@ -98,7 +104,8 @@ export function connectionRoutes(deps: AdminDeps, app: OpenAPIHono) {
     })
     .openapi(deleteConnection, async (c) => {
       const { connection_id } = c.req.valid('param')
-      if (!(await connections().findById(connection_id))) return errorResponse(c, 404, 'not_found', `connection '${connection_id}' not found`)
+      if (!(await connections().findById(connection_id)))
+        return errorResponse(c, 404, 'not_found', `connection '${connection_id}' not found`)
       await connections().deleteById(connection_id)
       return c.body(null, 204)
     })

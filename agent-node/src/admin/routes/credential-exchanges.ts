@@ -33,7 +33,10 @@ const list = createRoute({
   tags: ['credentials'],
   summary: 'List credential exchanges, newest first',
   request: { query: z.strictObject({}) },
-  responses: { 200: jsonResponse(z.array(CredentialExchangeBody), 'Every credential exchange'), 400: jsonResponse(ErrorBody, 'Unknown query parameter') },
+  responses: {
+    200: jsonResponse(z.array(CredentialExchangeBody), 'Every credential exchange'),
+    400: jsonResponse(ErrorBody, 'Unknown query parameter'),
+  },
 })
 const get = createRoute({
   method: 'get',
@@ -41,7 +44,11 @@ const get = createRoute({
   tags: ['credentials'],
   summary: 'Get one credential exchange',
   request: { params: IdParam },
-  responses: { 200: jsonResponse(CredentialExchangeBody, 'The exchange'), 400: jsonResponse(ErrorBody, 'Invalid id'), 404: jsonResponse(ErrorBody, 'No such credential exchange') },
+  responses: {
+    200: jsonResponse(CredentialExchangeBody, 'The exchange'),
+    400: jsonResponse(ErrorBody, 'Invalid id'),
+    404: jsonResponse(ErrorBody, 'No such credential exchange'),
+  },
 })
 
 export function credentialExchangeRoutes(deps: AdminDeps, app: OpenAPIHono) {
@@ -55,6 +62,8 @@ export function credentialExchangeRoutes(deps: AdminDeps, app: OpenAPIHono) {
     .openapi(get, async (c) => {
       const { credentialExchangeId } = c.req.valid('param')
       const record = await agent.modules.didcomm.credentials.findById(credentialExchangeId)
-      return record ? c.json(await credentialExchangeView(agent, record), 200) : errorResponse(c, 404, 'not_found', `credential exchange '${credentialExchangeId}' not found`)
+      return record
+        ? c.json(await credentialExchangeView(agent, record), 200)
+        : errorResponse(c, 404, 'not_found', `credential exchange '${credentialExchangeId}' not found`)
     })
 }

@@ -35,7 +35,10 @@ const offerRoute = (path: string) =>
     request: { body: { required: true, content: { 'application/json': { schema: CredentialOfferCreate } } } },
     responses: {
       200: { description: 'The invitation', content: { 'application/json': { schema: CredentialOfferBody } } },
-      400: { description: 'Invalid body, missing or extra claims; `issues` names them', content: { 'application/json': { schema: ErrorBody } } },
+      400: {
+        description: 'Invalid body, missing or extra claims; `issues` names them',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
       404: { description: 'Unknown credential definition', content: { 'application/json': { schema: ErrorBody } } },
     },
   })

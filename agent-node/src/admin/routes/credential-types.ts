@@ -71,14 +71,27 @@ const getType = createRoute({
   path: '/v1/credential-types/{id}',
   tags: ['credentials'],
   summary: 'Get one credential type by its credential definition id',
-  request: { params: z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) }) },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .openapi({ param: { name: 'id', in: 'path' } }),
+    }),
+  },
   responses: {
     200: { description: 'The type', content: { 'application/json': { schema: CredentialTypeBody } } },
     404: { description: 'No such type', content: { 'application/json': { schema: ErrorBody } } },
   },
 })
 
-const IdParam = z.object({ id: z.string().min(1).max(2_048).openapi({ param: { name: 'id', in: 'path' } }) })
+const IdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(2_048)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+})
 
 const AnonCredsObject = z.record(z.string(), z.unknown())
 
@@ -107,9 +120,13 @@ const deleteType = createRoute({
   path: '/v1/credential-types/{id}',
   tags: ['credentials'],
   summary: 'Delete a credential type',
-  description: 'Deletes the type and its private key: nothing more can be issued from it. Its published schema and definition stay resolvable, so issued credentials still verify.',
+  description:
+    'Deletes the type and its private key: nothing more can be issued from it. Its published schema and definition stay resolvable, so issued credentials still verify.',
   request: { params: IdParam },
-  responses: { 204: { description: 'Deleted' }, 404: { description: 'No such type', content: { 'application/json': { schema: ErrorBody } } } },
+  responses: {
+    204: { description: 'Deleted' },
+    404: { description: 'No such type', content: { 'application/json': { schema: ErrorBody } } },
+  },
 })
 
 const exportType = createRoute({
@@ -132,13 +149,17 @@ const importType = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: CredentialTypeExport } } } },
   responses: {
     201: { description: 'Imported', content: { 'application/json': { schema: CredentialTypeBody } } },
-    400: { description: "Invalid body, objects not of this agent's DID or not matching their ids", content: { 'application/json': { schema: ErrorBody } } },
+    400: {
+      description: "Invalid body, objects not of this agent's DID or not matching their ids",
+      content: { 'application/json': { schema: ErrorBody } },
+    },
     409: { description: 'The type exists', content: { 'application/json': { schema: ErrorBody } } },
   },
 })
 
 export function credentialTypeRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const notFound = (c: Parameters<typeof errorResponse>[0], id: string) => errorResponse(c, 404, 'not_found', `no credential type with id '${id}'`)
+  const notFound = (c: Parameters<typeof errorResponse>[0], id: string) =>
+    errorResponse(c, 404, 'not_found', `no credential type with id '${id}'`)
   return app
     .openapi(createType, async (c) => {
       const { type, created } = await deps.credentialTypes.create(c.req.valid('json'))

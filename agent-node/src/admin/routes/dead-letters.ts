@@ -66,7 +66,10 @@ const listDeadLetters = createRoute({
   summary: 'List dead letters, newest first',
   request: { query: ListQuery },
   responses: {
-    200: { description: 'A page of dead letters', content: { 'application/json': { schema: z.object({ deadLetters: z.array(DeadLetterBody) }) } } },
+    200: {
+      description: 'A page of dead letters',
+      content: { 'application/json': { schema: z.object({ deadLetters: z.array(DeadLetterBody) }) } },
+    },
     ...errors,
   },
 })
@@ -89,7 +92,8 @@ const replayOne = createRoute({
   path: '/v1/dead-letters/{id}/replay',
   tags: ['events'],
   summary: 'Replay one dead letter',
-  description: 'Delivers the event again to its subscriber, before that connection\'s next event. 202: accepted; the status becomes `replayed` once acknowledged, or `dead` again if it fails.',
+  description:
+    "Delivers the event again to its subscriber, before that connection's next event. 202: accepted; the status becomes `replayed` once acknowledged, or `dead` again if it fails.",
   request: { params: IdParam },
   responses: {
     202: { description: 'Replay queued', content: { 'application/json': { schema: DeadLetterBody } } },
@@ -103,7 +107,8 @@ const replayMany = createRoute({
   path: '/v1/dead-letters/replay',
   tags: ['events'],
   summary: 'Replay dead letters by id or by filter',
-  description: 'With `ids`, replays those (unknown ids are listed in `notFound`); with a filter, every dead letter in status `dead` that matches.',
+  description:
+    'With `ids`, replays those (unknown ids are listed in `notFound`); with a filter, every dead letter in status `dead` that matches.',
   request: { body: { required: true, content: { 'application/json': { schema: ReplayManyBody } } } },
   responses: {
     202: {
@@ -154,7 +159,16 @@ export function deadLetterRoutes(deps: AdminDeps, app: OpenAPIHono) {
     })
     .openapi(replayMany, async (c) => {
       const body = c.req.valid('json')
-      const ids = body.ids ?? (await deps.outbox.listDeadLetters({ status: 'dead', subscriber: body.subscriber, connectionId: body.connectionId, limit: MAX_FILTERED_REPLAY })).map((l) => l.id)
+      const ids =
+        body.ids ??
+        (
+          await deps.outbox.listDeadLetters({
+            status: 'dead',
+            subscriber: body.subscriber,
+            connectionId: body.connectionId,
+            limit: MAX_FILTERED_REPLAY,
+          })
+        ).map((l) => l.id)
       return c.json(await replay(ids), 202)
     })
 }

@@ -13,12 +13,16 @@ const eventStream = createRoute({
   path: '/v1/events',
   tags: ['events'],
   summary: 'Event stream (WebSocket)',
-  description: 'Open as a WebSocket (for local controllers on the private network). Every matching event arrives as `{ kind: "event", id, connectionId, seq, cursor, event }`, in outbox order; no acks. Reconnect with `from=<cursor of the last event processed>` to resume. A query that does not validate refuses the upgrade with 400.',
+  description:
+    'Open as a WebSocket (for local controllers on the private network). Every matching event arrives as `{ kind: "event", id, connectionId, seq, cursor, event }`, in outbox order; no acks. Reconnect with `from=<cursor of the last event processed>` to resume. A query that does not validate refuses the upgrade with 400.',
   request: { query: EventStreamQuery },
   responses: {
     101: { description: 'Switching protocols: the stream starts' },
     400: { description: 'Invalid query; `issues` names the fields', content: { 'application/json': { schema: ErrorBody } } },
-    403: { description: '`Host` or `Origin` not allowed (ADMIN_ALLOWED_HOSTS, ADMIN_ALLOWED_ORIGINS): `forbidden_host` or `forbidden_origin`', content: { 'application/json': { schema: ErrorBody } } },
+    403: {
+      description: '`Host` or `Origin` not allowed (ADMIN_ALLOWED_HOSTS, ADMIN_ALLOWED_ORIGINS): `forbidden_host` or `forbidden_origin`',
+      content: { 'application/json': { schema: ErrorBody } },
+    },
     426: { description: 'Not a WebSocket upgrade request', content: { 'application/json': { schema: ErrorBody } } },
   },
 })

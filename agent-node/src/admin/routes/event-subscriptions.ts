@@ -26,7 +26,8 @@ const createSubscription = createRoute({
   path: '/v1/event-subscriptions',
   tags: ['events'],
   summary: 'Create an event subscription',
-  description: 'Events appended from now on are delivered to `url`, each connection in order, with their own cursor, retries and dead letters. The URL is checked (scheme, host resolves, not private unless allow-listed), not called.',
+  description:
+    'Events appended from now on are delivered to `url`, each connection in order, with their own cursor, retries and dead letters. The URL is checked (scheme, host resolves, not private unless allow-listed), not called.',
   request: { body: { required: true, content: { 'application/json': { schema: CreateSubscriptionBody } } } },
   responses: {
     201: jsonResponse(Subscription, 'Created; delivery has started'),
@@ -62,7 +63,8 @@ const deleteSubscription = createRoute({
 })
 
 export function eventSubscriptionRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const notFoundResponse = (c: Parameters<typeof errorResponse>[0], id: string) => errorResponse(c, 404, 'not_found', `event subscription '${id}' not found`)
+  const notFoundResponse = (c: Parameters<typeof errorResponse>[0], id: string) =>
+    errorResponse(c, 404, 'not_found', `event subscription '${id}' not found`)
   return app
     .openapi(createSubscription, async (c) => {
       try {

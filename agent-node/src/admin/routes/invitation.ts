@@ -17,14 +17,22 @@ import { DidCommVersionField, InvitationBody, jsonResponse } from '../schemas.ts
 const MultiUse = z.boolean().optional().describe('true: any number of wallets may connect through it (each gets its own connection)')
 
 const InvitationQuery = z.strictObject({
-  multiUse: z.enum(['true', 'false']).transform((value) => value === 'true').optional().describe('true: a multi-use invitation'),
+  multiUse: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe('true: a multi-use invitation'),
 })
 
 const InvitationCreate = z
   .strictObject({
     multiUse: MultiUse,
     label: boundedName(256).optional().describe('Label shown to the user instead of AGENT_LABEL'),
-    imageUrl: z.url({ protocol: /^(https?|data)$/ }).max(8_192).optional().describe('Image shown instead of AGENT_INVITATION_IMAGE_URL'),
+    imageUrl: z
+      .url({ protocol: /^(https?|data)$/ })
+      .max(8_192)
+      .optional()
+      .describe('Image shown instead of AGENT_INVITATION_IMAGE_URL'),
     didCommVersion: DidCommVersionField,
   })
   .openapi('InvitationCreate')
@@ -33,8 +41,16 @@ const QrQuery = z.strictObject({
   size: z.coerce.number().int().min(64).max(2_048).optional().describe('Width in pixels'),
   padding: z.coerce.number().int().min(0).max(20).optional().describe('Quiet zone, in modules'),
   level: z.enum(['L', 'M', 'Q', 'H']).optional().describe('Error correction level (default L)'),
-  fcolor: z.string().regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb').optional().describe('Dark colour, rrggbb'),
-  bcolor: z.string().regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb').optional().describe('Light colour, rrggbb'),
+  fcolor: z
+    .string()
+    .regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb')
+    .optional()
+    .describe('Dark colour, rrggbb'),
+  bcolor: z
+    .string()
+    .regex(/^[0-9a-fA-F]{6}$/, 'a colour as rrggbb')
+    .optional()
+    .describe('Light colour, rrggbb'),
 })
 
 const invalid = jsonResponse(ErrorBody, 'Invalid query or body; `issues` names the fields')
@@ -64,7 +80,10 @@ const getQr = createRoute({
   summary: "PNG QR code of the agent's public invitation",
   description: 'The public invitation is multi-use and reused: asking for the QR code creates nothing.',
   request: { query: QrQuery },
-  responses: { 200: { description: 'The QR code', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } }, 400: invalid },
+  responses: {
+    200: { description: 'The QR code', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
+    400: invalid,
+  },
 })
 
 export function invitationRoutes(deps: AdminDeps, app: OpenAPIHono) {
@@ -82,7 +101,13 @@ export function invitationRoutes(deps: AdminDeps, app: OpenAPIHono) {
       const { size, padding, level, fcolor, bcolor } = c.req.valid('query')
       const { url } = await publicConnectionInvitation(deps.agent, deps.config)
       try {
-        const png = await renderQrCode(url, 'png', { width: size, margin: padding, errorCorrectionLevel: level, dark: fcolor, light: bcolor })
+        const png = await renderQrCode(url, 'png', {
+          width: size,
+          margin: padding,
+          errorCorrectionLevel: level,
+          dark: fcolor,
+          light: bcolor,
+        })
         return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png' })
       } catch (error) {
         if (error instanceof InvitationTooLongError) return errorResponse(c, 400, 'invitation_too_long', error.message)

@@ -10,7 +10,7 @@
  * `proofs/outcome.ts`); a callback URL the agent may not call is refused here with a 400.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { AttributeNames, boundedName, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
+import { AttributeNames, boundedName, HttpUrl, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
 import type { PresentationRequestInput } from '../../proofs/PresentationRequests.ts'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
@@ -27,24 +27,37 @@ const PresentationRequestCreate = z
     credentialDefinitionId: boundedName(2_048).optional().describe('Simple shape: the definition'),
     claims: AttributeNames.optional().describe('Simple shape: attribute names to reveal'),
     ref: boundedName(500).optional().describe('Flow label chosen by the controller, echoed in every callback'),
-    callbackUrl: z.url({ protocol: /^https?$/ }).max(2_048).optional().describe('Receives the status POSTs'),
+    callbackUrl: HttpUrl.max(2_048).optional().describe('Receives the status POSTs'),
     requestedCredentials: z
       .array(z.strictObject(RequestedCredentialFields))
       .min(1)
       .max(20)
       .optional()
-      .describe('Callback shape: every credential to present; `attributes` defaults to all of the schema, `predicates` are proven without revealing'),
-    predicates: z.array(Predicate).min(1).max(125).optional().describe('Simple shape: predicates to prove, such as { name: "age", type: ">=", value: 18 }'),
+      .describe(
+        'Callback shape: every credential to present; `attributes` defaults to all of the schema, `predicates` are proven without revealing',
+      ),
+    predicates: z
+      .array(Predicate)
+      .min(1)
+      .max(125)
+      .optional()
+      .describe('Simple shape: predicates to prove, such as { name: "age", type: ">=", value: 18 }'),
     requireNonRevocation: NoRevocation.describe('vs-agent field; only false: revocation is not supported yet'),
     didCommVersion: DidCommVersionField,
   })
   .superRefine((body, context) => {
     const simple = body.credentialDefinitionId !== undefined || body.claims !== undefined || body.predicates !== undefined
     if (body.requestedCredentials && simple) {
-      context.addIssue({ code: 'custom', path: ['requestedCredentials'], message: 'give either requestedCredentials or credentialDefinitionId with claims, not both' })
+      context.addIssue({
+        code: 'custom',
+        path: ['requestedCredentials'],
+        message: 'give either requestedCredentials or credentialDefinitionId with claims, not both',
+      })
     } else if (!body.requestedCredentials) {
-      if (body.credentialDefinitionId === undefined) context.addIssue({ code: 'custom', path: ['credentialDefinitionId'], message: 'required (or give requestedCredentials)' })
-      if (body.claims === undefined && body.predicates === undefined) context.addIssue({ code: 'custom', path: ['claims'], message: 'required (or give predicates, or requestedCredentials)' })
+      if (body.credentialDefinitionId === undefined)
+        context.addIssue({ code: 'custom', path: ['credentialDefinitionId'], message: 'required (or give requestedCredentials)' })
+      if (body.claims === undefined && body.predicates === undefined)
+        context.addIssue({ code: 'custom', path: ['claims'], message: 'required (or give predicates, or requestedCredentials)' })
     }
   })
   .openapi('PresentationRequestCreate')
@@ -66,7 +79,10 @@ const requestRoute = (path: string) =>
     request: { body: { required: true, content: { 'application/json': { schema: PresentationRequestCreate } } } },
     responses: {
       200: { description: 'The invitation', content: { 'application/json': { schema: PresentationRequestBody } } },
-      400: { description: 'Invalid body, unknown attributes, or a callback URL the agent may not call', content: { 'application/json': { schema: ErrorBody } } },
+      400: {
+        description: 'Invalid body, unknown attributes, or a callback URL the agent may not call',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
       404: { description: 'Unknown credential definition', content: { 'application/json': { schema: ErrorBody } } },
     },
   })
@@ -74,7 +90,11 @@ const requestRoute = (path: string) =>
 /** Both shapes as one input (the schema guarantees one of them is complete). */
 function toInput(body: z.infer<typeof PresentationRequestCreate>): PresentationRequestInput {
   const { ref, callbackUrl, requestedCredentials, credentialDefinitionId, claims, predicates } = body
-  return { ref, callbackUrl, requestedCredentials: requestedCredentials ?? [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims, predicates }] }
+  return {
+    ref,
+    callbackUrl,
+    requestedCredentials: requestedCredentials ?? [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims, predicates }],
+  }
 }
 
 export function presentationRequestRoutes(deps: AdminDeps, app: OpenAPIHono) {

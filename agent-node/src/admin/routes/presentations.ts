@@ -17,7 +17,14 @@ const PresentationBody = z
     state: z.string().describe('present-proof v2 state: request-sent, presentation-received, done, abandoned, ...'),
     verified: z.boolean().describe('The presentation verified (meaningful once one arrived)'),
     threadId: z.string(),
-    requestedCredentials: z.array(z.object({ id: z.string(), credentialDefinitionId: z.string(), attributes: z.array(z.string()), predicates: z.array(z.object({ name: z.string(), type: z.string(), value: z.number() })).optional() })),
+    requestedCredentials: z.array(
+      z.object({
+        id: z.string(),
+        credentialDefinitionId: z.string(),
+        attributes: z.array(z.string()),
+        predicates: z.array(z.object({ name: z.string(), type: z.string(), value: z.number() })).optional(),
+      }),
+    ),
     claims: z.array(Claim).describe('Revealed attributes, once a presentation arrived'),
     createdAt: z.string().describe('ISO 8601'),
     updatedAt: z.string().describe('ISO 8601'),
@@ -35,7 +42,14 @@ const list = createRoute({
   request: { query: z.strictObject({}) },
   responses: { 200: jsonResponse(z.array(PresentationBody), 'Every presentation exchange'), 400: errors[400] },
 })
-const get = createRoute({ method: 'get', path: '/v1/presentations/{proofExchangeId}', tags: ['proofs'], summary: 'Get one presentation exchange', request: { params: IdParam }, responses: { 200: jsonResponse(PresentationBody, 'The exchange'), ...errors } })
+const get = createRoute({
+  method: 'get',
+  path: '/v1/presentations/{proofExchangeId}',
+  tags: ['proofs'],
+  summary: 'Get one presentation exchange',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(PresentationBody, 'The exchange'), ...errors },
+})
 const remove = createRoute({
   method: 'delete',
   path: '/v1/presentations/{proofExchangeId}',
@@ -48,7 +62,8 @@ const remove = createRoute({
 
 export function presentationRoutes(deps: AdminDeps, app: OpenAPIHono) {
   const { agent } = deps
-  const notFound = (c: Parameters<typeof errorResponse>[0], id: string) => errorResponse(c, 404, 'not_found', `presentation exchange '${id}' not found`)
+  const notFound = (c: Parameters<typeof errorResponse>[0], id: string) =>
+    errorResponse(c, 404, 'not_found', `presentation exchange '${id}' not found`)
   return app
     .openapi(list, async (c) => {
       const records = await agent.modules.didcomm.proofs.getAll()

@@ -5,14 +5,14 @@
  * them, not both). The body is strict: vs-agent's jsonld-only fields are refused, naming them.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { boundedName } from '@parley/shared'
+import { boundedName, HttpUrl } from '@parley/shared'
 import { JsonSchemaCredentialError } from '../../credentials/json-schema-credential.ts'
 import { issueFromJsonSchemaCredential } from '../../credentials/vt-issue.ts'
 import type { AdminDeps } from '../context.ts'
 import { credentialErrorResponse } from '../credential-errors.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 
-const SchemaCredentialUrl = z.url({ protocol: /^https?$/ }).max(2_048)
+const SchemaCredentialUrl = HttpUrl.max(2_048)
 
 const VtIssueCredential = z
   .strictObject({
@@ -25,7 +25,12 @@ const VtIssueCredential = z
   })
   .superRefine((body, context) => {
     const given = [body.jsonSchemaCredential, body.jsonSchemaCredentialId].filter((url) => url !== undefined).length
-    if (given !== 1) context.addIssue({ code: 'custom', path: ['jsonSchemaCredential'], message: 'give jsonSchemaCredential (or jsonSchemaCredentialId), exactly one' })
+    if (given !== 1)
+      context.addIssue({
+        code: 'custom',
+        path: ['jsonSchemaCredential'],
+        message: 'give jsonSchemaCredential (or jsonSchemaCredentialId), exactly one',
+      })
   })
   .openapi('VtIssueCredential')
 
@@ -37,18 +42,25 @@ const VtIssueResult = z
   })
   .openapi('VtIssueResult')
 
-const issueRoute = (path: string) => createRoute({
-  method: 'post',
-  path,
-  tags: ['credentials'],
-  summary: 'Offer an AnonCreds credential whose type a JSON Schema Credential defines',
-  request: { body: { required: true, content: { 'application/json': { schema: VtIssueCredential } } } },
-  responses: {
-    200: { description: 'The offer invitation', content: { 'application/json': { schema: VtIssueResult } } },
-    400: { description: 'Invalid body, unusable schema credential, URL the agent may not call, claims not matching', content: { 'application/json': { schema: ErrorBody } } },
-    404: { description: 'Never in practice: the type is created from the schema', content: { 'application/json': { schema: ErrorBody } } },
-  },
-})
+const issueRoute = (path: string) =>
+  createRoute({
+    method: 'post',
+    path,
+    tags: ['credentials'],
+    summary: 'Offer an AnonCreds credential whose type a JSON Schema Credential defines',
+    request: { body: { required: true, content: { 'application/json': { schema: VtIssueCredential } } } },
+    responses: {
+      200: { description: 'The offer invitation', content: { 'application/json': { schema: VtIssueResult } } },
+      400: {
+        description: 'Invalid body, unusable schema credential, URL the agent may not call, claims not matching',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
+      404: {
+        description: 'Never in practice: the type is created from the schema',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
+    },
+  })
 
 export function vtRoutes(deps: AdminDeps, app: OpenAPIHono) {
   for (const path of ['/vt/issue-credential', '/v1/vt/issue-credential']) {
@@ -57,7 +69,8 @@ export function vtRoutes(deps: AdminDeps, app: OpenAPIHono) {
       try {
         return c.json(await issueFromJsonSchemaCredential(deps, (jsonSchemaCredential ?? jsonSchemaCredentialId)!, claims), 200)
       } catch (error) {
-        if (error instanceof JsonSchemaCredentialError) return errorResponse(c, 400, 'validation_error', error.message, [{ field: error.field, message: error.message }])
+        if (error instanceof JsonSchemaCredentialError)
+          return errorResponse(c, 400, 'validation_error', error.message, [{ field: error.field, message: error.message }])
         const response = credentialErrorResponse(c, error, 'jsonSchemaCredential')
         if (response) return response
         throw error

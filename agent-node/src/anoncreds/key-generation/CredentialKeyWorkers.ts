@@ -42,15 +42,17 @@ export class CredentialKeyWorkers {
 
   /** The keys for normalised `attributeNames` (with `master_secret`), made in worker threads. */
   async generate(attributeNames: string[], onProgress?: (progress: KeyGenerationProgress) => void): Promise<CredentialKeys> {
-    const pool = (this.pool ??= new Piscina({
+    this.pool ??= new Piscina({
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: 5_000,
-    }))
+    })
+    const pool = this.pool
     const start = performance.now()
     let done = 0
-    const report = (step: KeyGenerationProgress['step']) => onProgress?.({ step, done: ++done, total: 3, elapsedMs: performance.now() - start })
+    const report = (step: KeyGenerationProgress['step']) =>
+      onProgress?.({ step, done: ++done, total: 3, elapsedMs: performance.now() - start })
     const prime = async (): Promise<bigint> => {
       const half = (await pool.run(undefined, { name: 'safePrime' })) as bigint
       report('safe prime')

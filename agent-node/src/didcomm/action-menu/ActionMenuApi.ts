@@ -1,6 +1,12 @@
 /** The action-menu module's public surface (`agent.modules.actionMenu`). */
 import { AgentContext, inject, injectable } from '@credo-ts/core'
-import { DidCommConnectionService, DidCommMessageSender, DidCommOutboundMessageContext, type DidCommConnectionRecord, type DidCommMessage } from '@credo-ts/didcomm'
+import {
+  DidCommConnectionService,
+  DidCommMessageSender,
+  DidCommOutboundMessageContext,
+  type DidCommConnectionRecord,
+  type DidCommMessage,
+} from '@credo-ts/didcomm'
 import { ActionMenu, ActionMenuOption, ActionMenuRole, ActionMenuSelection } from './models/index.ts'
 import type { ActionMenuRecord } from './repository/index.ts'
 import { ActionMenuService } from './services/ActionMenuService.ts'

@@ -20,14 +20,18 @@ export class ActionMenuModule implements Module {
 
   async initialize(agentContext: AgentContext): Promise<void> {
     const service = agentContext.resolve(ActionMenuService)
-    agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandlers([
-      new MenuMessageHandler(service),
-      new MenuRequestMessageHandler(service),
-      new PerformMessageHandler(service),
-      new ActionMenuProblemReportHandler(service),
-    ])
-    agentContext.resolve(DidCommFeatureRegistry).register(
-      new DidCommProtocol({ id: 'https://didcomm.org/action-menu/1.0', roles: [ActionMenuRole.Requester, ActionMenuRole.Responder] }),
-    )
+    agentContext
+      .resolve(DidCommMessageHandlerRegistry)
+      .registerMessageHandlers([
+        new MenuMessageHandler(service),
+        new MenuRequestMessageHandler(service),
+        new PerformMessageHandler(service),
+        new ActionMenuProblemReportHandler(service),
+      ])
+    agentContext
+      .resolve(DidCommFeatureRegistry)
+      .register(
+        new DidCommProtocol({ id: 'https://didcomm.org/action-menu/1.0', roles: [ActionMenuRole.Requester, ActionMenuRole.Responder] }),
+      )
   }
 }

@@ -24,7 +24,10 @@ export class CallsApi {
     return this.send(connectionId, new CallEndMessage(options))
   }
 
-  private async send<M extends CallOfferMessage | CallAcceptMessage | CallRejectMessage | CallEndMessage>(connectionId: string, message: M): Promise<M> {
+  private async send<M extends CallOfferMessage | CallAcceptMessage | CallRejectMessage | CallEndMessage>(
+    connectionId: string,
+    message: M,
+  ): Promise<M> {
     await sendOnConnection(this.agentContext, connectionId, message)
     return message
   }

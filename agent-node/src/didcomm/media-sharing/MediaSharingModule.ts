@@ -19,6 +19,8 @@ export class MediaSharingModule implements Module {
   async initialize(agentContext: AgentContext): Promise<void> {
     const service = agentContext.resolve(MediaSharingService)
     agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(shareMediaHandler(service))
-    agentContext.resolve(DidCommFeatureRegistry).register(new DidCommProtocol({ id: 'https://didcomm.org/media-sharing/1.0', roles: ['sender', 'receiver'] }))
+    agentContext
+      .resolve(DidCommFeatureRegistry)
+      .register(new DidCommProtocol({ id: 'https://didcomm.org/media-sharing/1.0', roles: ['sender', 'receiver'] }))
   }
 }

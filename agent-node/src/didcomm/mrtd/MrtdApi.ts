@@ -38,7 +38,10 @@ export class MrtdApi {
   }
 
   /** Tells the requester that request `threadId` was refused or timed out. */
-  sendProblemReport(connectionId: string, options: { threadId: string; reason: MrtdProblemReportReason; comment?: string }): Promise<MrtdProblemReportMessage> {
+  sendProblemReport(
+    connectionId: string,
+    options: { threadId: string; reason: MrtdProblemReportReason; comment?: string },
+  ): Promise<MrtdProblemReportMessage> {
     const message = new MrtdProblemReportMessage({ description: { code: options.reason, en: options.comment ?? options.reason } })
     message.setThread({ parentThreadId: options.threadId })
     return this.send(connectionId, message)

@@ -16,7 +16,7 @@ export class ReactionsModule implements Module {
   async initialize(agentContext: AgentContext): Promise<void> {
     const events = agentContext.resolve(EventEmitter)
     agentContext.resolve(DidCommMessageHandlerRegistry).registerMessageHandler(
-      messageHandler([MessageReactionsMessage], (inbound) => {
+      messageHandler([MessageReactionsMessage], (inbound): undefined => {
         const connection = inbound.assertReadyConnection()
         events.emit<MessageReactionsReceivedEvent>(inbound.agentContext, {
           type: ReactionsEventTypes.MessageReactionsReceived,

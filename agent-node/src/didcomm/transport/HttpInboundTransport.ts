@@ -9,14 +9,16 @@
  * - 400 with a JSON error for a body that is not a DIDComm envelope or cannot be unpacked,
  * - 413 for a body larger than the envelope limit (`envelope.ts`; the public app refuses it while
  *   it streams in, before it is read whole),
- * - 415 for any other content type.
+ * - 415 for any other content type,
+ * - 503 with `Retry-After` while the inbox backlog is full (`didcomm/inbox/`).
+ * The envelope is stored in the inbox before it is processed (at once, in the request), and
+ * answered once processed.
  * An envelope refused by the limits or that cannot be unpacked or processed is also reported on the agent's event bus as
  * `InboundMessageRejectedEvent` (metrics count it).
  */
 import { randomUUID } from 'node:crypto'
 import { EventEmitter, type AgentContext, type BaseEvent } from '@credo-ts/core'
 import {
-  DidCommMessageReceiver,
   DidCommMimeType,
   DidCommTransportService,
   type DidCommEncryptedMessage,
@@ -25,6 +27,7 @@ import {
 } from '@credo-ts/didcomm'
 import type { Context } from 'hono'
 import type { RateLimitedLogger } from '../../logging/rate-limited.ts'
+import type { InboundInbox } from '../inbox/InboundInbox.ts'
 import { checkInboundEnvelope, type EnvelopeLimits } from './envelope.ts'
 
 const CONTENT_TYPES: string[] = [DidCommMimeType.V1, DidCommMimeType.V0]
@@ -41,8 +44,15 @@ export interface InboundMessageRejectedEvent extends BaseEvent {
 export class HttpInboundTransport implements DidCommInboundTransport {
   private agentContext?: AgentContext
 
-  /** @param log rate-limited log for envelopes peers get refused */
-  constructor(private readonly limits: EnvelopeLimits, private readonly log: RateLimitedLogger) {}
+  /**
+   * @param inbox where envelopes are stored before they are processed
+   * @param log rate-limited log for envelopes peers get refused
+   */
+  constructor(
+    private readonly inbox: InboundInbox,
+    private readonly limits: EnvelopeLimits,
+    private readonly log: RateLimitedLogger,
+  ) {}
 
   async start(agentContext: AgentContext): Promise<void> {
     this.agentContext = agentContext
@@ -56,6 +66,7 @@ export class HttpInboundTransport implements DidCommInboundTransport {
   async handle(c: Context): Promise<Response> {
     const agentContext = this.agentContext
     if (!agentContext) return c.json({ error: 'agent is not ready' }, 503)
+    if (this.inbox.full) return c.json({ error: 'too many messages waiting; retry shortly' }, 503, { 'retry-after': '1' })
     const contentType = c.req.header('content-type')?.split(';')[0]?.trim()
     if (!contentType || !CONTENT_TYPES.includes(contentType)) {
       return c.json({ error: `unsupported content-type; use ${CONTENT_TYPES.join(' or ')}` }, 415)
@@ -69,16 +80,16 @@ export class HttpInboundTransport implements DidCommInboundTransport {
 
     const transportService = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(contentType)
+    let failure: Error | undefined
     try {
-      await agentContext.dependencyManager
-        .resolve(DidCommMessageReceiver)
-        .receiveMessage(check.envelope, { session })
-    } catch (error) {
-      this.log.log('warn', 'http-unprocessed', { err: error }, 'rejected inbound DIDComm message')
-      this.reportRejected(agentContext, (error as Error).message)
-      return c.json({ error: `message could not be processed: ${(error as Error).message}` }, 400)
+      failure = await this.inbox.processNow(check.envelope, session)
     } finally {
       transportService.removeSession(session)
+    }
+    if (failure) {
+      this.log.log('warn', 'http-unprocessed', { err: failure }, 'rejected inbound DIDComm message')
+      this.reportRejected(agentContext, failure.message)
+      return c.json({ error: `message could not be processed: ${failure.message}` }, 400)
     }
     session.closed = true
     if (!session.reply) return c.body(null, 202)

@@ -20,7 +20,11 @@ const CLOSE_INVALID_PAYLOAD = 1007
 export function guardedWebSocketClass(maxPayload: number, log: RateLimitedLogger): typeof WebSocket {
   // Typed as ws's class: it only dials (ws reserves a null address for server-side sockets).
   return class GuardedWebSocket extends WebSocket {
-    constructor(address: string | URL, protocols?: string | string[] | ClientOptions | ClientRequestArgs, options?: ClientOptions | ClientRequestArgs) {
+    constructor(
+      address: string | URL,
+      protocols?: string | string[] | ClientOptions | ClientRequestArgs,
+      options?: ClientOptions | ClientRequestArgs,
+    ) {
       if (typeof protocols === 'object' && !Array.isArray(protocols)) super(address, { maxPayload, ...protocols })
       else super(address, protocols, { maxPayload, ...options })
     }
@@ -30,7 +34,12 @@ export function guardedWebSocketClass(maxPayload: number, log: RateLimitedLogger
       try {
         return super.emit(event, ...args)
       } catch (error) {
-        log.log('warn', 'outbound-ws-message', { err: error, url: this.url ? new URL(this.url).origin : undefined }, 'refused a frame from a peer on an outbound DIDComm WebSocket')
+        log.log(
+          'warn',
+          'outbound-ws-message',
+          { err: error, url: this.url ? new URL(this.url).origin : undefined },
+          'refused a frame from a peer on an outbound DIDComm WebSocket',
+        )
         this.close(CLOSE_INVALID_PAYLOAD, 'invalid DIDComm message')
         return true
       }

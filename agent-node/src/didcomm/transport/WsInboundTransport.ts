@@ -11,24 +11,24 @@
  *   connections do not pile up (WebSocket clients answer pings on their own);
  * - each message is checked like an HTTP body (`envelope.ts`) before Credo sees it; a refused one
  *   closes the socket with 1008 (policy violation, 1009 when too large) and the reason;
- * - accepted envelopes go to Credo the way its own transport sends them (the
- *   `DidCommMessageReceived` event), so they are processed in the same order.
+ * - accepted envelopes go through the inbox (`didcomm/inbox/`): stored before they are processed,
+ *   processed in arrival order, and a socket stops being read (`pause`) while the inbox backlog is
+ *   full.
  *
  * Return routing: the socket is the transport session, so replies and queued messages for the
  * connection go back on it while it is open.
  */
 import { randomUUID } from 'node:crypto'
-import { CredoError, EventEmitter, type AgentContext } from '@credo-ts/core'
+import { CredoError, type AgentContext } from '@credo-ts/core'
 import {
-  DidCommEventTypes,
   DidCommTransportService,
   type DidCommEncryptedMessage,
   type DidCommInboundTransport,
-  type DidCommMessageReceivedEvent,
   type DidCommTransportSession,
 } from '@credo-ts/didcomm'
 import WebSocket, { type RawData, type WebSocketServer } from 'ws'
 import type { RateLimitedLogger } from '../../logging/rate-limited.ts'
+import type { InboundInbox } from '../inbox/InboundInbox.ts'
 import { checkInboundEnvelope, type EnvelopeLimits } from './envelope.ts'
 
 /** Time between pings, and the time a peer has to answer one, in milliseconds. */
@@ -47,11 +47,13 @@ export class WsInboundTransport implements DidCommInboundTransport {
 
   /**
    * @param server the `ws` server the public HTTP server hands its upgrades to (`noServer`, `maxPayload` = `limits.maxBytes`)
+   * @param inbox where accepted envelopes are stored before they are processed
    * @param log rate-limited log for what peers cause (socket errors, refused envelopes)
    * @param heartbeatMs time between pings (default HEARTBEAT_MS)
    */
   constructor(
     private readonly server: WebSocketServer,
+    private readonly inbox: InboundInbox,
     private readonly limits: EnvelopeLimits,
     private readonly log: RateLimitedLogger,
     private readonly heartbeatMs = HEARTBEAT_MS,
@@ -64,30 +66,44 @@ export class WsInboundTransport implements DidCommInboundTransport {
 
   async start(agentContext: AgentContext): Promise<void> {
     const transportService = agentContext.dependencyManager.resolve(DidCommTransportService)
-    const events = agentContext.dependencyManager.resolve(EventEmitter)
     this.onConnection = (socket) => {
       const session = new WsTransportSession(socket)
       this.sessions.set(socket, session)
       this.alive.add(socket)
       socket.on('pong', () => this.alive.add(socket))
       socket.on('error', (error: Error & { code?: string }) => {
-        this.log.log('warn', `ws-error:${error.code ?? 'other'}`, { code: error.code, reason: error.message }, 'DIDComm WebSocket closed on a protocol error')
+        this.log.log(
+          'warn',
+          `ws-error:${error.code ?? 'other'}`,
+          { code: error.code, reason: error.message },
+          'DIDComm WebSocket closed on a protocol error',
+        )
       })
       socket.on('close', () => {
         this.sessions.delete(socket)
         transportService.removeSession(session)
       })
       socket.on('message', (data: RawData) => {
-        const check = checkInboundEnvelope(Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]), this.limits)
+        const check = checkInboundEnvelope(
+          Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]),
+          this.limits,
+        )
         if (!check.ok) {
           this.log.log('warn', `ws-refused:${check.status}`, { reason: check.reason }, 'refused inbound DIDComm message')
           socket.close(check.status === 413 ? CLOSE_TOO_BIG : CLOSE_POLICY, check.reason.slice(0, 120))
           return
         }
-        events.emit<DidCommMessageReceivedEvent>(agentContext, {
-          type: DidCommEventTypes.DidCommMessageReceived,
-          payload: { message: check.envelope, session },
+        this.inbox.accept(check.envelope, session).catch((error: unknown) => {
+          this.log.log('error', 'ws-inbox-store', { err: error }, 'inbound DIDComm message could not be stored')
         })
+        if (this.inbox.full && !session.paused) {
+          session.paused = true
+          socket.pause()
+          this.inbox.onRoom(() => {
+            session.paused = false
+            socket.resume()
+          })
+        }
       })
     }
     this.server.on('connection', this.onConnection)
@@ -119,6 +135,8 @@ export class WsInboundTransport implements DidCommInboundTransport {
 class WsTransportSession implements DidCommTransportSession {
   readonly id = randomUUID()
   readonly type = 'WebSocket'
+  /** Reading is paused while the inbox is full. */
+  paused = false
 
   constructor(private readonly socket: WebSocket) {}
 
@@ -126,7 +144,9 @@ class WsTransportSession implements DidCommTransportSession {
   send(_agentContext: AgentContext, encryptedMessage: DidCommEncryptedMessage): Promise<void> {
     if (this.socket.readyState !== WebSocket.OPEN) return Promise.reject(new CredoError(`${this.type} transport session has been closed.`))
     return new Promise((resolve, reject) =>
-      this.socket.send(JSON.stringify(encryptedMessage), (error) => (error ? reject(new CredoError(`${this.type} send message failed.`, { cause: error })) : resolve())),
+      this.socket.send(JSON.stringify(encryptedMessage), (error) =>
+        error ? reject(new CredoError(`${this.type} send message failed.`, { cause: error })) : resolve(),
+      ),
     )
   }
 

@@ -25,9 +25,7 @@ export interface EnvelopeLimits {
 export const DEFAULT_ENVELOPE_LIMITS: EnvelopeLimits = { maxBytes: 5 * 1024 * 1024, maxRecipients: 8 }
 
 /** The outcome: the envelope to hand to Credo, or why it was refused with the HTTP status that says so. */
-export type EnvelopeCheck =
-  | { ok: true; envelope: DidCommEncryptedMessage }
-  | { ok: false; status: 400 | 413; reason: string }
+export type EnvelopeCheck = { ok: true; envelope: DidCommEncryptedMessage } | { ok: false; status: 400 | 413; reason: string }
 
 /** Base64url-encoded bytes per recipient allowed in the protected header (a real one is about 400). */
 const PROTECTED_BYTES_PER_RECIPIENT = 1_024
@@ -79,7 +77,11 @@ export function checkInboundEnvelope(raw: string | Buffer, limits: EnvelopeLimit
     return { ok: false, status: 400, reason: `protected header: ${issue.path.join('.') || '(header)'}: ${issue.message}` }
   }
   if (parsed.data.recipients.length > limits.maxRecipients) {
-    return { ok: false, status: 400, reason: `envelope lists ${parsed.data.recipients.length} recipients; at most ${limits.maxRecipients} are accepted` }
+    return {
+      ok: false,
+      status: 400,
+      reason: `envelope lists ${parsed.data.recipients.length} recipients; at most ${limits.maxRecipients} are accepted`,
+    }
   }
   return { ok: true, envelope }
 }

@@ -88,7 +88,10 @@ export class DeliveryEngine {
   private movesWritten: Promise<void> = Promise.resolve()
   private stopped = false
 
-  constructor(private readonly store: OutboxStore, private readonly logger: Logger) {}
+  constructor(
+    private readonly store: OutboxStore,
+    private readonly logger: Logger,
+  ) {}
 
   /**
    * Starts delivering to `subscriber`: registers it (first time: from the newest event on) and
@@ -174,7 +177,6 @@ export class DeliveryEngine {
     await this.settleLanes(() => true)
     await this.writeMoves()
   }
-
 
   /** Records that the lane's cursor moves to `seq`; written with the next batch. */
   private move(subscriber: string, connectionId: string, seq: number): void {
@@ -271,7 +273,8 @@ export class DeliveryEngine {
     if (!cursor) {
       cursor = await this.store.cursor(subscriber.name, connectionId, startPosition)
       const moved = this.pendingMoves.get(laneKey(subscriber.name, connectionId))
-      if (moved && moved.seq > cursor.deliveredSeq) Object.assign(cursor, { deliveredSeq: moved.seq, attempts: 0, nextAttemptAt: 0, lastError: null })
+      if (moved && moved.seq > cursor.deliveredSeq)
+        Object.assign(cursor, { deliveredSeq: moved.seq, attempts: 0, nextAttemptAt: 0, lastError: null })
       lane.cursor = cursor
     }
     if (lane.replays) {

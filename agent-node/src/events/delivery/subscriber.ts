@@ -26,10 +26,7 @@ import type { RetryPolicy } from './retry.ts'
  *   a backoff, dead-lettered when the policy's attempts are used up.
  * - `rejected`: the receiver refused the event for good (HTTP 4xx); dead-lettered at once.
  */
-export type DeliveryOutcome =
-  | { result: 'acknowledged' }
-  | { result: 'retry'; error: string }
-  | { result: 'rejected'; error: string }
+export type DeliveryOutcome = { result: 'acknowledged' } | { result: 'retry'; error: string } | { result: 'rejected'; error: string }
 
 export interface Subscriber {
   /** Stable identifier, unique among subscribers; keys database rows. */

@@ -115,7 +115,9 @@ interface DeadLetterRow extends Record<string, unknown> {
   updated_at: Integer
 }
 
-const DEAD_LETTER_COLUMNS = sql.raw('id, subscriber, event_id, connection_id, seq, topic, reason, status, attempts, last_error, created_at, updated_at')
+const DEAD_LETTER_COLUMNS = sql.raw(
+  'id, subscriber, event_id, connection_id, seq, topic, reason, status, attempts, last_error, created_at, updated_at',
+)
 
 function toDeadLetter(row: DeadLetterRow): DeadLetter {
   return {
@@ -198,9 +200,12 @@ export class OutboxStore {
 
   /** Events of `connectionId` after `afterSeq` and after `afterPosition`, in sequence order. */
   async eventsAfter(connectionId: string, afterSeq: number, afterPosition: number, limit: number): Promise<PublishedEvent[]> {
-    const rows = await selectRows<OutboxRow>(this.database, sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
+    const rows = await selectRows<OutboxRow>(
+      this.database,
+      sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
       WHERE connection_id = ${connectionId} AND seq > ${afterSeq} AND position > ${afterPosition}
-      ORDER BY seq LIMIT ${limit}`)
+      ORDER BY seq LIMIT ${limit}`,
+    )
     return rows.map(toPublished)
   }
 
@@ -209,10 +214,16 @@ export class OutboxStore {
    * @returns its start position (events at or below it are not for it).
    */
   async addSubscriber(name: string): Promise<number> {
-    await execute(this.database, sql`INSERT INTO event_subscribers (name, start_position, created_at)
+    await execute(
+      this.database,
+      sql`INSERT INTO event_subscribers (name, start_position, created_at)
       VALUES (${name}, (SELECT COALESCE(MAX(position), 0) FROM event_outbox), ${Date.now()})
-      ON CONFLICT (name) DO NOTHING`)
-    const [row] = await selectRows<{ start_position: Integer }>(this.database, sql`SELECT start_position FROM event_subscribers WHERE name = ${name}`)
+      ON CONFLICT (name) DO NOTHING`,
+    )
+    const [row] = await selectRows<{ start_position: Integer }>(
+      this.database,
+      sql`SELECT start_position FROM event_subscribers WHERE name = ${name}`,
+    )
     return Number(row!.start_position)
   }
 
@@ -231,12 +242,15 @@ export class OutboxStore {
    * being replayed. Used at start-up to resume every lane.
    */
   async connectionsWithWork(subscriber: string): Promise<string[]> {
-    const rows = await selectRows<{ connection_id: string }>(this.database, sql`
+    const rows = await selectRows<{ connection_id: string }>(
+      this.database,
+      sql`
       SELECT s.connection_id FROM event_sequences s
         LEFT JOIN event_cursors c ON c.subscriber = ${subscriber} AND c.connection_id = s.connection_id
         WHERE c.delivered_seq IS NULL OR c.delivered_seq < s.last_seq
       UNION
-      SELECT connection_id FROM event_dead_letters WHERE subscriber = ${subscriber} AND status = 'replaying'`)
+      SELECT connection_id FROM event_dead_letters WHERE subscriber = ${subscriber} AND status = 'replaying'`,
+    )
     return rows.map((row) => row.connection_id)
   }
 
@@ -249,10 +263,13 @@ export class OutboxStore {
       WHERE subscriber = ${subscriber} AND connection_id = ${connectionId}`
     let [row] = await selectRows<CursorRow>(this.database, select)
     if (!row) {
-      await execute(this.database, sql`INSERT INTO event_cursors (subscriber, connection_id, delivered_seq)
+      await execute(
+        this.database,
+        sql`INSERT INTO event_cursors (subscriber, connection_id, delivered_seq)
         VALUES (${subscriber}, ${connectionId},
           (SELECT COALESCE(MAX(seq), 0) FROM event_outbox WHERE connection_id = ${connectionId} AND position <= ${startPosition}))
-        ON CONFLICT (subscriber, connection_id) DO NOTHING`)
+        ON CONFLICT (subscriber, connection_id) DO NOTHING`,
+      )
       ;[row] = await selectRows<CursorRow>(this.database, select)
     }
     return {
@@ -268,17 +285,29 @@ export class OutboxStore {
    * their retry state, all in one transaction. A cursor never moves back.
    */
   async advance(moves: readonly { subscriber: string; connectionId: string; seq: number }[]): Promise<void> {
-    await runAtomically(this.database, moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq)))
+    await runAtomically(
+      this.database,
+      moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq)),
+    )
   }
 
   /** Records a failed attempt at the head: `attempts` so far and when to try next (ms since the epoch). */
   async scheduleRetry(subscriber: string, connectionId: string, attempts: number, nextAttemptAt: number, lastError: string): Promise<void> {
-    await execute(this.database, sql`UPDATE event_cursors SET attempts = ${attempts}, next_attempt_at = ${nextAttemptAt}, last_error = ${lastError}
-      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId}`)
+    await execute(
+      this.database,
+      sql`UPDATE event_cursors SET attempts = ${attempts}, next_attempt_at = ${nextAttemptAt}, last_error = ${lastError}
+      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId}`,
+    )
   }
 
   /** Dead-letters the head event `published` and moves the cursor past it, atomically. */
-  async deadLetter(subscriber: string, published: PublishedEvent, reason: DeadLetterReason, attempts: number, lastError: string): Promise<void> {
+  async deadLetter(
+    subscriber: string,
+    published: PublishedEvent,
+    reason: DeadLetterReason,
+    attempts: number,
+    lastError: string,
+  ): Promise<void> {
     const now = Date.now()
     await runAtomically(this.database, [
       sql`INSERT INTO event_dead_letters (${DEAD_LETTER_COLUMNS}) VALUES (${randomUUID()}, ${subscriber}, ${published.id},
@@ -289,8 +318,11 @@ export class OutboxStore {
 
   /** Dead letters of `subscriber` in `connectionId` waiting to be replayed, oldest event first. */
   async replaysOf(subscriber: string, connectionId: string): Promise<DeadLetter[]> {
-    const rows = await selectRows<DeadLetterRow>(this.database, sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters
-      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId} AND status = 'replaying' ORDER BY seq`)
+    const rows = await selectRows<DeadLetterRow>(
+      this.database,
+      sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters
+      WHERE subscriber = ${subscriber} AND connection_id = ${connectionId} AND status = 'replaying' ORDER BY seq`,
+    )
     return rows.map(toDeadLetter)
   }
 
@@ -298,10 +330,14 @@ export class OutboxStore {
    * Ends a replay: `replayed` when acknowledged, back to `dead` (with the new reason, attempts and
    * error) when it failed again; the cursor's retry state is cleared either way.
    */
-  async finishReplay(letter: DeadLetter, outcome: { status: 'replayed' } | { status: 'dead'; reason: DeadLetterReason; attempts: number; lastError: string }): Promise<void> {
-    const set = outcome.status === 'replayed'
-      ? sql`status = 'replayed'`
-      : sql`status = 'dead', reason = ${outcome.reason}, attempts = ${outcome.attempts}, last_error = ${outcome.lastError}`
+  async finishReplay(
+    letter: DeadLetter,
+    outcome: { status: 'replayed' } | { status: 'dead'; reason: DeadLetterReason; attempts: number; lastError: string },
+  ): Promise<void> {
+    const set =
+      outcome.status === 'replayed'
+        ? sql`status = 'replayed'`
+        : sql`status = 'dead', reason = ${outcome.reason}, attempts = ${outcome.attempts}, last_error = ${outcome.lastError}`
     await runAtomically(this.database, [
       sql`UPDATE event_dead_letters SET ${set}, updated_at = ${Date.now()} WHERE id = ${letter.id}`,
       sql`UPDATE event_cursors SET attempts = 0, next_attempt_at = 0, last_error = NULL
@@ -316,14 +352,20 @@ export class OutboxStore {
     if (query.connectionId) conditions.push(sql`connection_id = ${query.connectionId}`)
     if (query.status) conditions.push(sql`status = ${query.status}`)
     if (query.before !== undefined) conditions.push(sql`created_at < ${query.before}`)
-    const rows = await selectRows<DeadLetterRow>(this.database, sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters
-      ${whereAll(conditions)} ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`)
+    const rows = await selectRows<DeadLetterRow>(
+      this.database,
+      sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters
+      ${whereAll(conditions)} ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`,
+    )
     return rows.map(toDeadLetter)
   }
 
   /** The dead letter `id`, if any. */
   async deadLetterById(id: string): Promise<DeadLetter | undefined> {
-    const [row] = await selectRows<DeadLetterRow>(this.database, sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters WHERE id = ${id}`)
+    const [row] = await selectRows<DeadLetterRow>(
+      this.database,
+      sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters WHERE id = ${id}`,
+    )
     return row && toDeadLetter(row)
   }
 
@@ -332,8 +374,11 @@ export class OutboxStore {
    * @returns the updated dead letter, or undefined when there is no such dead letter.
    */
   async requestReplay(id: string): Promise<DeadLetter | undefined> {
-    const [row] = await selectRows<DeadLetterRow>(this.database, sql`UPDATE event_dead_letters SET status = 'replaying', updated_at = ${Date.now()}
-      WHERE id = ${id} RETURNING ${DEAD_LETTER_COLUMNS}`)
+    const [row] = await selectRows<DeadLetterRow>(
+      this.database,
+      sql`UPDATE event_dead_letters SET status = 'replaying', updated_at = ${Date.now()}
+      WHERE id = ${id} RETURNING ${DEAD_LETTER_COLUMNS}`,
+    )
     return row && toDeadLetter(row)
   }
 
@@ -350,27 +395,41 @@ export class OutboxStore {
    * Subscribers with nothing pending are absent. Reads cursors and sequences, not the outbox.
    */
   async lag(): Promise<{ subscriber: string; pending: number; oldestCreatedAt: number }[]> {
-    const rows = await selectRows<{ subscriber: string; pending: Integer; oldest: Integer | null }>(this.database, sql`
+    const rows = await selectRows<{ subscriber: string; pending: Integer; oldest: Integer | null }>(
+      this.database,
+      sql`
       SELECT c.subscriber AS subscriber, SUM(s.last_seq - c.delivered_seq) AS pending, MIN(o.created_at) AS oldest
         FROM event_cursors c
         JOIN event_sequences s ON s.connection_id = c.connection_id
         LEFT JOIN event_outbox o ON o.connection_id = c.connection_id AND o.seq = c.delivered_seq + 1
         WHERE s.last_seq > c.delivered_seq
-        GROUP BY c.subscriber`)
-    return rows.map((row) => ({ subscriber: row.subscriber, pending: Number(row.pending), oldestCreatedAt: Number(row.oldest ?? Date.now()) }))
+        GROUP BY c.subscriber`,
+    )
+    return rows.map((row) => ({
+      subscriber: row.subscriber,
+      pending: Number(row.pending),
+      oldestCreatedAt: Number(row.oldest ?? Date.now()),
+    }))
   }
 
   /**
    * Events after `afterPosition` in outbox order (all connections), only those of `topics` and
    * `connectionId` when given: the read of event streams that resume from a position.
    */
-  async eventsAfterPosition(afterPosition: number, filter: { topics?: readonly string[]; connectionId?: string }, limit: number): Promise<PublishedEvent[]> {
+  async eventsAfterPosition(
+    afterPosition: number,
+    filter: { topics?: readonly string[]; connectionId?: string },
+    limit: number,
+  ): Promise<PublishedEvent[]> {
     if (filter.topics?.length === 0) return []
     const conditions: SQL[] = [sql`position > ${afterPosition}`]
     if (filter.topics) conditions.push(sql`topic IN ${[...filter.topics]}`)
     if (filter.connectionId) conditions.push(sql`connection_id = ${filter.connectionId}`)
-    const rows = await selectRows<OutboxRow>(this.database, sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
-      ${whereAll(conditions)} ORDER BY position LIMIT ${limit}`)
+    const rows = await selectRows<OutboxRow>(
+      this.database,
+      sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
+      ${whereAll(conditions)} ORDER BY position LIMIT ${limit}`,
+    )
     return rows.map(toPublished)
   }
 

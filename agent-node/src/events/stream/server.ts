@@ -92,10 +92,11 @@ export class EventStreamServer {
     const { from, ...filter } = parsed.data
     // "From now on" is fixed before the client sees the stream open, so nothing it causes next is missed.
     Promise.resolve(from ?? this.outbox.newestPosition()).then(
-      (start) => this.sockets.handleUpgrade(request, socket, head, (ws) => {
-        const stream = this.stream(ws, filter, start).finally(() => this.streams.delete(stream))
-        this.streams.add(stream)
-      }),
+      (start) =>
+        this.sockets.handleUpgrade(request, socket, head, (ws) => {
+          const stream = this.stream(ws, filter, start).finally(() => this.streams.delete(stream))
+          this.streams.add(stream)
+        }),
       (error: unknown) => {
         this.logger.error({ err: error }, 'event stream could not start')
         refuse(socket, 500, { error: 'internal_error', message: 'internal error' })

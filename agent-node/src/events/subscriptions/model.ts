@@ -3,7 +3,7 @@
  * inferred), and the event filter a subscription (or the `/v1/events` stream) applies.
  */
 import { z } from 'zod'
-import { AgentEvent, type EventTopic as Topic } from '@parley/shared'
+import { AgentEvent, urlField, type EventTopic as Topic } from '@parley/shared'
 import type { PublishedEvent } from '../outbox/store.ts'
 
 /** Every topic of the spec's "Events" section. */
@@ -19,7 +19,11 @@ export type DeliveryKind = z.infer<typeof DeliveryKind>
  * and whose connection is `connectionId` (every connection when absent).
  */
 export const EventFilter = z.object({
-  topics: z.array(EventTopic).min(1).refine((topics) => new Set(topics).size === topics.length, 'topics must not repeat').optional()
+  topics: z
+    .array(EventTopic)
+    .min(1)
+    .refine((topics) => new Set(topics).size === topics.length, 'topics must not repeat')
+    .optional()
     .describe('Topics to receive; every topic when absent'),
   connectionId: z.uuid().optional().describe('Only events of this connection; every connection when absent'),
 })
@@ -30,9 +34,12 @@ export type EventFilter = z.infer<typeof EventFilter>
  * or fragment, since the topic is appended to its path.
  */
 export const CreateSubscriptionBody = EventFilter.extend({
-  url: z.url({ protocol: /^(https?|wss?)$/, error: 'must be an absolute http(s):// or ws(s):// URL' })
+  url: urlField(/^(https?|wss?)$/, 'http(s):// or ws(s)://')
     .max(2_048)
-    .refine((url) => deliveryKindOf(url) === 'websocket' || !/[?#]/.test(url), 'an http(s) URL takes no query or fragment: events are POSTed to <url>/<topic>')
+    .refine(
+      (url) => deliveryKindOf(url) === 'websocket' || !/[?#]/.test(url),
+      'an http(s) URL takes no query or fragment: events are POSTed to <url>/<topic>',
+    )
     .describe('http(s)://: events are POSTed to <url>/<topic>. ws(s)://: the agent dials it and sends event frames'),
 }).strict()
 export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBody>

@@ -110,15 +110,26 @@ export class SubscriptionService {
     const filter: EventFilter = { topics: subscription.topics ?? undefined, connectionId: subscription.connectionId ?? undefined }
     const accepts = filter.topics || filter.connectionId ? (event: PublishedEvent) => matchesFilter(filter, event) : undefined
     if (subscription.delivery === 'http') {
-      await engine.addSubscriber(new WebhookSubscriber({
-        name, baseUrl: subscription.url.replace(/\/+$/, ''), accepts, ...delivery,
-        fetch: (url, init) => guard.fetch(String(url), init as Parameters<OutboundGuard['fetch']>[1]),
-      }))
+      await engine.addSubscriber(
+        new WebhookSubscriber({
+          name,
+          baseUrl: subscription.url.replace(/\/+$/, ''),
+          accepts,
+          ...delivery,
+          fetch: (url, init) => guard.fetch(String(url), init as Parameters<OutboundGuard['fetch']>[1]),
+        }),
+      )
       return
     }
     const socket = new WebSocketSubscriber({
-      name, url: subscription.url, accepts, lookup: guard.lookup, answerTimeoutMs: delivery.timeoutMs, redial: WEBSOCKET_REDIAL,
-      signingKey: delivery.signingKey, logger,
+      name,
+      url: subscription.url,
+      accepts,
+      lookup: guard.lookup,
+      answerTimeoutMs: delivery.timeoutMs,
+      redial: WEBSOCKET_REDIAL,
+      signingKey: delivery.signingKey,
+      logger,
     })
     socket.start()
     this.sockets.set(subscription.id, socket)

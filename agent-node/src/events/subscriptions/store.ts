@@ -44,8 +44,11 @@ export class SubscriptionStore {
   /** Stores a new subscription. @throws the driver's error if `id` is taken. */
   async insert(subscription: Omit<Subscription, 'delivery'>): Promise<void> {
     const topics = subscription.topics ? JSON.stringify(subscription.topics) : null
-    await execute(this.database, sql`INSERT INTO event_subscriptions (${COLUMNS})
-      VALUES (${subscription.id}, ${subscription.url}, ${topics}, ${subscription.connectionId}, ${Date.parse(subscription.createdAt)})`)
+    await execute(
+      this.database,
+      sql`INSERT INTO event_subscriptions (${COLUMNS})
+      VALUES (${subscription.id}, ${subscription.url}, ${topics}, ${subscription.connectionId}, ${Date.parse(subscription.createdAt)})`,
+    )
   }
 
   /** Every subscription, oldest first. */

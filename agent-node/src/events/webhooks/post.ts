@@ -3,6 +3,7 @@
  * 4xx rejects (not retried); 5xx, other statuses, timeouts and network errors are retried. Shared
  * by the webhook subscriber and the presentation-request callbacks.
  */
+import { redactedUrl } from '@parley/shared'
 import type { DeliveryOutcome } from '../delivery/subscriber.ts'
 
 /** How to POST: `fetch` (an outbound-guarded one for user-supplied URLs), the time allowed in milliseconds, an abort signal. */
@@ -14,9 +15,15 @@ export interface PostOptions {
 
 /**
  * POSTs `body` (already JSON) to `url` with `headers`.
- * @returns the outcome; never throws (failures are `retry` with a reason naming the URL).
+ * @returns the outcome; never throws (failures are `retry` with a reason naming the URL, its
+ *   credentials redacted).
  */
-export async function postForDelivery(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<DeliveryOutcome> {
+export async function postForDelivery(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<DeliveryOutcome> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
   try {
     const response = await options.fetch(url, {
@@ -27,11 +34,11 @@ export async function postForDelivery(url: string, body: string, headers: Record
     })
     await response.body?.cancel()
     if (response.ok) return { result: 'acknowledged' }
-    const error = `${url} answered HTTP ${response.status}`
+    const error = `${redactedUrl(url)} answered HTTP ${response.status}`
     return response.status >= 400 && response.status < 500 ? { result: 'rejected', error } : { result: 'retry', error }
   } catch (error) {
     const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : describe(error)
-    return { result: 'retry', error: `${url}: ${reason}` }
+    return { result: 'retry', error: `${redactedUrl(url)}: ${reason}` }
   }
 }
 

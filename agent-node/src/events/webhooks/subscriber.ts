@@ -45,9 +45,10 @@ export class WebhookSubscriber implements Subscriber {
     const url = `${this.options.baseUrl}/${event.type}`
     const body = JSON.stringify(event)
     const headers: Record<string, string> = { 'x-parley-event-id': id, 'x-parley-event-seq': String(seq) }
-    Object.assign(headers, this.options.signingKey
-      ? signatureHeaders(this.options.signingKey, id, Math.floor(Date.now() / 1000), body)
-      : { 'webhook-id': id })
+    Object.assign(
+      headers,
+      this.options.signingKey ? signatureHeaders(this.options.signingKey, id, Math.floor(Date.now() / 1000), body) : { 'webhook-id': id },
+    )
     return postForDelivery(url, body, headers, { fetch: this.options.fetch ?? fetch, timeoutMs: this.options.timeoutMs, signal })
   }
 }

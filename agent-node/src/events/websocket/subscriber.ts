@@ -128,9 +128,13 @@ export class WebSocketSubscriber implements Subscriber {
   private watch(signal: AbortSignal): void {
     if (this.watched.has(signal)) return
     this.watched.add(signal)
-    signal.addEventListener('abort', () => {
-      for (const settle of [...this.inFlight]) settle({ result: 'retry', error: 'delivery stopped' })
-    }, { once: true })
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const settle of [...this.inFlight]) settle({ result: 'retry', error: 'delivery stopped' })
+      },
+      { once: true },
+    )
   }
 
   /** Dials until a socket opens (or the subscriber stops); `again` delays the first try. */
@@ -145,7 +149,11 @@ export class WebSocketSubscriber implements Subscriber {
       delayFirstAttempt: again,
       retry: (error: Error, attempt: number) => {
         // Warn once per outage; the redials after it are debug noise.
-        if (!this.stopped) this.options.logger[attempt === 1 ? 'warn' : 'debug']({ subscriber: this.name, attempt, reason: error.message }, 'event subscriber unreachable; redialling')
+        if (!this.stopped)
+          this.options.logger[attempt === 1 ? 'warn' : 'debug'](
+            { subscriber: this.name, attempt, reason: error.message },
+            'event subscriber unreachable; redialling',
+          )
         return !this.stopped
       },
     })
@@ -183,7 +191,9 @@ export class WebSocketSubscriber implements Subscriber {
 
   private attach(socket: WebSocket): void {
     // First: a closing socket can still fail (a protocol error of the peer), and must not throw.
-    socket.on('error', (error) => this.rateLimited.log('warn', 'socket-error', { subscriber: this.name, err: error }, 'event subscriber socket error'))
+    socket.on('error', (error) =>
+      this.rateLimited.log('warn', 'socket-error', { subscriber: this.name, err: error }, 'event subscriber socket error'),
+    )
     if (this.stopped) {
       socket.close(1001, 'subscription stopped')
       return

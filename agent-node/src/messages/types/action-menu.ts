@@ -3,7 +3,13 @@
  * 1.0 (Aries RFC 0509, `didcomm/action-menu`). An option's `id` is the RFC option `name`; the
  * menu message's `@id` is Parley's message id.
  */
-import { ActionMenuEventTypes, ActionMenuRole, MenuRequestMessage, PerformMessage, type ActionMenuStateChangedEvent } from '../../didcomm/action-menu/index.ts'
+import {
+  ActionMenuEventTypes,
+  ActionMenuRole,
+  MenuRequestMessage,
+  PerformMessage,
+  type ActionMenuStateChangedEvent,
+} from '../../didcomm/action-menu/index.ts'
 import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
 
 /** `contextual-menu-update` -> menu (replacing the connection's menu). */
@@ -24,7 +30,12 @@ export const receiveActionMenu: MessageReceiver = (agent, receive) => {
   agent.events.on<ActionMenuStateChangedEvent>(ActionMenuEventTypes.ActionMenuStateChanged, ({ payload }) => {
     const { actionMenuRecord: record, message } = payload
     if (record.role !== ActionMenuRole.Responder || !message) return
-    const base = { id: message.id, connectionId: record.connectionId, timestamp: Math.floor(Date.now() / 1000), threadId: envelopeThreadId(message) }
+    const base = {
+      id: message.id,
+      connectionId: record.connectionId,
+      timestamp: Math.floor(Date.now() / 1000),
+      threadId: envelopeThreadId(message),
+    }
     if (message instanceof PerformMessage) receive({ ...base, type: 'contextual-menu-select', selectionId: message.name })
     else if (message instanceof MenuRequestMessage) receive({ ...base, type: 'contextual-menu-request' })
   })

@@ -5,7 +5,15 @@
  * processed them.
  */
 import type { MessageEnvelope } from '@parley/shared'
-import { CallAcceptMessage, CallEndMessage, CallOfferMessage, CallRejectMessage, CallsEventTypes, type CallMessage, type CallMessageReceivedEvent } from '../../didcomm/calls/index.ts'
+import {
+  CallAcceptMessage,
+  CallEndMessage,
+  CallOfferMessage,
+  CallRejectMessage,
+  CallsEventTypes,
+  type CallMessage,
+  type CallMessageReceivedEvent,
+} from '../../didcomm/calls/index.ts'
 import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
 
 const optionalDate = (value: string | undefined) => (value === undefined ? undefined : new Date(value))
@@ -25,13 +33,19 @@ export const sendCallOffer: MessageSender<'call-offer'> = (body, context) =>
 export const sendCallAccept: MessageSender<'call-accept'> = (body, context) =>
   context.sendDidComm(new CallAcceptMessage({ threadId: body.threadId, parameters: body.parameters }))
 
-export const sendCallReject: MessageSender<'call-reject'> = (body, context) => context.sendDidComm(new CallRejectMessage({ threadId: body.threadId }))
+export const sendCallReject: MessageSender<'call-reject'> = (body, context) =>
+  context.sendDidComm(new CallRejectMessage({ threadId: body.threadId }))
 
-export const sendCallEnd: MessageSender<'call-end'> = (body, context) => context.sendDidComm(new CallEndMessage({ threadId: body.threadId }))
+export const sendCallEnd: MessageSender<'call-end'> = (body, context) =>
+  context.sendDidComm(new CallEndMessage({ threadId: body.threadId }))
 
 type CallEnvelope = Extract<MessageEnvelope, { type: `call-${string}` }>
 /** A call envelope without the fields every envelope has (distributed over the four types). */
-type CallFields = CallEnvelope extends infer E ? (E extends CallEnvelope ? Omit<E, 'id' | 'connectionId' | 'timestamp' | 'threadId'> : never) : never
+type CallFields = CallEnvelope extends infer E
+  ? E extends CallEnvelope
+    ? Omit<E, 'id' | 'connectionId' | 'timestamp' | 'threadId'>
+    : never
+  : never
 
 /** The type-specific fields of a received call message's envelope. */
 function callFields(message: CallMessage): CallFields {
@@ -52,6 +66,12 @@ function callFields(message: CallMessage): CallFields {
 /** Call messages from the peer -> `call-*` envelopes. */
 export const receiveCalls: MessageReceiver = (agent, receive) => {
   agent.events.on<CallMessageReceivedEvent>(CallsEventTypes.CallMessageReceived, ({ payload: { connectionId, message } }) => {
-    receive({ id: message.id, connectionId, timestamp: Math.floor(Date.now() / 1000), threadId: envelopeThreadId(message), ...callFields(message) })
+    receive({
+      id: message.id,
+      connectionId,
+      timestamp: Math.floor(Date.now() / 1000),
+      threadId: envelopeThreadId(message),
+      ...callFields(message),
+    })
   })
 }

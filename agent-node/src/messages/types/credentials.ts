@@ -36,16 +36,22 @@ export const sendCredentialIssuance: MessageSender<'credential-issuance'> = asyn
   const { agent, connection } = context
   const credentialFormats = { anoncreds: { credentialDefinitionId: body.credentialDefinitionId, attributes: body.claims } }
   const proposal = body.threadId
-    ? await agent.dependencyManager
-        .resolve(DidCommCredentialExchangeRepository)
-        .findSingleByQuery(agent.context, { threadId: body.threadId, connectionId: connection.id, role: DidCommCredentialRole.Issuer, state: DidCommCredentialState.ProposalReceived })
+    ? await agent.dependencyManager.resolve(DidCommCredentialExchangeRepository).findSingleByQuery(agent.context, {
+        threadId: body.threadId,
+        connectionId: connection.id,
+        role: DidCommCredentialRole.Issuer,
+        state: DidCommCredentialState.ProposalReceived,
+      })
     : null
   if (proposal) {
     const { message } = await credentialV2(agent).acceptProposal(agent.context, { credentialExchangeRecord: proposal, credentialFormats })
     await context.sendDidComm(message)
     return
   }
-  const { message, credentialExchangeRecord } = await credentialV2(agent).createOffer(agent.context, { connectionRecord: connection, credentialFormats })
+  const { message, credentialExchangeRecord } = await credentialV2(agent).createOffer(agent.context, {
+    connectionRecord: connection,
+    credentialFormats,
+  })
   await sendExchangeMessage(context, message, credentialExchange(agent, credentialExchangeRecord), body.threadId)
 }
 
@@ -72,7 +78,8 @@ function receptionState(state: DidCommCredentialState, previousState: DidCommCre
 export const receiveCredentialProposal: MessageReceiver = (agent, receive) => {
   agent.events.on<DidCommCredentialStateChangedEvent>(DidCommCredentialEventTypes.DidCommCredentialStateChanged, ({ payload }) => {
     const record = payload.credentialExchangeRecord
-    if (record.role !== DidCommCredentialRole.Issuer || record.state !== DidCommCredentialState.ProposalReceived || !record.connectionId) return
+    if (record.role !== DidCommCredentialRole.Issuer || record.state !== DidCommCredentialState.ProposalReceived || !record.connectionId)
+      return
     const connectionId = record.connectionId
     void credentialExchangeView(agent, record)
       .then(({ credentialDefinitionId, claims }) => {
@@ -86,7 +93,9 @@ export const receiveCredentialProposal: MessageReceiver = (agent, receive) => {
           claims,
         })
       })
-      .catch((error: unknown) => agent.config.logger.warn('could not report a credential proposal', { credentialExchangeId: record.id, error }))
+      .catch((error: unknown) =>
+        agent.config.logger.warn('could not report a credential proposal', { credentialExchangeId: record.id, error }),
+      )
   })
 }
 

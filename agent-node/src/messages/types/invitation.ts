@@ -9,7 +9,12 @@
  * An invitation the agent made or forwarded keeps its own `@id` (the inviter recognises the
  * answering connection request by it), so those forms do not take Parley's message id.
  */
-import { DidCommHandshakeProtocol, DidCommMessageSender, DidCommOutboundMessageContext, DidCommOutOfBandInvitation } from '@credo-ts/didcomm'
+import {
+  DidCommHandshakeProtocol,
+  DidCommMessageSender,
+  DidCommOutboundMessageContext,
+  DidCommOutOfBandInvitation,
+} from '@credo-ts/didcomm'
 import type { MessageSender } from '../contract.ts'
 
 export const sendInvitation: MessageSender<'invitation'> = async (body, context) => {

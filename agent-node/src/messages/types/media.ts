@@ -38,7 +38,9 @@ function toReceivedItem(item: SharedMediaItem): ReceivedMediaItem {
     filename: item.fileName,
     ciphering: item.ciphering,
   }
-  const valid = Object.entries(candidate).filter(([field, value]) => value !== undefined && shape[field as keyof typeof shape].safeParse(value).success)
+  const valid = Object.entries(candidate).filter(
+    ([field, value]) => value !== undefined && shape[field as keyof typeof shape].safeParse(value).success,
+  )
   return ReceivedMediaItem.parse(Object.fromEntries(valid))
 }
 

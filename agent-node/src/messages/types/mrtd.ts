@@ -33,7 +33,9 @@ const PROBLEMS: Record<MrtdProblemReportReason, { type: 'mrz-data-submit' | 'emr
   [MrtdProblemReportReason.EMrtdTimeout]: { type: 'emrtd-data-submit', state: 'timeout' },
 }
 
-type SubmitFields = Pick<Extract<MessageEnvelope, { type: 'mrz-data-submit' }>, 'type' | 'state' | 'mrzData'> | Pick<Extract<MessageEnvelope, { type: 'emrtd-data-submit' }>, 'type' | 'state' | 'dataGroups'>
+type SubmitFields =
+  | Pick<Extract<MessageEnvelope, { type: 'mrz-data-submit' }>, 'type' | 'state' | 'mrzData'>
+  | Pick<Extract<MessageEnvelope, { type: 'emrtd-data-submit' }>, 'type' | 'state' | 'dataGroups'>
 
 /** The submit-specific fields a received MRTD message reports, or undefined when it reports nothing. */
 function submitFields(message: MrtdMessage): SubmitFields | undefined {

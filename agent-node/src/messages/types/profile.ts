@@ -1,6 +1,11 @@
 /** `profile` in both directions: 2060.io user profile (`profile`). Pictures are URLs here, attachments on the wire. */
 import type { ProfileMessageEnvelope } from '@parley/shared'
-import { UserProfileEventTypes, type PictureData, type ProfileReceivedEvent, type UserProfileData } from '../../didcomm/user-profile/index.ts'
+import {
+  UserProfileEventTypes,
+  type PictureData,
+  type ProfileReceivedEvent,
+  type UserProfileData,
+} from '../../didcomm/user-profile/index.ts'
 import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
 
 /** `data:<mime>[;param...][;base64],<data>` (RFC 2397). */

@@ -14,7 +14,13 @@
  *   wallet waits for the controller's verdict.
  */
 import { randomUUID } from 'node:crypto'
-import { DidCommAutoAcceptProof, DidCommProofEventTypes, DidCommProofExchangeRepository, DidCommProofState, type DidCommProofStateChangedEvent } from '@credo-ts/didcomm'
+import {
+  DidCommAutoAcceptProof,
+  DidCommProofEventTypes,
+  DidCommProofExchangeRepository,
+  DidCommProofState,
+  type DidCommProofStateChangedEvent,
+} from '@credo-ts/didcomm'
 import type { SubmittedProofItem } from '@parley/shared'
 import { anonCredsProofRequest, presentationOutcome } from '../../proofs/outcome.ts'
 import { completeRequested } from '../../proofs/requested.ts'
@@ -47,7 +53,10 @@ export const sendIdentityProofRequest: MessageSender<'identity-proof-request'> =
     agent.context,
     new PresentationFlowRecord({ id: proofRecord.id, origin: 'message', requestedCredentials }),
   )
-  const exchange = { record: proofRecord, save: () => agent.dependencyManager.resolve(DidCommProofExchangeRepository).update(agent.context, proofRecord) }
+  const exchange = {
+    record: proofRecord,
+    save: () => agent.dependencyManager.resolve(DidCommProofExchangeRepository).update(agent.context, proofRecord),
+  }
   await sendExchangeMessage(context, message, exchange, body.threadId)
 }
 
@@ -64,7 +73,8 @@ export const sendIdentityProofResult: MessageSender<'identity-proof-result'> = a
     .resolve(DidCommProofExchangeRepository)
     .findSingleByQuery(agent.context, { threadId: body.threadId, connectionId: connection.id })
   const flow = record && (await recordRepository(agent.context, PresentationFlowRecord).findById(agent.context, record.id))
-  if (!record || flow?.origin !== 'message' || record.state !== DidCommProofState.PresentationReceived) throw new NoProofAwaitingResultError(body.threadId)
+  if (!record || flow?.origin !== 'message' || record.state !== DidCommProofState.PresentationReceived)
+    throw new NoProofAwaitingResultError(body.threadId)
   const proofs = agent.modules.didcomm.proofs
   const rejected = body.proofItemResults.filter((item) => item.code === 'error')
   if (rejected.length === 0) {
@@ -82,13 +92,18 @@ export const receiveIdentityProofSubmit: MessageReceiver = (agent, receive) => {
     void (async () => {
       if (!record.connectionId) return
       const flow = await recordRepository(agent.context, PresentationFlowRecord).findById(agent.context, record.id)
-      if (!flow || flow.origin !== 'message') return
+      if (flow?.origin !== 'message') return
       const outcome = await presentationOutcome(agent, record, flow.requestedCredentials)
       if (!outcome) return
       const submittedProofItems: SubmittedProofItem[] = flow.requestedCredentials.map((item) => {
         const base = { id: item.id, type: 'verifiable-credential' as const, proofExchangeId: record.id }
         return outcome.status === 'ok'
-          ? { ...base, verified: true, claims: outcome.claims.get(item.id) ?? [], ...(item.predicates ? { predicates: outcome.predicates.get(item.id) ?? [] } : {}) }
+          ? {
+              ...base,
+              verified: true,
+              claims: outcome.claims.get(item.id) ?? [],
+              ...(item.predicates ? { predicates: outcome.predicates.get(item.id) ?? [] } : {}),
+            }
           : { ...base, verified: false, errorCode: outcome.status, reason: outcome.reason }
       })
       receive({
@@ -99,6 +114,8 @@ export const receiveIdentityProofSubmit: MessageReceiver = (agent, receive) => {
         threadId: record.threadId,
         submittedProofItems,
       })
-    })().catch((error: unknown) => agent.config.logger.warn('could not report an identity proof submission', { proofExchangeId: record.id, error }))
+    })().catch((error: unknown) =>
+      agent.config.logger.warn('could not report an identity proof submission', { proofExchangeId: record.id, error }),
+    )
   })
 }

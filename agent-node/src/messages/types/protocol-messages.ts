@@ -16,14 +16,18 @@ import type { SendContext } from '../contract.ts'
 
 /** The agent's issue-credential v2 protocol. */
 export function credentialV2(agent: DidcommAgent): DidCommCredentialV2Protocol {
-  const protocol = agent.dependencyManager.resolve(DidCommCredentialsModuleConfig).credentialProtocols.find((p) => p instanceof DidCommCredentialV2Protocol)
+  const protocol = agent.dependencyManager
+    .resolve(DidCommCredentialsModuleConfig)
+    .credentialProtocols.find((p) => p instanceof DidCommCredentialV2Protocol)
   if (!protocol) throw new Error('issue-credential v2 is not configured')
   return protocol as DidCommCredentialV2Protocol
 }
 
 /** The agent's present-proof v2 protocol. */
 export function proofV2(agent: DidcommAgent): DidCommProofV2Protocol {
-  const protocol = agent.dependencyManager.resolve(DidCommProofsModuleConfig).proofProtocols.find((p) => p instanceof DidCommProofV2Protocol)
+  const protocol = agent.dependencyManager
+    .resolve(DidCommProofsModuleConfig)
+    .proofProtocols.find((p) => p instanceof DidCommProofV2Protocol)
   if (!protocol) throw new Error('present-proof v2 is not configured')
   return protocol as DidCommProofV2Protocol
 }
@@ -42,7 +46,12 @@ export interface ExchangeThread {
  * controller answers on it (`identity-proof-result`). `parentThreadId` (the body's `threadId`)
  * links it to the conversation it answers.
  */
-export async function sendExchangeMessage(context: SendContext, message: DidCommMessage, exchange: ExchangeThread, parentThreadId?: string): Promise<void> {
+export async function sendExchangeMessage(
+  context: SendContext,
+  message: DidCommMessage,
+  exchange: ExchangeThread,
+  parentThreadId?: string,
+): Promise<void> {
   exchange.record.threadId = context.messageId
   await exchange.save()
   message.setThread({ threadId: context.messageId, parentThreadId })

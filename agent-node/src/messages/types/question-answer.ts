@@ -5,7 +5,13 @@
  * The answer carries an item's text; the item ids, stored on the question's record, map it back.
  */
 import { DidCommEventTypes, type DidCommMessageProcessedEvent } from '@credo-ts/didcomm'
-import { AnswerMessage, QuestionAnswerRepository, QuestionAnswerRole, QuestionAnswerService, ValidResponse } from '@credo-ts/question-answer'
+import {
+  AnswerMessage,
+  QuestionAnswerRepository,
+  QuestionAnswerRole,
+  QuestionAnswerService,
+  ValidResponse,
+} from '@credo-ts/question-answer'
 import type { MessageReceiver, MessageSender } from '../contract.ts'
 
 /** Record metadata key: item text -> item id of the menu a question carries. */
@@ -38,20 +44,23 @@ export const receiveMenuSelect: MessageReceiver = (agent, receive) => {
     const { message, connection, receivedAt } = payload
     if (!(message instanceof AnswerMessage) || !connection) return
     const query = { connectionId: connection.id, threadId: message.threadId, role: QuestionAnswerRole.Questioner }
-    agent.modules.questionAnswer.findAllByQuery(query).then(([record]) => {
-      const ids = record?.metadata.get<Record<string, string>>(MENU_ITEM_IDS)
-      if (!ids || !Object.hasOwn(ids, message.response)) {
-        logger.warn(`answer ${message.id} matches no menu item of question ${message.threadId}; dropped`)
-        return
-      }
-      receive({
-        type: 'menu-select',
-        id: message.id,
-        connectionId: connection.id,
-        timestamp: Math.floor((receivedAt ?? new Date()).getTime() / 1000),
-        threadId: message.threadId,
-        menuItems: [{ id: ids[message.response]! }],
-      })
-    }, (error: unknown) => logger.error(`could not map answer ${message.id} to a menu item`, { error }))
+    agent.modules.questionAnswer.findAllByQuery(query).then(
+      ([record]) => {
+        const ids = record?.metadata.get<Record<string, string>>(MENU_ITEM_IDS)
+        if (!ids || !Object.hasOwn(ids, message.response)) {
+          logger.warn(`answer ${message.id} matches no menu item of question ${message.threadId}; dropped`)
+          return
+        }
+        receive({
+          type: 'menu-select',
+          id: message.id,
+          connectionId: connection.id,
+          timestamp: Math.floor((receivedAt ?? new Date()).getTime() / 1000),
+          threadId: message.threadId,
+          menuItems: [{ id: ids[message.response]! }],
+        })
+      },
+      (error: unknown) => logger.error(`could not map answer ${message.id} to a menu item`, { error }),
+    )
   })
 }

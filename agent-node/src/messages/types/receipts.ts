@@ -4,7 +4,13 @@
  * `message-reactions` from the user -> `reaction` envelopes.
  */
 import { timestampDate, type Reaction, type Receipt } from '@parley/shared'
-import { MessageReaction, MessageReactionsMessage, ReactionAction, ReactionsEventTypes, type MessageReactionsReceivedEvent } from '../../didcomm/reactions/index.ts'
+import {
+  MessageReaction,
+  MessageReactionsMessage,
+  ReactionAction,
+  ReactionsEventTypes,
+  type MessageReactionsReceivedEvent,
+} from '../../didcomm/reactions/index.ts'
 import { MessageReceipt, MessageReceiptsMessage, ReceiptState } from '../../didcomm/receipts/index.ts'
 import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
 
@@ -20,7 +26,10 @@ const RECEIPT_STATES: Record<Receipt['state'], ReceiptState> = {
 }
 
 export const sendReceipts: MessageSender<'receipts'> = async (body, context) => {
-  const receipts = body.receipts.map((entry) => new MessageReceipt({ messageId: referenced(entry), state: RECEIPT_STATES[entry.state], timestamp: timestampDate(entry.timestamp) }))
+  const receipts = body.receipts.map(
+    (entry) =>
+      new MessageReceipt({ messageId: referenced(entry), state: RECEIPT_STATES[entry.state], timestamp: timestampDate(entry.timestamp) }),
+  )
   await context.sendDidComm(new MessageReceiptsMessage({ receipts }))
 }
 
@@ -45,7 +54,12 @@ export const receiveReactions: MessageReceiver = (agent, receive) => {
       connectionId,
       timestamp: Math.floor(Date.now() / 1000),
       threadId: envelopeThreadId(message),
-      reactions: message.reactions.map(({ messageId, emoji, action, timestamp }) => ({ messageId, emoji, action, timestamp: Math.floor(timestamp.getTime() / 1000) })),
+      reactions: message.reactions.map(({ messageId, emoji, action, timestamp }) => ({
+        messageId,
+        emoji,
+        action,
+        timestamp: Math.floor(timestamp.getTime() / 1000),
+      })),
     })
   })
 }

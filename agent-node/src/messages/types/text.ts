@@ -5,6 +5,7 @@ import {
   DidCommBasicMessageRole,
   type DidCommBasicMessageStateChangedEvent,
 } from '@credo-ts/didcomm'
+import { MAX_TEXT_CHARS } from '@parley/shared'
 import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
 
 /** `text` -> basic message; `threadId` becomes the parent thread. */
@@ -14,11 +15,21 @@ export const sendText: MessageSender<'text'> = async (body, context) => {
   await context.sendDidComm(message)
 }
 
-/** Basic messages from the peer -> `text` envelopes. */
+/**
+ * Basic messages from the peer -> `text` envelopes. One longer than `MAX_TEXT_CHARS` is dropped
+ * with a warning: no controller or conversation could store it.
+ */
 export const receiveText: MessageReceiver = (agent, receive) => {
   agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
     const { message, basicMessageRecord: record } = payload
     if (record.role !== DidCommBasicMessageRole.Receiver) return
+    if (message.content.length > MAX_TEXT_CHARS) {
+      agent.config.logger.warn(`text dropped: ${message.content.length} characters, more than the ${MAX_TEXT_CHARS} Parley carries`, {
+        connectionId: record.connectionId,
+        messageId: message.id,
+      })
+      return
+    }
     receive({
       type: 'text',
       id: message.id,

@@ -16,7 +16,10 @@ export interface CommandContext {
 }
 
 /** Runs one command. @throws when it cannot be done (the edge gets `ok: false` and the message). */
-export type CommandHandler<N extends TunnelCommandName> = (command: Extract<TunnelCommand, { name: N }>, context: CommandContext) => Promise<SendMessageResult>
+export type CommandHandler<N extends TunnelCommandName> = (
+  command: Extract<TunnelCommand, { name: N }>,
+  context: CommandContext,
+) => Promise<SendMessageResult>
 
 export const commandHandlers: { [N in TunnelCommandName]: CommandHandler<N> } = {
   /** `send-message`: `MessageService.send`, the same path as `POST /v1/message`, keyed in scope `tunnel`. */

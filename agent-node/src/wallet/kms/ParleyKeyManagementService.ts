@@ -138,8 +138,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
     if (!keyAgreement.keyId) {
       if (iv) {
         throw new Kms.KeyManagementError(
-          `An iv cannot be given for ${KEY_AGREEMENT} anonymous encryption (sealed box): ` +
-            'its nonce is derived from the keys',
+          `An iv cannot be given for ${KEY_AGREEMENT} anonymous encryption (sealed box): its nonce is derived from the keys`,
         )
       }
       return this.#wrapFailure('encrypting (sealed box)', () => ({ encrypted: boxSeal(data, recipientPublicKey) }))
@@ -166,13 +165,9 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
     iv: Uint8Array | undefined,
     encrypted: Uint8Array,
   ): Promise<Kms.KmsDecryptReturn> {
-    const senderPublicKey = keyAgreement.externalPublicJwk
-      ? this.#x25519PublicKey(keyAgreement.externalPublicJwk)
-      : undefined
+    const senderPublicKey = keyAgreement.externalPublicJwk ? this.#x25519PublicKey(keyAgreement.externalPublicJwk) : undefined
     if (senderPublicKey && !iv) {
-      throw new Kms.KeyManagementError(
-        `Missing iv (the ${BOX_NONCE_BYTES}-byte nonce) for ${KEY_AGREEMENT} decryption with a sender key`,
-      )
+      throw new Kms.KeyManagementError(`Missing iv (the ${BOX_NONCE_BYTES}-byte nonce) for ${KEY_AGREEMENT} decryption with a sender key`)
     }
     if (senderPublicKey && iv && iv.length !== BOX_NONCE_BYTES) {
       throw new Kms.KeyManagementError(`The iv for ${CIPHER} must be ${BOX_NONCE_BYTES} bytes, got ${iv.length}`)
@@ -228,8 +223,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
     if (!privateJwk) throw new Kms.KeyManagementKeyNotFoundError(keyId, [this.backend])
     if (privateJwk.kty !== 'OKP' || (privateJwk.crv !== 'Ed25519' && privateJwk.crv !== 'X25519')) {
       throw new Kms.KeyManagementAlgorithmNotSupportedError(
-        `${KEY_AGREEMENT} with key '${keyId}' (${Kms.getJwkHumanDescription(privateJwk)}); ` +
-          'expected an OKP Ed25519 or X25519 key',
+        `${KEY_AGREEMENT} with key '${keyId}' (${Kms.getJwkHumanDescription(privateJwk)}); expected an OKP Ed25519 or X25519 key`,
         this.backend,
       )
     }

@@ -71,12 +71,7 @@ export function boxBeforeNm(publicKey: Uint8Array, secretKey: Uint8Array): Uint8
  * @returns MAC (16 bytes) followed by the ciphertext (`message.length` bytes)
  * @throws RangeError on a wrong nonce or key length
  */
-export function boxEasy(
-  message: Uint8Array,
-  nonce: Uint8Array,
-  publicKey: Uint8Array,
-  secretKey: Uint8Array,
-): Uint8Array<ArrayBuffer> {
+export function boxEasy(message: Uint8Array, nonce: Uint8Array, publicKey: Uint8Array, secretKey: Uint8Array): Uint8Array<ArrayBuffer> {
   assertLength('nonce', nonce, BOX_NONCE_BYTES)
   const key = boxBeforeNm(publicKey, secretKey)
   try {
@@ -97,12 +92,7 @@ export function boxEasy(
  * @throws BoxOpenError when the box does not authenticate under these keys and nonce;
  *   RangeError on a wrong nonce or key length
  */
-export function boxOpenEasy(
-  box: Uint8Array,
-  nonce: Uint8Array,
-  publicKey: Uint8Array,
-  secretKey: Uint8Array,
-): Uint8Array<ArrayBuffer> {
+export function boxOpenEasy(box: Uint8Array, nonce: Uint8Array, publicKey: Uint8Array, secretKey: Uint8Array): Uint8Array<ArrayBuffer> {
   assertLength('nonce', nonce, BOX_NONCE_BYTES)
   if (box.length < BOX_MAC_BYTES) throw new BoxOpenError(`box is ${box.length} bytes, shorter than its MAC`)
   const key = boxBeforeNm(publicKey, secretKey)
@@ -162,9 +152,7 @@ export function boxSeal(message: Uint8Array, recipientPublicKey: Uint8Array): Ui
 export function boxSealOpen(sealed: Uint8Array, recipientSecretKey: Uint8Array): Uint8Array<ArrayBuffer> {
   assertLength('recipient secret key', recipientSecretKey, BOX_KEY_BYTES)
   if (sealed.length < SEAL_OVERHEAD_BYTES) {
-    throw new BoxOpenError(
-      `sealed box is ${sealed.length} bytes, shorter than its ${SEAL_OVERHEAD_BYTES}-byte overhead`,
-    )
+    throw new BoxOpenError(`sealed box is ${sealed.length} bytes, shorter than its ${SEAL_OVERHEAD_BYTES}-byte overhead`)
   }
   const ephemeralPublicKey = sealed.subarray(0, BOX_KEY_BYTES)
   const recipientPublicKey = x25519.getPublicKey(recipientSecretKey)

@@ -9,5 +9,6 @@
  * // new Agent({ ..., modules: { kms, ... } })
  * ```
  */
-export { EncryptedKeyStorage, WalletKeyError } from './EncryptedKeyStorage.ts'
+export { EncryptedKeyStorage } from './EncryptedKeyStorage.ts'
+export { deriveWalletKeys, SealedValueError, SealingKey, WalletKeyError, type SealedValue, type WalletKeys } from './WalletKeys.ts'
 export { ParleyKeyManagementService } from './ParleyKeyManagementService.ts'

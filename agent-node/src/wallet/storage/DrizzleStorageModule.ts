@@ -1,13 +1,7 @@
 /**
  * The Credo module that makes `DrizzleStorageService` the agent's storage.
  */
-import {
-  CredoError,
-  InjectionSymbols,
-  type AgentContext,
-  type DependencyManager,
-  type Module,
-} from '@credo-ts/core'
+import { CredoError, InjectionSymbols, type AgentContext, type DependencyManager, type Module } from '@credo-ts/core'
 import type { DrizzleStorageService } from './DrizzleStorageService.ts'
 import { ensureStorageVersion } from './storageVersion.ts'
 

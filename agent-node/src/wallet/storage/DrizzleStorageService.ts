@@ -17,6 +17,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm'
 import { applySchema, constraintViolation, execute, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
+import type { SealingKey } from '../kms/index.ts'
 import { selectRecords, type RecordScope, type StoredRecordRow } from './query.ts'
 import { CREDO_SCHEMA_SQL } from './schema.ts'
 import { recordTagEntries, storedTags } from './tags.ts'
@@ -33,15 +34,30 @@ function isRecord(key: RecordKey): SQL {
   return sql`context_id = ${key.contextId} AND type = ${key.type} AND id = ${key.id}`
 }
 
-/** The record's JSON as stored in `credo_records.value`. */
-function serialize(record: BaseRecordAny): string {
-  return JSON.stringify(JsonTransformer.toJSON(record))
+/** Prefix of a sealed `credo_records.value`; a value without it is clear JSON from before sealing. */
+const SEALED_PREFIX = 'sealed:v1:'
+
+/** The associated data of a record's sealed value: it cannot be moved to another row. */
+function recordAad(key: RecordKey): Buffer {
+  return Buffer.from(`credo-record\n${key.contextId}\n${key.type}\n${key.id}`, 'utf8')
 }
 
-function toInstance<T extends BaseRecordAny>(row: StoredRecordRow, recordClass: BaseRecordConstructor<T>): T {
-  const record = JsonTransformer.fromJSON(JSON.parse(row.value), recordClass)
-  record.replaceTags(JSON.parse(row.tags) as TagsBase)
-  return record
+/** `credo_records.value` of `json`: `sealed:v1:<iv>:<ciphertext>`, both base64url. */
+function sealValue(sealing: SealingKey, key: RecordKey, json: string): string {
+  const plaintext = Buffer.from(json, 'utf8')
+  const { iv, ciphertext } = sealing.seal(plaintext, recordAad(key))
+  plaintext.fill(0)
+  return `${SEALED_PREFIX}${iv}:${ciphertext}`
+}
+
+/** The JSON of a stored value (sealed, or clear from before sealing). @throws SealedValueError */
+function openValue(sealing: SealingKey, key: RecordKey, value: string): string {
+  if (!value.startsWith(SEALED_PREFIX)) return value
+  const [iv = '', ciphertext = ''] = value.slice(SEALED_PREFIX.length).split(':')
+  const plaintext = sealing.open({ iv, ciphertext }, recordAad(key))
+  const json = plaintext.toString('utf8')
+  plaintext.fill(0)
+  return json
 }
 
 /**
@@ -54,6 +70,13 @@ function toInstance<T extends BaseRecordAny>(row: StoredRecordRow, recordClass: 
  * reading methods are generic over the record class (`getById(context, DidRecord, id)` is a
  * `Promise<DidRecord>`).
  *
+ * Record values are sealed at rest (AES-256-GCM with the records key of `deriveWalletKeys`,
+ * `agent-node/src/wallet/kms/WalletKeys.ts`, AAD = context, type and id): AnonCreds private
+ * parts (credential-definition private keys, key-correctness proofs, link secrets, revocation
+ * private parts) and every other record never reach the database in clear. Tags stay clear, as
+ * queries need them: no private value is ever a tag. Values written in clear by an older version
+ * are sealed when the store is opened.
+ *
  * Every write is one transaction (`runAtomically` in `agent-node/src/database/dialect.ts`), so a
  * record and its tag rows never disagree, on either dialect and with any number of concurrent
  * writers. Not implemented: cursor pagination (`supportsCursorPagination` is false) and
@@ -65,17 +88,45 @@ function toInstance<T extends BaseRecordAny>(row: StoredRecordRow, recordClass: 
 export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> implements StorageService<T> {
   public readonly supportsCursorPagination = false
 
-  private constructor(private readonly database: Database) {}
+  private constructor(
+    private readonly database: Database,
+    private readonly sealing: SealingKey,
+  ) {}
 
   /**
-   * Creates the tables and indexes if missing (`CREDO_SCHEMA_SQL`) and returns the service.
+   * Creates the tables and indexes if missing (`CREDO_SCHEMA_SQL`), seals values still stored in
+   * clear, and returns the service.
    *
    * @param database from `openDatabase` (`agent-node/src/database`), SQLite or PostgreSQL
+   * @param sealing `deriveWalletKeys(database, walletKey).records`
    * @throws the driver's error if the schema cannot be created.
    */
-  public static async open(database: Database): Promise<DrizzleStorageService> {
+  public static async open(database: Database, sealing: SealingKey): Promise<DrizzleStorageService> {
     await applySchema(database, CREDO_SCHEMA_SQL)
-    return new DrizzleStorageService(database)
+    const clear = await selectRows<{ contextId: string; type: string; id: string; value: string }>(
+      database,
+      sql`SELECT context_id AS "contextId", type, id, value FROM credo_records WHERE value NOT LIKE ${`${SEALED_PREFIX}%`}`,
+    )
+    for (const row of clear) {
+      await execute(
+        database,
+        sql`UPDATE credo_records SET value = ${sealValue(sealing, row, row.value)}
+        WHERE ${isRecord(row)} AND value = ${row.value}`,
+      )
+    }
+    return new DrizzleStorageService(database, sealing)
+  }
+
+  /** The record's value as stored in `credo_records.value`: its JSON, sealed. */
+  private serialize(key: RecordKey, record: BaseRecordAny): string {
+    return sealValue(this.sealing, key, JSON.stringify(JsonTransformer.toJSON(record)))
+  }
+
+  private toInstance<R extends BaseRecordAny>(scope: RecordScope, row: StoredRecordRow, recordClass: BaseRecordConstructor<R>): R {
+    const json = openValue(this.sealing, { ...scope, id: row.id }, row.value)
+    const record = JsonTransformer.fromJSON(JSON.parse(json), recordClass)
+    record.replaceTags(JSON.parse(row.tags) as TagsBase)
+    return record
   }
 
   /**
@@ -93,7 +144,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     try {
       await runAtomically(this.database, [
         sql`INSERT INTO credo_records (context_id, type, id, value, tags, created_at, updated_at)
-          VALUES (${key.contextId}, ${key.type}, ${key.id}, ${serialize(record)}, ${JSON.stringify(storedTags(tags))},
+          VALUES (${key.contextId}, ${key.type}, ${key.id}, ${this.serialize(key, record)}, ${JSON.stringify(storedTags(tags))},
             ${record.createdAt.getTime()}, ${record.updatedAt.getTime()})`,
         ...tagRows,
       ])
@@ -116,12 +167,11 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     const key = keyOf(agentContext, record.type, record.id)
     const tags = record.getTags()
     const tagRows = this.insertTags(key, tags)
-    const notFound = () =>
-      new RecordNotFoundError(`record with id ${record.id} not found.`, { recordType: record.type })
+    const notFound = () => new RecordNotFoundError(`record with id ${record.id} not found.`, { recordType: record.type })
     let changed: number[]
     try {
       changed = await runAtomically(this.database, [
-        sql`UPDATE credo_records SET value = ${serialize(record)}, tags = ${JSON.stringify(storedTags(tags))},
+        sql`UPDATE credo_records SET value = ${this.serialize(key, record)}, tags = ${JSON.stringify(storedTags(tags))},
           created_at = ${record.createdAt.getTime()}, updated_at = ${record.updatedAt.getTime()}
           WHERE ${isRecord(key)}`,
         sql`DELETE FROM credo_record_tags
@@ -150,11 +200,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    *
    * @throws {RecordNotFoundError} if there is none in the context.
    */
-  public async deleteById<R extends T>(
-    agentContext: AgentContext,
-    recordClass: BaseRecordConstructor<R>,
-    id: string,
-  ): Promise<void> {
+  public async deleteById<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<void> {
     await this.deleteKey(keyOf(agentContext, recordClass.type, id))
   }
 
@@ -164,23 +210,20 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    * @throws {RecordNotFoundError} if there is none in the context.
    * @throws {ClassValidationError} if the stored JSON does not validate as `recordClass`.
    */
-  public async getById<R extends T>(
-    agentContext: AgentContext,
-    recordClass: BaseRecordConstructor<R>,
-    id: string,
-  ): Promise<R> {
+  public async getById<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<R> {
     const [row] = await selectRows<StoredRecordRow>(
       this.database,
-      sql`SELECT value, tags FROM credo_records WHERE ${isRecord(keyOf(agentContext, recordClass.type, id))}`,
+      sql`SELECT id, value, tags FROM credo_records WHERE ${isRecord(keyOf(agentContext, recordClass.type, id))}`,
     )
     if (!row) throw new RecordNotFoundError(`record with id ${id} not found.`, { recordType: recordClass.type })
-    return toInstance(row, recordClass)
+    return this.toInstance(this.scopeOf(agentContext, recordClass), row, recordClass)
   }
 
   /** All records of `recordClass.type` in the context, oldest first. */
   public async getAll<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>): Promise<R[]> {
-    const rows = await selectRows<StoredRecordRow>(this.database, selectRecords(this.scopeOf(agentContext, recordClass)))
-    return rows.map((row) => toInstance(row, recordClass))
+    const scope = this.scopeOf(agentContext, recordClass)
+    const rows = await selectRows<StoredRecordRow>(this.database, selectRecords(scope))
+    return rows.map((row) => this.toInstance(scope, row, recordClass))
   }
 
   /**
@@ -198,7 +241,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     const scope = this.scopeOf(agentContext, recordClass)
     const select = selectRecords(scope, query as Query<BaseRecordAny>, queryOptions)
     const rows = await selectRows<StoredRecordRow>(this.database, select)
-    return rows.map((row) => toInstance(row, recordClass))
+    return rows.map((row) => this.toInstance(scope, row, recordClass))
   }
 
   private scopeOf(agentContext: AgentContext, recordClass: BaseRecordConstructor<BaseRecordAny>): RecordScope {

@@ -90,14 +90,15 @@ function compile(node: QueryNode, scope: RecordScope): SQL {
   return allOf(conditions)
 }
 
-/** A row of `selectRecords`: the record's JSON and its tags' JSON, as stored. */
+/** A row of `selectRecords`: the record's id, its value and its tags' JSON, as stored. */
 export interface StoredRecordRow extends Record<string, unknown> {
+  id: string
   value: string
   tags: string
 }
 
 /**
- * The `SELECT value, tags` of the records in a scope that match `query` (all if omitted), in
+ * The `SELECT id, value, tags` of the records in a scope that match `query` (all if omitted), in
  * creation order (`created_at, id`), with `limit`/`offset` from `options`, for either dialect.
  * Run it with `selectRows<StoredRecordRow>` (`agent-node/src/database/dialect.ts`).
  *
@@ -109,7 +110,7 @@ export interface StoredRecordRow extends Record<string, unknown> {
 export function selectRecords(scope: RecordScope, query?: Query<BaseRecordAny>, options: QueryOptions = {}): SQL {
   if (options.cursor) throw new CredoError('Cursor pagination is not supported by this storage')
   const matching = query === undefined ? sql`` : sql` AND ${compile(query as QueryNode, scope)}`
-  const select = sql`SELECT credo_records.value, credo_records.tags FROM credo_records
+  const select = sql`SELECT credo_records.id, credo_records.value, credo_records.tags FROM credo_records
     WHERE credo_records.context_id = ${scope.contextId} AND credo_records.type = ${scope.type}${matching}
     ORDER BY credo_records.created_at, credo_records.id`
   // SQLite takes an OFFSET only after a LIMIT; negative values put no bound

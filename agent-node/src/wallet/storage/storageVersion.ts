@@ -34,11 +34,7 @@ export async function ensureStorageVersion(
   storageService: StorageService<BaseRecordAny>,
 ): Promise<StorageVersionRecord> {
   const read = async () =>
-    (await storageService.getById(
-      agentContext,
-      StorageVersionRecord,
-      StorageVersionRecord.storageVersionRecordId,
-    )) as StorageVersionRecord
+    (await storageService.getById(agentContext, StorageVersionRecord, StorageVersionRecord.storageVersionRecordId)) as StorageVersionRecord
   try {
     return await read()
   } catch (error) {

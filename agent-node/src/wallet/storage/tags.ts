@@ -47,7 +47,5 @@ export function recordTagEntries(tags: TagsBase): TagEntry[] {
 
 /** The tags as kept in `credo_records.tags`: null and undefined values dropped (no tag). */
 export function storedTags(tags: TagsBase): TagsBase {
-  return Object.fromEntries(
-    Object.entries(tags).filter(([, value]) => value !== null && value !== undefined),
-  ) as TagsBase
+  return Object.fromEntries(Object.entries(tags).filter(([, value]) => value !== null && value !== undefined)) as TagsBase
 }

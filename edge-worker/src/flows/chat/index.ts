@@ -10,6 +10,7 @@ import { textFor } from '../../i18n/index.ts'
 import { systemPromptFor } from '../../llm/prompt.ts'
 import { errorMessage } from '../../logging/index.ts'
 import { principalOf } from '../../session/index.ts'
+import { adminIdentities } from '../authentication/roles.ts'
 import { runTurn, type TurnResult } from '../../turn/index.ts'
 import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
 
@@ -38,18 +39,37 @@ export const chatFlow: Flow = {
     let turn: TurnResult
     try {
       turn = await runTurn({
-        model: chat.model, system, history, user: content, tools: chat.tools,
-        principal: principalOf(session, [...config.flows.authentication.adminUsers, ...config.flows.authentication.adminAvatars]), integrations: config.integrations, fetch: chat.fetch,
+        model: chat.model,
+        system,
+        history,
+        user: content,
+        tools: chat.tools,
+        principal: principalOf(session, adminIdentities(config.flows.authentication)),
+        integrations: config.integrations,
+        fetch: chat.fetch,
       })
     } catch (error) {
       log.error('model call failed', { model: chat.model.label, error: errorMessage(error) })
       return answer(textFor(config, language, 'LLM_UNAVAILABLE'))
     }
     if (config.llm.verbose) {
-      log.info('model exchange', maskSecrets({ model: chat.model.label, system, history, user: content, steps: turn.steps, reply: turn.text }) as Record<string, unknown>)
+      log.info(
+        'model exchange',
+        maskSecrets({ model: chat.model.label, system, history, user: content, steps: turn.steps, reply: turn.text }) as Record<
+          string,
+          unknown
+        >,
+      )
     }
     for (const step of turn.steps) {
-      record.push({ role: 'tool', toolName: step.call.name, toolCallId: step.call.id, arguments: step.call.arguments, content: step.result, ok: step.ok })
+      record.push({
+        role: 'tool',
+        toolName: step.call.name,
+        toolCallId: step.call.id,
+        arguments: step.call.arguments,
+        content: step.result,
+        ok: step.ok,
+      })
     }
     if (!turn.text) {
       log.error('model returned no text', { model: chat.model.label, modelCalls: turn.modelCalls })

@@ -10,6 +10,7 @@
  *   conversation's alarm). A profile that arrives later still sets the language and name for
  *   what follows.
  * - `enabled: false`: no greeting; profiles still set language and name.
+ * - `flows.authentication.required`: a guest's greeting is followed by the AUTH_REQUIRED prompt.
  * - `templateKey`: the greeting is `languages.<lang>.strings[templateKey]` (`greetingMessage` or
  *   the deprecated `welcomeMessage` name the greeting field itself); a key with no text in the
  *   pack falls back to the greeting.
@@ -19,6 +20,7 @@ import type { TunnelCommand } from '@parley/shared/tunnel'
 import { sendText } from '../../commands/index.ts'
 import { chooseLanguage, fillUserName, packTextFor, textFor } from '../../i18n/index.ts'
 import type { Session, SessionPatch } from '../../session/index.ts'
+import { promptsToAuthenticate } from '../authentication/index.ts'
 import type { Flow, FlowEvent } from '../types.ts'
 
 /** How long a greeting waits for the profile when `sendOnProfile` is true, ms. */
@@ -66,16 +68,17 @@ export const welcomeFlow: Flow = {
     }
     const completed = state.completed || isCompleted(event)
     const sendOnProfile = config.flows.welcome.sendOnProfile === true
-    const greetNow = !state.greeted && (
-      (event.type === 'timer') ||
-      (isProfile(event) && (sendOnProfile || completed)) ||
-      (isCompleted(event) && !sendOnProfile)
-    )
+    const greetNow =
+      !state.greeted &&
+      (event.type === 'timer' || (isProfile(event) && (sendOnProfile || completed)) || (isCompleted(event) && !sendOnProfile))
     // A profile that came before the completion, with sendOnProfile unset, is used when it completes.
     const next: WelcomeState = { ...state, completed }
     if (greetNow) {
-      const command = greeting(config, { ...session, ...patch }, connectionId)
+      const greeted = { ...session, ...patch }
+      const command = greeting(config, greeted, connectionId)
       if (command) send(command)
+      if (promptsToAuthenticate(greeted, config))
+        send(sendText(connectionId, textFor(config, greeted.language ?? config.metadata.defaultLanguage, 'AUTH_REQUIRED')))
       next.greeted = true
       patch.timer = undefined
     } else if (isCompleted(event) && sendOnProfile && !state.greeted) {

@@ -30,7 +30,12 @@ export function statisticsTool(settings: AgentPackConfig['tools']['bundled']['st
     },
     policy: { requiresAuth: settings.requiresAuth },
     async execute(args, { fetch, signal }) {
-      const enums = Array.isArray(args.statEnums) && args.statEnums.length ? args.statEnums : settings.defaultStatEnums?.length ? settings.defaultStatEnums : FALLBACK_ENUMS
+      const enums =
+        Array.isArray(args.statEnums) && args.statEnums.length
+          ? args.statEnums
+          : settings.defaultStatEnums?.length
+            ? settings.defaultStatEnums
+            : FALLBACK_ENUMS
       const payload = {
         from: args.from,
         to: args.to,
@@ -39,7 +44,12 @@ export function statisticsTool(settings: AgentPackConfig['tools']['bundled']['st
         statResultType: 'LIST_AND_SUM',
         statEnums: enums,
       }
-      const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), signal })
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+        signal,
+      })
       const body = await response.text()
       if (!response.ok) throw new Error(`statistics API answered HTTP ${response.status}`)
       return body.slice(0, MAX_RESULT_CHARS)

@@ -17,7 +17,9 @@ export const AuthenticationFlow = section({
   required: booleanValue().default(false).describe('Blocks unauthenticated (guest) users from chatting.'),
   credentialDefinitionId: textValue().optional().describe('Definition of the credential used to authenticate.'),
   issuerServiceDid: textValue().optional().describe('DID of the service that issues the credential.'),
-  userIdentityAttribute: textValue().default(DEFAULT_USER_IDENTITY_ATTRIBUTE).describe('Credential attribute used as the unique user identity.'),
+  userIdentityAttribute: textValue()
+    .default(DEFAULT_USER_IDENTITY_ATTRIBUTE)
+    .describe('Credential attribute used as the unique user identity.'),
   rolesAttribute: textValue().optional().describe('Attribute holding roles: a string, comma-separated list or JSON array.'),
   defaultRole: textValue().default(DEFAULT_ROLE).describe('Role when the credential has no roles attribute.'),
   adminUsers: textListValue().default([]).describe('Identities that bypass all role checks.'),
@@ -29,7 +31,9 @@ export const MenuItem = section({
   id: textValue().describe('Unique item id.'),
   labelKey: textValue().optional().describe('Key into languages.<lang>.strings.'),
   label: textValue().optional().describe('Static label, used when labelKey is absent.'),
-  action: textValue().optional().describe('Action to run: authenticate, logout, mcp-config, abort-config, my-approval-requests, pending-approvals, ...'),
+  action: textValue()
+    .optional()
+    .describe('Action to run: authenticate, logout, mcp-config, abort-config, my-approval-requests, pending-approvals, ...'),
   visibleWhen: choiceValue(MENU_VISIBILITY).optional().describe('When the item is shown.'),
   badge: choiceValue(MENU_BADGES).optional().describe('A count shown beside the label.'),
 })

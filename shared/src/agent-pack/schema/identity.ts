@@ -18,7 +18,7 @@ export const MetadataSection = section({
  * (which wins when both are set), so readers only see `greetingMessage`.
  */
 export const LanguageEntry = section({
-  greetingMessage: textValue().optional().describe('Greeting on connection; {userName} stands for the user\'s name.'),
+  greetingMessage: textValue().optional().describe("Greeting on connection; {userName} stands for the user's name."),
   welcomeMessage: textValue().optional().describe('Deprecated alias of greetingMessage.').meta({ deprecated: true }),
   systemPrompt: textValue().optional().describe('Model system prompt for this language.'),
   strings: textMapValue().default({}).describe('Localized literals addressed by key (menu labels, authentication messages, ...).'),

@@ -35,7 +35,10 @@ export * from './tools.ts'
 export const AgentPackManifest = z.strictObject(
   {
     metadata: MetadataSection.prefault({}),
-    languages: z.record(z.string(), LanguageEntry, { error: 'expected a mapping of language codes' }).default({}).describe('Texts per language code.'),
+    languages: z
+      .record(z.string(), LanguageEntry, { error: 'expected a mapping of language codes' })
+      .default({})
+      .describe('Texts per language code.'),
     llm: LlmSection.prefault({}),
     rag: RagSection.optional(),
     memory: MemorySection.prefault({}),
@@ -66,7 +69,9 @@ type WithApiKey<T> = T & { apiKey?: string }
 export type AgentPackConfig = Omit<AgentPackManifest, 'llm' | 'imageGeneration' | 'speechToText' | 'vision'> & {
   llm: WithApiKey<AgentPackManifest['llm']>
   imageGeneration: { providers: WithApiKey<AgentPackManifest['imageGeneration']['providers'][number]>[] }
-  speechToText: Omit<AgentPackManifest['speechToText'], 'provider'> & { provider?: WithApiKey<NonNullable<AgentPackManifest['speechToText']['provider']>> }
+  speechToText: Omit<AgentPackManifest['speechToText'], 'provider'> & {
+    provider?: WithApiKey<NonNullable<AgentPackManifest['speechToText']['provider']>>
+  }
   vision: Omit<AgentPackManifest['vision'], 'provider'> & { provider?: WithApiKey<NonNullable<AgentPackManifest['vision']['provider']>> }
   objectStore: z.output<typeof ObjectStoreSettings>
 }

@@ -8,7 +8,10 @@ import { z } from 'zod'
 /** `integrations`. */
 export const IntegrationsSection = z.looseObject(
   {
-    agent: z.unknown().optional().describe('Admin URL of the agent and statistics queue settings (enabled, host, port, queue, username, password).'),
+    agent: z
+      .unknown()
+      .optional()
+      .describe('Admin URL of the agent and statistics queue settings (enabled, host, port, queue, username, password).'),
     sqldb: z.unknown().optional().describe('SQL database: host, user, password, dbName.'),
   },
   { error: 'expected a mapping' },

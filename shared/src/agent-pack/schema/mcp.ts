@@ -12,13 +12,27 @@ import {
   MCP_USER_FIELD_TYPES,
   TOOL_ACCESS_DEFAULTS,
 } from '../defaults.ts'
-import { booleanValue, choiceValue, listOf, mapOf, numberValue, section, textListValue, textMapValue, textValue, urlValue } from '../values.ts'
+import {
+  booleanValue,
+  choiceValue,
+  listOf,
+  mapOf,
+  numberValue,
+  section,
+  textListValue,
+  textMapValue,
+  textValue,
+  urlValue,
+} from '../values.ts'
 
 /** One field a user is asked for when configuring a `user-controlled` server. */
 export const McpUserConfigField = section({
   name: textValue().describe('Internal field name.'),
   type: choiceValue(MCP_USER_FIELD_TYPES).default(DEFAULT_MCP_USER_FIELD_TYPE).describe('secret (masked, never logged) or text.'),
-  label: z.union([textValue(), textMapValue()], { error: 'expected a string or a mapping of language to string' }).optional().describe('Prompt label, or one per language.'),
+  label: z
+    .union([textValue(), textMapValue()], { error: 'expected a string or a mapping of language to string' })
+    .optional()
+    .describe('Prompt label, or one per language.'),
   headerTemplate: textValue().optional().describe('Maps the value into a header; {value} stands for it.'),
   headerName: textValue().default(DEFAULT_MCP_HEADER_NAME).describe('Header to set.'),
 })
@@ -46,21 +60,19 @@ export const ToolAccess = section({
 /**
  * `args` of a stdio server: a list, or a string holding a JSON list or words separated by spaces.
  */
-export const McpArgs = z
-  .union([textListValue(), z.string()], { error: 'expected a list of strings or a string' })
-  .transform((value) => {
-    if (Array.isArray(value)) return value
-    const text = value.trim()
-    if (text.startsWith('[')) {
-      try {
-        const parsed: unknown = JSON.parse(text)
-        if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')) return parsed as string[]
-      } catch {
-        // not JSON: read as words
-      }
+export const McpArgs = z.union([textListValue(), z.string()], { error: 'expected a list of strings or a string' }).transform((value) => {
+  if (Array.isArray(value)) return value
+  const text = value.trim()
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text)
+      if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')) return parsed as string[]
+    } catch {
+      // not JSON: read as words
     }
-    return text === '' ? [] : text.split(/\s+/)
-  })
+  }
+  return text === '' ? [] : text.split(/\s+/)
+})
 
 /** One `mcp.servers` entry; `url` is required for sse and streamable-http, `command` for stdio. */
 export const McpServer = section({
@@ -73,12 +85,19 @@ export const McpServer = section({
   headers: textMapValue().optional().describe('Headers sent on every request (sse, streamable-http).'),
   reconnect: booleanValue().optional().describe('Reconnect automatically.'),
   accessMode: choiceValue(MCP_ACCESS_MODES).default(DEFAULT_MCP_ACCESS_MODE).describe('admin-controlled or user-controlled.'),
-  userConfig: section({ fields: listOf(McpUserConfigField, 'fields').default([]) }).optional().describe('Only when accessMode is user-controlled.'),
+  userConfig: section({ fields: listOf(McpUserConfigField, 'fields').default([]) })
+    .optional()
+    .describe('Only when accessMode is user-controlled.'),
   toolAccess: ToolAccess.optional().describe('Tool-level access control.'),
 }).superRefine((server, context) => {
   if (server.transport === 'stdio' ? server.command === undefined : server.url === undefined) {
     const field = server.transport === 'stdio' ? 'command' : 'url'
-    context.addIssue({ code: 'custom', path: [field], input: undefined, message: `expected a ${field === 'url' ? 'URL' : 'command'} (required for transport ${server.transport})` })
+    context.addIssue({
+      code: 'custom',
+      path: [field],
+      input: undefined,
+      message: `expected a ${field === 'url' ? 'URL' : 'command'} (required for transport ${server.transport})`,
+    })
   }
 })
 

@@ -25,7 +25,11 @@ import {
 import { ENV_NAME } from '../env.ts'
 import { booleanValue, choiceValue, listOf, numberValue, section, textValue, urlValue } from '../values.ts'
 
-const apiKeyEnv = () => textValue().regex(ENV_NAME, { error: 'expected an environment variable name' }).default(DEFAULT_API_KEY_ENV).describe('Name of the environment variable holding the key.')
+const apiKeyEnv = () =>
+  textValue()
+    .regex(ENV_NAME, { error: 'expected an environment variable name' })
+    .default(DEFAULT_API_KEY_ENV)
+    .describe('Name of the environment variable holding the key.')
 
 /** A refinement: a provider of the self-hosted `type` must name its `baseUrl`. */
 function baseUrlRequiredFor(type: string) {

@@ -7,7 +7,9 @@ import { choiceValue, numberValue, section, textValue } from '../values.ts'
 
 /** `memory`. */
 export const MemorySection = section({
-  backend: choiceValue(MEMORY_BACKENDS, MEMORY_BACKEND_ALIASES).default(DEFAULT_MEMORY_BACKEND).describe('memory (in-process) or kvstore (persistent).'),
+  backend: choiceValue(MEMORY_BACKENDS, MEMORY_BACKEND_ALIASES)
+    .default(DEFAULT_MEMORY_BACKEND)
+    .describe('memory (in-process) or kvstore (persistent).'),
   window: numberValue({ min: 1, integer: true }).default(DEFAULT_MEMORY_WINDOW).describe('Session memory window size, in turns.'),
   redisUrl: textValue().default(DEFAULT_REDIS_URL).describe('URL of the persistent store (not needed at the edge).'),
 })

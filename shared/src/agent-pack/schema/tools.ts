@@ -52,5 +52,7 @@ export const StatisticsFetcherSettings = section({
 /** `tools`. */
 export const ToolsSection = section({
   dynamicConfig: listOf(HttpToolDefinition, 'tools').default([]).describe('External model tools: a list, or a JSON string holding one.'),
-  bundled: section({ statisticsFetcher: StatisticsFetcherSettings.prefault({}) }).prefault({}).describe('Settings of built-in tools, keyed by tool name.'),
+  bundled: section({ statisticsFetcher: StatisticsFetcherSettings.prefault({}) })
+    .prefault({})
+    .describe('Settings of built-in tools, keyed by tool name.'),
 })

@@ -52,7 +52,10 @@ export function processCredentialSignature(input: ProcessCredentialSignatureInpu
   const a = parseDecimal(credential.a, 'p_credential.a')
   const e = parseDecimal(credential.e, 'p_credential.e')
   const v = parseDecimal(input.vPrime, 'vPrime') + parseDecimal(credential.v, 'p_credential.v')
-  const proof = { se: parseDecimal(proofJson.se, 'signature_correctness_proof.se'), c: parseDecimal(proofJson.c, 'signature_correctness_proof.c') }
+  const proof = {
+    se: parseDecimal(proofJson.se, 'signature_correctness_proof.se'),
+    c: parseDecimal(proofJson.c, 'signature_correctness_proof.c'),
+  }
   const nonce = parseDecimal(input.requestNonce, 'requestNonce')
   if (input.encodedValues !== null && typeof input.encodedValues === 'object' && LINK_SECRET_ATTRIBUTE in input.encodedValues) {
     throw new InvalidIssuanceInputError(`'${LINK_SECRET_ATTRIBUTE}' is the link secret, not an encoded value`)

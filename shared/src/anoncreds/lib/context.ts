@@ -32,7 +32,11 @@ export function engineContext(handles: HandleTable, preparedKeys: PreparedCreden
 }
 
 /** Schemas and cred defs passed by id (`Record<id, handle>`, as `createPresentation` takes them). */
-export function ledgerFromRecords(ctx: EngineContext, schemas: Record<string, ObjectHandle>, credDefs: Record<string, ObjectHandle>): Ledger {
+export function ledgerFromRecords(
+  ctx: EngineContext,
+  schemas: Record<string, ObjectHandle>,
+  credDefs: Record<string, ObjectHandle>,
+): Ledger {
   return ledgerFromPairs(ctx, Object.entries(schemas), Object.entries(credDefs))
 }
 

@@ -106,7 +106,13 @@ export const issuanceOps: EngineOps<
   processCredential: (o) => {
     const credential = ctx.get<Credential>(o.credential, 'Credential')
     if (credential.signature.r_credential !== null) revocationNotSupported()
-    const pCredential = processSignature(ctx, credential.signature.p_credential, credential.signature_correctness_proof, credential.values, o)
+    const pCredential = processSignature(
+      ctx,
+      credential.signature.p_credential,
+      credential.signature_correctness_proof,
+      credential.values,
+      o,
+    )
     return ctx.put('Credential', { ...credential, signature: { p_credential: pCredential, r_credential: null } })
   },
 })

@@ -11,7 +11,11 @@ import type { CredentialEntry } from '../presentation/types.ts'
 import { type EngineContext, type EngineOps, ledgerFromLists, ledgerFromRecords } from './context.ts'
 
 /** The credential entries of a create call, resolved from their handles. */
-function credentialEntries<C>(ctx: EngineContext, entries: NativeCredentialEntry[], typeName: 'Credential' | 'W3CCredential'): CredentialEntry<C>[] {
+function credentialEntries<C>(
+  ctx: EngineContext,
+  entries: NativeCredentialEntry[],
+  typeName: 'Credential' | 'W3CCredential',
+): CredentialEntry<C>[] {
   return entries.map((c) => ({
     credential: ctx.get<C>(c.credential, typeName),
     timestamp: c.timestamp ?? undefined,
@@ -23,7 +27,9 @@ function credentialEntries<C>(ctx: EngineContext, entries: NativeCredentialEntry
  * The presentation part of the interface, legacy and W3C; the work lives in `presentation/`.
  * A `timestamp` or `revocationState` on a credential entry means revocation (not supported yet).
  */
-export const presentationOps: EngineOps<'createPresentation' | 'verifyPresentation' | 'createW3cPresentation' | 'verifyW3cPresentation'> = (ctx) => ({
+export const presentationOps: EngineOps<'createPresentation' | 'verifyPresentation' | 'createW3cPresentation' | 'verifyW3cPresentation'> = (
+  ctx,
+) => ({
   createPresentation: (o) =>
     ctx.put(
       'Presentation',

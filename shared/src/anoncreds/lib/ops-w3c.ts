@@ -46,7 +46,10 @@ export const w3cOps: EngineOps<
     const signature = credentialSignatureOf(w3c)
     const legacy = credentialFromW3c(w3c)
     const pCredential = processSignature(ctx, signature.signature.p_credential, signature.signature_correctness_proof, legacy.values, o)
-    return ctx.put('W3CCredential', withCredentialSignature(w3c, { ...signature, signature: { p_credential: pCredential, r_credential: null } }))
+    return ctx.put(
+      'W3CCredential',
+      withCredentialSignature(w3c, { ...signature, signature: { p_credential: pCredential, r_credential: null } }),
+    )
   },
 
   credentialToW3c: (o) =>

@@ -39,7 +39,7 @@ const MARK = Symbol.for('parley.anoncreds-ts.engine')
 
 function register(): ReturnType<typeof createAnoncredsEngine> {
   const current = shared.anoncreds as (Anoncreds & { [MARK]?: true }) | undefined
-  if (current && current[MARK]) return current as ReturnType<typeof createAnoncredsEngine>
+  if (current?.[MARK]) return current as ReturnType<typeof createAnoncredsEngine>
   useAnoncredsSharedClasses(shared)
   const engine = Object.assign(createAnoncredsEngine(), { [MARK]: true as const })
   shared.registerAnoncreds({ lib: engine })

@@ -79,7 +79,13 @@ export function generateSafePrime(bits: number): bigint {
     const p = 2n * half + 1n
     if (bitLength(p) !== bits) continue
     // cheap sieve of both before Miller–Rabin
-    if (SMALL_PRIMES.some((sp) => { const b = BigInt(sp); return (half % b === 0n && half !== b) || (p % b === 0n && p !== b) })) continue
+    if (
+      SMALL_PRIMES.some((sp) => {
+        const b = BigInt(sp)
+        return (half % b === 0n && half !== b) || (p % b === 0n && p !== b)
+      })
+    )
+      continue
     if (isProbablePrime(half, 20) && isProbablePrime(p, 20)) return p
   }
 }

@@ -78,16 +78,15 @@ export const primaryCredentialSignature = z.object({ m_2: decimal, a: decimal, e
 export type PrimaryCredentialSignature = z.output<typeof primaryCredentialSignature>
 
 /** `NonRevocationCredentialSignature` (kept loosely: revocation is not supported yet). */
-export const nonRevocationCredentialSignature = z
-  .object({
-    sigma: pointString,
-    c: scalarHex,
-    vr_prime_prime: scalarHex,
-    witness_signature: z.object({ sigma_i: pointString, u_i: pointString, g_i: pointString }),
-    g_i: pointString,
-    i: z.number().int(),
-    m2: scalarHex,
-  })
+export const nonRevocationCredentialSignature = z.object({
+  sigma: pointString,
+  c: scalarHex,
+  vr_prime_prime: scalarHex,
+  witness_signature: z.object({ sigma_i: pointString, u_i: pointString, g_i: pointString }),
+  g_i: pointString,
+  i: z.number().int(),
+  m2: scalarHex,
+})
 
 /** `CredentialSignature`: `{ p_credential, r_credential | null }`. */
 export const credentialSignature = z.object({

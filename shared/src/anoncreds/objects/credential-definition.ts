@@ -1,10 +1,5 @@
 import { z } from 'zod'
-import {
-  credentialPrimaryPublicKey,
-  credentialPrivateKey,
-  credentialRevocationPublicKey,
-  keyCorrectnessProof,
-} from './cl.ts'
+import { credentialPrimaryPublicKey, credentialPrivateKey, credentialRevocationPublicKey, keyCorrectnessProof } from './cl.ts'
 import { parseObjectJson } from './parse.ts'
 import { identifier, skipNone } from './primitives.ts'
 

@@ -1,9 +1,5 @@
 import { z } from 'zod'
-import {
-  blindedCredentialSecrets,
-  blindedCredentialSecretsCorrectnessProof,
-  credentialSecretsBlindingFactors,
-} from './cl.ts'
+import { blindedCredentialSecrets, blindedCredentialSecretsCorrectnessProof, credentialSecretsBlindingFactors } from './cl.ts'
 import { parseObjectJson } from './parse.ts'
 import { identifier, nonce, skipNone } from './primitives.ts'
 

@@ -21,7 +21,7 @@ export function parseObjectValue<S extends z.ZodType>(schema: S, raw: unknown, o
   const result = schema.safeParse(raw)
   if (!result.success) {
     const issue = result.error.issues[0]
-    const path = issue && issue.path.length ? issue.path.map(String).join('.') : '(root)'
+    const path = issue?.path.length ? issue.path.map(String).join('.') : '(root)'
     inputError(`Invalid ${objectName}: ${path}: ${issue?.message ?? 'invalid value'}`)
   }
   return result.data

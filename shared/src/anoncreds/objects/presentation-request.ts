@@ -5,8 +5,18 @@ import { parseQuery, queryToJson } from './query.ts'
 
 /** `{ from?, to? }` timestamps of a non-revocation interval. */
 export const nonRevokedIntervalSchema = z.object({
-  from: z.number().int().nonnegative().nullish().transform((v) => v ?? null),
-  to: z.number().int().nonnegative().nullish().transform((v) => v ?? null),
+  from: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullish()
+    .transform((v) => v ?? null),
+  to: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullish()
+    .transform((v) => v ?? null),
 })
 
 /**
@@ -25,8 +35,14 @@ export const restrictionSchema = z.unknown().transform((value, ctx) => {
 /** Requested attribute: `{ name? | names?, restrictions, non_revoked }` (exactly one of name / names). */
 export const attributeInfoSchema = z
   .object({
-    name: z.string().nullish().transform((v) => v ?? undefined),
-    names: z.array(z.string()).nullish().transform((v) => v ?? undefined),
+    name: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? undefined),
+    names: z
+      .array(z.string())
+      .nullish()
+      .transform((v) => v ?? undefined),
     restrictions: restrictionSchema.nullish().transform((v) => v ?? null),
     non_revoked: nonRevokedIntervalSchema.nullish().transform((v) => v ?? null),
   })
@@ -66,12 +82,15 @@ export const presentationRequestSchema = z
     requested_attributes: z.record(z.string(), attributeInfoSchema).default({}),
     requested_predicates: z.record(z.string(), predicateInfoSchema).default({}),
     non_revoked: nonRevokedIntervalSchema.nullish().transform((v) => v ?? null),
-    ver: z.enum(['1.0', '2.0']).nullish().transform((v) => v ?? '1.0'),
+    ver: z
+      .enum(['1.0', '2.0'])
+      .nullish()
+      .transform((v) => v ?? '1.0'),
   })
-  .refine(
-    (req) => Object.keys(req.requested_attributes).length > 0 || Object.keys(req.requested_predicates).length > 0,
-    { message: 'both `requested_attributes` and `requested_predicates` are empty', path: ['requested_attributes'] },
-  )
+  .refine((req) => Object.keys(req.requested_attributes).length > 0 || Object.keys(req.requested_predicates).length > 0, {
+    message: 'both `requested_attributes` and `requested_predicates` are empty',
+    path: ['requested_attributes'],
+  })
 /** A presentation request. */
 export type PresentationRequest = z.output<typeof presentationRequestSchema>
 

@@ -7,9 +7,7 @@ export const decimal = z.string().regex(/^-?[0-9]+$/, 'expected a decimal intege
  * A nonce: decimal string; anoncreds-rs also accepts a JSON integer and writes it back as string
  * (`src/data_types/nonce.rs`).
  */
-export const nonce = z
-  .union([decimal, z.number().int().nonnegative()])
-  .transform((value) => String(value))
+export const nonce = z.union([decimal, z.number().int().nonnegative()]).transform((value) => String(value))
 
 /** A curve group element (`GroupOrderElement`) as 64 hex digits. */
 export const scalarHex = z.string().regex(/^[0-9A-Fa-f]+$/, 'expected a hex string')

@@ -40,7 +40,7 @@ export function groupProve(
   return entries.filter((e) => e.attributes.length > 0 || e.predicates.length > 0)
 }
 
-function valueOf(credential: Credential, name: string): AttributeValues {
+function credentialValue(credential: Credential, name: string): AttributeValues {
   const found = findAttribute(credential.values, name)
   if (!found) throw new PresentationInputError(`Credential value not found for attribute "${name}"`)
   return found[1]
@@ -80,7 +80,7 @@ export function buildClProof(request: PresentationRequest, entries: PresentEntry
     const credDef = ledger.credentialDefinitions.get(credential.cred_def_id)
     if (!credDef) throw new PresentationInputError(`Credential Definition not provided for ID: ${credential.cred_def_id}`)
     const { revealed, predicates } = subProofRequest(request, entry)
-    for (const p of predicates) valueOf(credential, p.attr_name)
+    for (const p of predicates) credentialValue(credential, p.attr_name)
     return {
       primary: credDef.value.primary,
       p_credential: credential.signature.p_credential,
@@ -125,12 +125,12 @@ export function createPresentation(options: {
       if (!reveal) {
         requested.unrevealed_attrs[referent] = { sub_proof_index: index }
       } else if (info.name) {
-        const value = valueOf(entry.credential, info.name)
+        const value = credentialValue(entry.credential, info.name)
         requested.revealed_attrs[referent] = { sub_proof_index: index, raw: value.raw, encoded: value.encoded }
       } else {
         const values: Record<string, { raw: string; encoded: string }> = {}
         for (const name of info.names ?? []) {
-          const value = valueOf(entry.credential, name)
+          const value = credentialValue(entry.credential, name)
           values[name] = { raw: value.raw, encoded: value.encoded }
         }
         groups[referent] = { sub_proof_index: index, values }

@@ -54,26 +54,33 @@ function checkField(tag: string, actual: string, expected: string): void {
   if ((tag === 'schema_issuer_did' || tag === 'issuer_did') && !LEGACY_DID.test(actual)) {
     throw new PresentationRejectedError(`"${tag}" value is a legacy identifier tag and therefore only legacy identifiers can be used`)
   }
-  if (actual !== expected) throw new PresentationRejectedError(`"${tag}" values are different: expected: "${expected}", actual: "${actual}"`)
+  if (actual !== expected)
+    throw new PresentationRejectedError(`"${tag}" values are different: expected: "${expected}", actual: "${actual}"`)
 }
 
 /** anoncreds-rs `process_filter`: one `tag = value` condition; throws when it does not hold. */
 function checkFilter(values: ReadonlyMap<string, string | null>, tag: string, value: string, filter: Filter): void {
   switch (tag) {
     case 'schema_id':
-      return checkField(tag, filter.schema_id, value)
+      checkField(tag, filter.schema_id, value)
+      return
     case 'schema_issuer_did':
     case 'schema_issuer_id':
-      return checkField(tag, filter.schema_issuer_id, value)
+      checkField(tag, filter.schema_issuer_id, value)
+      return
     case 'schema_name':
-      return checkField(tag, filter.schema_name, value)
+      checkField(tag, filter.schema_name, value)
+      return
     case 'schema_version':
-      return checkField(tag, filter.schema_version, value)
+      checkField(tag, filter.schema_version, value)
+      return
     case 'cred_def_id':
-      return checkField(tag, filter.cred_def_id, value)
+      checkField(tag, filter.cred_def_id, value)
+      return
     case 'issuer_did':
     case 'issuer_id':
-      return checkField(tag, filter.issuer_id, value)
+      checkField(tag, filter.issuer_id, value)
+      return
   }
   const match = INTERNAL_TAG.exec(tag)
   if (match && values.has(match[1] as string)) {
@@ -106,7 +113,8 @@ function holds(fn: () => void): boolean {
 export function checkRestriction(values: ReadonlyMap<string, string | null>, query: Query, filter: Filter): void {
   switch (query.op) {
     case 'eq':
-      return checkFilter(values, query.name, query.value, filter)
+      checkFilter(values, query.name, query.value, filter)
+      return
     case 'neq':
       if (holds(() => checkFilter(values, query.name, query.value, filter))) {
         throw new PresentationRejectedError(`$neq operator validation failed for tag: "${query.name}", value: "${query.value}"`)
@@ -145,7 +153,9 @@ export function checkRestrictionTagConflicts(queries: readonly Query[]): void {
     throw new PresentationRejectedError('Presentation request contains restriction for `issuer_id` (new) and `issuer_did` (legacy)')
   }
   if (tags.has('schema_issuer_id') && tags.has('schema_issuer_did')) {
-    throw new PresentationRejectedError('Presentation request contains both restrictions for `schema_issuer_id` (new) and `schema_issuer_did` (legacy)')
+    throw new PresentationRejectedError(
+      'Presentation request contains both restrictions for `schema_issuer_id` (new) and `schema_issuer_did` (legacy)',
+    )
   }
 }
 

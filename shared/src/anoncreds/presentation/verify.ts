@@ -50,11 +50,18 @@ function provenValue(presentation: Presentation, subProofIndex: number, name: st
  * to it (anoncreds-rs leaves the second check to its caller; a verifier that reads `raw` without
  * it could be shown any raw value). Raw values encode as `encodeAttributeValue` does.
  */
-function checkRevealedValue(presentation: Presentation, subProofIndex: number, name: string, value: { raw: string; encoded: string }): void {
+function checkRevealedValue(
+  presentation: Presentation,
+  subProofIndex: number,
+  name: string,
+  value: { raw: string; encoded: string },
+): void {
   const proven = provenValue(presentation, subProofIndex, name)
   const encoded = normalizeEncoded(value.encoded)
   if (encoded !== proven) {
-    throw new PresentationRejectedError(`Encoded Values for "${name}" are different in RequestedProof "${value.encoded}" and CryptoProof "${proven}"`)
+    throw new PresentationRejectedError(
+      `Encoded Values for "${name}" are different in RequestedProof "${value.encoded}" and CryptoProof "${proven}"`,
+    )
   }
   if (encodeAttributeValue(value.raw) !== encoded) {
     throw new PresentationRejectedError(`Raw value for "${name}" does not encode to its encoded value "${value.encoded}"`)

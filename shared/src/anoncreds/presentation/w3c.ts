@@ -6,15 +6,14 @@ import { type W3cCredential, type W3cPresentation, anoncredsProofOf } from '../o
 import { verifyProof } from '../proof/index.ts'
 import { type W3cVersion, anoncredsContexts } from '../w3c/constants.ts'
 import { credentialFromW3c, credentialSignatureOf } from '../w3c/credential-conversion.ts'
-import { type CredentialPresentationProofValue, decodeProofValue, encodeProofValue } from '../w3c/proof-value.ts'
-import { buildClProof, groupProve } from './create.ts'
 import {
-  PresentationInputError,
-  PresentationRejectedError,
-  checkRestriction,
-  findAttribute,
-  gatherFilter,
-} from './restrictions.ts'
+  type CredentialPresentationProofValue,
+  type PresentationProofValue,
+  decodeProofValue,
+  encodeProofValue,
+} from '../w3c/proof-value.ts'
+import { buildClProof, groupProve } from './create.ts'
+import { PresentationInputError, PresentationRejectedError, checkRestriction, findAttribute, gatherFilter } from './restrictions.ts'
 import { type CredentialEntry, type CredentialProve, type Ledger, clPredicateType } from './types.ts'
 
 /**
@@ -103,13 +102,19 @@ export function createW3cPresentation(options: {
 
 function presentationProofOf(credential: W3cCredential): CredentialPresentationProofValue {
   const proof = anoncredsProofOf(credential)
-  if (!proof || proof.proofPurpose !== 'assertionMethod') throw new PresentationRejectedError('credential has no assertionMethod anoncreds proof')
+  if (proof?.proofPurpose !== 'assertionMethod') throw new PresentationRejectedError('credential has no assertionMethod anoncreds proof')
   const decoded = decodeProofValue(proof.proofValue)
-  if (decoded.kind !== 'credentialPresentation') throw new PresentationRejectedError('DataIntegrityProof does not contain credential presentation proof')
+  if (decoded.kind !== 'credentialPresentation')
+    throw new PresentationRejectedError('DataIntegrityProof does not contain credential presentation proof')
   return decoded.value
 }
 
-function restrictionsHold(credential: W3cCredential, proof: CredentialPresentationProofValue, restrictions: unknown, ledger: Ledger): boolean {
+function restrictionsHold(
+  credential: W3cCredential,
+  proof: CredentialPresentationProofValue,
+  restrictions: unknown,
+  ledger: Ledger,
+): boolean {
   if (proof.timestamp !== undefined) revocationNotSupported()
   if (restrictions === null || restrictions === undefined) return true
   const filter = gatherFilter(proof.schema_id, proof.cred_def_id, ledger.schemas, ledger.credentialDefinitions)
@@ -180,9 +185,12 @@ function checkW3cRequestData(
   for (const info of Object.values(request.requested_predicates)) {
     const ok = vcs.some((vc, i) => {
       const found = findAttribute(vc.credentialSubject, info.name)
-      if (!found || found[1] !== true) return false
+      if (found?.[1] !== true) return false
       const matches = proofs[i]!.sub_proof.primary_proof.ge_proofs.some(
-        (ge) => ge.predicate.attr_name === normalizeAttributeName(found[0]) && ge.predicate.p_type === clPredicateType(info.p_type) && ge.predicate.value === info.p_value,
+        (ge) =>
+          ge.predicate.attr_name === normalizeAttributeName(found[0]) &&
+          ge.predicate.p_type === clPredicateType(info.p_type) &&
+          ge.predicate.value === info.p_value,
       )
       return matches && restrictionsHold(vc, proofs[i]!, info.restrictions, ledger)
     })
@@ -206,10 +214,11 @@ function checkW3cRequestData(
  */
 export function verifyW3cPresentation(presentation: W3cPresentation, request: PresentationRequest, ledger: Ledger): boolean {
   let proofs: CredentialPresentationProofValue[]
-  let aggregated
+  let aggregated: PresentationProofValue['aggregated']
   try {
     proofs = presentation.verifiableCredential.map(presentationProofOf)
-    if (presentation.proof.proofPurpose !== 'authentication') throw new PresentationRejectedError('presentation proof purpose must be authentication')
+    if (presentation.proof.proofPurpose !== 'authentication')
+      throw new PresentationRejectedError('presentation proof purpose must be authentication')
     const decoded = decodeProofValue(presentation.proof.proofValue)
     if (decoded.kind !== 'presentation') throw new PresentationRejectedError('DataIntegrityProof does not contain presentation proof')
     aggregated = decoded.value.aggregated

@@ -40,7 +40,14 @@ export function primaryKey(json: CredentialPrimaryPublicKey): PrimaryKey {
   const table = (value: unknown, what: string) => new FixedBase(parseBig(value, what), n)
   const r = new Map<string, FixedBase>()
   for (const [name, value] of parseBigRecord(json.r, 'primary.r')) r.set(name, new FixedBase(value, n))
-  const key: PrimaryKey = { n, s: table(json.s, 'primary.s'), z: table(json.z, 'primary.z'), rctxt: table(json.rctxt, 'primary.rctxt'), r, signatures: new Map() }
+  const key: PrimaryKey = {
+    n,
+    s: table(json.s, 'primary.s'),
+    z: table(json.z, 'primary.z'),
+    rctxt: table(json.rctxt, 'primary.rctxt'),
+    r,
+    signatures: new Map(),
+  }
   cache.set(id, key)
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!)
   return key
@@ -61,8 +68,11 @@ export function signatureBase(key: PrimaryKey, a: bigint): FixedBase {
 }
 
 function cacheId(json: CredentialPrimaryPublicKey): string {
-  const r = typeof json.r === 'object' && json.r !== null
-    ? Object.entries(json.r).map(([k, v]) => [k, String(v)]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
-    : String(json.r)
+  const r =
+    typeof json.r === 'object' && json.r !== null
+      ? Object.entries(json.r)
+          .map(([k, v]) => [k, String(v)])
+          .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
+      : String(json.r)
   return JSON.stringify([[json.n, json.s, json.z, json.rctxt].map(String), r])
 }

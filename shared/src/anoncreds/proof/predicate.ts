@@ -36,10 +36,14 @@ export function isLess(p: Predicate): boolean {
 export function delta(p: Predicate, m: bigint): bigint {
   const v = BigInt(p.value)
   switch (p.p_type) {
-    case 'GE': return m - v
-    case 'GT': return m - v - 1n
-    case 'LE': return v - m
-    case 'LT': return v - m - 1n
+    case 'GE':
+      return m - v
+    case 'GT':
+      return m - v - 1n
+    case 'LE':
+      return v - m
+    case 'LT':
+      return v - m - 1n
   }
 }
 
@@ -55,14 +59,12 @@ export function deltaPrime(p: Predicate): bigint {
  */
 export function sortPredicates(predicates: readonly Predicate[]): Predicate[] {
   const seen = new Set<string>()
-  return [...predicates]
-    .sort(comparePredicates)
-    .filter((p) => {
-      const id = predicateId(p)
-      if (seen.has(id)) return false
-      seen.add(id)
-      return true
-    })
+  return [...predicates].sort(comparePredicates).filter((p) => {
+    const id = predicateId(p)
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
 }
 
 /** A string identifying a predicate, for set comparisons. */

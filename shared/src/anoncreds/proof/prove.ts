@@ -8,15 +8,30 @@
 import { fourSquares, randomBits } from '../math/index.ts'
 import { challengeHash } from './challenge.ts'
 import {
-  ALPHA_TILDE_BITS, DELTA_KEY, E_START, E_TILDE_BITS, M2_TILDE_BITS, M_TILDE_BITS,
-  R_BITS, R_TILDE_BITS, SQUARE_KEYS, U_TILDE_BITS, V_TILDE_BITS,
+  ALPHA_TILDE_BITS,
+  DELTA_KEY,
+  E_START,
+  E_TILDE_BITS,
+  M2_TILDE_BITS,
+  M_TILDE_BITS,
+  R_BITS,
+  R_TILDE_BITS,
+  SQUARE_KEYS,
+  U_TILDE_BITS,
+  V_TILDE_BITS,
 } from './constants.ts'
 import { PowerProduct } from './exponentiation.ts'
 import { primaryKey, signatureBase, type PrimaryKey } from './key.ts'
 import { bigIntToBytes, parseBig, parseNatural, ProofFormatError, toByteArray, toDecimal } from './parse.ts'
 import { checkPredicate, delta, isLess, sortPredicates } from './predicate.ts'
 import type {
-  CredentialPrimaryPublicKey, DecimalString, Predicate, PrimaryCredentialSignature, PrimaryPredicateProof, Proof, SubProof,
+  CredentialPrimaryPublicKey,
+  DecimalString,
+  Predicate,
+  PrimaryCredentialSignature,
+  PrimaryPredicateProof,
+  Proof,
+  SubProof,
 } from './types.ts'
 import { LINK_SECRET_ATTRIBUTE } from '../encoding/index.ts'
 
@@ -108,7 +123,8 @@ function initSubProof(sub: ProverSubProof, linkSecret: bigint, linkSecretTilde: 
   const key = primaryKey(sub.primary)
   const values = new Map<string, bigint>()
   for (const [name, v] of Object.entries(sub.encodedValues ?? {})) {
-    if (name === LINK_SECRET_ATTRIBUTE) throw new ProofFormatError(`${what}.encodedValues: ${LINK_SECRET_ATTRIBUTE} is the link secret, not a value`)
+    if (name === LINK_SECRET_ATTRIBUTE)
+      throw new ProofFormatError(`${what}.encodedValues: ${LINK_SECRET_ATTRIBUTE} is the link secret, not a value`)
     values.set(name, parseBig(v, `${what}.encodedValues.${name}`))
   }
   values.set(LINK_SECRET_ATTRIBUTE, linkSecret)
@@ -134,7 +150,11 @@ function initSubProof(sub: ProverSubProof, linkSecret: bigint, linkSecretTilde: 
   const mTilde = new Map<string, bigint>()
   for (const name of hidden) mTilde.set(name, name === LINK_SECRET_ATTRIBUTE ? linkSecretTilde : randomBits(M_TILDE_BITS))
   const init: SubProofInit = {
-    key, values, revealed, hidden, a,
+    key,
+    values,
+    revealed,
+    hidden,
+    a,
     aPrime: (a * new PowerProduct(key.n).fixed(key.s, r).value()) % key.n,
     ePrime: e - E_START,
     vPrime: v - e * r,
@@ -179,7 +199,10 @@ function initPredicate(init: SubProofInit, predicate: Predicate, what: string): 
   const commit = (m: bigint, ri: bigint) => new PowerProduct(key.n).fixed(key.z, m).fixed(key.s, ri).value()
   const t = [...u.map((ui, i) => commit(ui, r[i]!)), commit(d, r[4]!)]
   return {
-    predicate, u, r, t,
+    predicate,
+    u,
+    r,
+    t,
     uTilde: SQUARE_KEYS.map(() => randomBits(U_TILDE_BITS)),
     rTilde: [...SQUARE_KEYS.map(() => randomBits(R_TILDE_BITS)), randomBits(R_TILDE_BITS)],
     alphaTilde: randomBits(ALPHA_TILDE_BITS),
@@ -191,7 +214,12 @@ function predicateTaus(key: PrimaryKey, p: PredicateInit, mjTilde: bigint): bigi
   const product = () => new PowerProduct(key.n)
   const taus = SQUARE_KEYS.map((_, i) => product().fixed(key.z, p.uTilde[i]!).fixed(key.s, p.rTilde[i]!).value())
   const rDeltaTilde = p.rTilde[4]!
-  taus.push(product().fixed(key.z, mjTilde).fixed(key.s, isLess(p.predicate) ? -rDeltaTilde : rDeltaTilde).value())
+  taus.push(
+    product()
+      .fixed(key.z, mjTilde)
+      .fixed(key.s, isLess(p.predicate) ? -rDeltaTilde : rDeltaTilde)
+      .value(),
+  )
   // Π T_i^ũ_i · S^α̃ with T_i = Z^u_i·S^r_i
   let zExp = 0n
   let sExp = p.alphaTilde
@@ -230,7 +258,8 @@ function finalizeSubProof(init: SubProofInit, c: bigint): SubProof {
     r[DELTA_KEY] = toDecimal(c * p.r[4]! + p.rTilde[4]!)
     t[DELTA_KEY] = toDecimal(p.t[4]!)
     return {
-      u, r,
+      u,
+      r,
       mj: m[p.predicate.attr_name]!,
       alpha: toDecimal((p.r[4]! - urProduct) * c + p.alphaTilde),
       t,

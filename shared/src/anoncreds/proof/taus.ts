@@ -52,10 +52,14 @@ export function predicateTaus(key: PrimaryKey, ge: ParsedPredicateProof, c: bigi
   for (let i = 0; i < 4; i++) taus.push(evaluate(product().fixed(key.z, ge.u[i]!).fixed(key.s, ge.r[i]!).variable(inverses[i]!, c)))
   const less = isLess(ge.predicate)
   const tDelta = ge.t[4]!
-  taus.push(evaluate(product()
-    .fixed(key.z, ge.mj - c * deltaPrime(ge.predicate))
-    .fixed(key.s, less ? -ge.r[4]! : ge.r[4]!)
-    .variable(less ? tDelta : inverses[4]!, c)))
+  taus.push(
+    evaluate(
+      product()
+        .fixed(key.z, ge.mj - c * deltaPrime(ge.predicate))
+        .fixed(key.s, less ? -ge.r[4]! : ge.r[4]!)
+        .variable(less ? tDelta : inverses[4]!, c),
+    ),
+  )
   const q = product().fixed(key.s, ge.alpha).variable(inverses[4]!, c)
   for (let i = 0; i < 4; i++) q.variable(ge.t[i]!, ge.u[i]!)
   taus.push(evaluate(q))

@@ -40,10 +40,7 @@ const TWIST_B: Fp2 = { c0: 1n, c1: P - 1n }
 export const Fr = Field(R)
 
 /** G1 = E(Fp) (cofactor 1); AMCL's generator is (−1, 1). */
-export const G1 = weierstrass(
-  { p: P, n: R, h: 1n, a: 0n, b: 2n, Gx: P - 1n, Gy: 1n },
-  { Fp: tower.Fp, Fn: Fr },
-)
+export const G1 = weierstrass({ p: P, n: R, h: 1n, a: 0n, b: 2n, Gx: P - 1n, Gy: 1n }, { Fp: tower.Fp, Fn: Fr })
 
 /** G2 ⊂ E'(Fp2) (cofactor 2p − r), AMCL's generator. */
 export const G2 = weierstrass(

@@ -9,7 +9,7 @@
  *   128 bytes, G2 `x.a ‖ x.b ‖ y.a ‖ y.b` (128 bytes), GT the 12 coefficients (384 bytes)
  *   zero-padded to 512, scalars 32 bytes; all big-endian 32-byte canonical values.
  */
-import type { Fp12, Fp2 } from '@noble/curves/abstract/tower.js'
+import type { Fp12 as Fp12Element, Fp2 as Fp2Element } from '@noble/curves/abstract/tower.js'
 import { fields, G1, G2, P, R, type G1Point, type G2Point, type GtElement } from './curve.ts'
 
 const { Fp, Fp2, Fp12: F12 } = fields
@@ -56,7 +56,7 @@ function g1FromAffine(x: bigint, y: bigint, what: string): G1Point {
   }
 }
 
-function g2FromAffine(x: Fp2, y: Fp2, what: string): G2Point {
+function g2FromAffine(x: Fp2Element, y: Fp2Element, what: string): G2Point {
   try {
     const point = G2.fromAffine({ x, y })
     point.assertValidity()
@@ -84,9 +84,9 @@ export function g1FromString(text: unknown, what = 'G1 point'): G1Point {
  */
 export function g2FromString(text: unknown, what = 'G2 point'): G2Point {
   const v = fieldElements(text, 6, what)
-  const x: Fp2 = { c0: v[0]!, c1: v[1]! }
-  const y: Fp2 = { c0: v[2]!, c1: v[3]! }
-  const z: Fp2 = { c0: v[4]!, c1: v[5]! }
+  const x: Fp2Element = { c0: v[0]!, c1: v[1]! }
+  const y: Fp2Element = { c0: v[2]!, c1: v[3]! }
+  const z: Fp2Element = { c0: v[4]!, c1: v[5]! }
   if (Fp2.is0(z)) throw new RevocationFormatError(`${what}: point at infinity`)
   const zInv = Fp2.inv(z)
   return g2FromAffine(Fp2.mul(x, zInv), Fp2.mul(y, zInv), what)
@@ -96,8 +96,8 @@ export function g2FromString(text: unknown, what = 'G2 point'): G2Point {
  * AMCL's 12 FP12 coefficients (a.a.a, a.a.b, a.b.a, …, c.b.b for a + b·t + c·t², each FP4 being
  * a + b·s, each FP2 a + b·i) as noble's Fp12 (t = w, s = w³ = v·w).
  */
-function gtFromAmcl(k: readonly bigint[]): Fp12 {
-  const f2 = (i: number): Fp2 => ({ c0: k[i]!, c1: k[i + 1]! })
+function gtFromAmcl(k: readonly bigint[]): Fp12Element {
+  const f2 = (i: number): Fp2Element => ({ c0: k[i]!, c1: k[i + 1]! })
   // a.a·1, a.b·w³, b.a·w, b.b·w⁴ = v², c.a·w² = v, c.b·w⁵ = v²·w
   return {
     c0: { c0: f2(0), c1: f2(8), c2: f2(6) },
@@ -105,8 +105,8 @@ function gtFromAmcl(k: readonly bigint[]): Fp12 {
   }
 }
 
-function gtToAmcl(a: Fp12): bigint[] {
-  const order: Fp2[] = [a.c0.c0, a.c1.c1, a.c1.c0, a.c0.c2, a.c0.c1, a.c1.c2]
+function gtToAmcl(a: Fp12Element): bigint[] {
+  const order: Fp2Element[] = [a.c0.c0, a.c1.c1, a.c1.c0, a.c0.c2, a.c0.c1, a.c1.c2]
   return order.flatMap((x) => [x.c0, x.c1])
 }
 
@@ -178,14 +178,14 @@ export function g2ToBytes(point: G2Point): Uint8Array {
   const out = new Uint8Array(G2_BYTES)
   const { x, y } = point.is0() ? { x: Fp2.ZERO, y: Fp2.ONE } : point.toAffine()
   const coordinates = [x.c0, x.c1, y.c0, y.c1]
-  coordinates.forEach((c, i) => out.set(numberToBytes(c), MODBYTES * i))
+  for (const [i, c] of coordinates.entries()) out.set(numberToBytes(c), MODBYTES * i)
   return out
 }
 
 /** `Pair::to_bytes`: the 12 coefficients in AMCL's order, zero-padded to 512 bytes. */
 export function gtToBytes(a: GtElement): Uint8Array {
   const out = new Uint8Array(GT_BYTES)
-  gtToAmcl(a).forEach((c, i) => out.set(numberToBytes(c), MODBYTES * i))
+  for (const [i, c] of gtToAmcl(a).entries()) out.set(numberToBytes(c), MODBYTES * i)
   return out
 }
 
@@ -209,7 +209,10 @@ export function gtToString(a: GtElement): string {
 }
 
 function montgomeryHex(value: bigint): string {
-  return `1 ${Fp.mul(value, Fp.create(1n << 280n)).toString(16).toUpperCase().padStart(64, '0')}`
+  return `1 ${Fp.mul(value, Fp.create(1n << 280n))
+    .toString(16)
+    .toUpperCase()
+    .padStart(64, '0')}`
 }
 
 function asBytes(value: unknown, what: string): Uint8Array {

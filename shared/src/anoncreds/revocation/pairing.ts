@@ -7,7 +7,7 @@
  * removed by the final exponentiation, so only the divisor of each line matters.
  * Public inputs only: this is verifier code and is not constant-time.
  */
-import type { Fp12, Fp2 } from '@noble/curves/abstract/tower.js'
+import type { Fp12 as Fp12Element, Fp2 as Fp2Element } from '@noble/curves/abstract/tower.js'
 import { BN_X_ABS, fields, finalExponentiate, P, type G1Point, type G2Point, type GtElement } from './curve.ts'
 
 const { Fp, Fp2, Fp12 } = fields
@@ -17,23 +17,23 @@ const ATE_LOOP = 6n * BN_X_ABS - 2n
 const ATE_BITS = ATE_LOOP.toString(2)
 
 /** ψ = twist ∘ Frobenius ∘ untwist on E'(Fp2): (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)). */
-const XI: Fp2 = { c0: 1n, c1: 1n }
+const XI: Fp2Element = { c0: 1n, c1: 1n }
 const PSI_X = Fp2.pow(XI, (P - 1n) / 3n)
 const PSI_Y = Fp2.pow(XI, (P - 1n) / 2n)
 
 interface Affine2 {
-  x: Fp2
-  y: Fp2
+  x: Fp2Element
+  y: Fp2Element
 }
 
-const conj = (a: Fp2): Fp2 => ({ c0: a.c0, c1: Fp.neg(a.c1) })
+const conj = (a: Fp2Element): Fp2Element => ({ c0: a.c0, c1: Fp.neg(a.c1) })
 
 function psi(q: Affine2): Affine2 {
   return { x: Fp2.mul(conj(q.x), PSI_X), y: Fp2.mul(conj(q.y), PSI_Y) }
 }
 
 /** The line of slope λ through T (both on the twist), evaluated at P = (xP, yP), as an Fp12. */
-function line(lambda: Fp2, t: Affine2, xP: bigint, yP: bigint): Fp12 {
+function line(lambda: Fp2Element, t: Affine2, xP: bigint, yP: bigint): Fp12Element {
   // l = yP − λ·xP·w + (λ·xT − yT)·w³ ; in noble's basis w = c1.c0, w³ = v·w = c1.c1
   return {
     c0: { c0: { c0: yP, c1: 0n }, c1: Fp2.ZERO, c2: Fp2.ZERO },
@@ -57,7 +57,7 @@ class MillerState {
   }
 
   /** T ← 2T; the tangent line at T (1 when T is 2-torsion or infinity: vertical). */
-  double(): Fp12 {
+  double(): Fp12Element {
     const t = this.t
     if (t === undefined || Fp2.is0(t.y)) {
       this.t = undefined
@@ -71,7 +71,7 @@ class MillerState {
   }
 
   /** T ← T + S; the line through T and S (1 when it is vertical). */
-  add(s: Affine2): Fp12 {
+  add(s: Affine2): Fp12Element {
     const t = this.t
     if (t === undefined) {
       this.t = s
@@ -94,7 +94,7 @@ class MillerState {
  * The product of the Miller functions of the pairs (before the final exponentiation), pairs
  * with a point at infinity skipped (their pairing is 1).
  */
-export function millerLoop(pairs: ReadonlyArray<readonly [G1Point, G2Point]>): Fp12 {
+export function millerLoop(pairs: ReadonlyArray<readonly [G1Point, G2Point]>): Fp12Element {
   const states: MillerState[] = []
   for (const [p, q] of pairs) {
     if (p.is0() || q.is0()) continue
@@ -127,7 +127,12 @@ export function pair(p: G1Point, q: G2Point): GtElement {
 
 /** e(P, Q)·e(R, S) with one final exponentiation (anoncreds-clsignatures-rs `Pair::pair2`). */
 export function pair2(p: G1Point, q: G2Point, r: G1Point, s: G2Point): GtElement {
-  return finalExponentiate(millerLoop([[p, q], [r, s]]))
+  return finalExponentiate(
+    millerLoop([
+      [p, q],
+      [r, s],
+    ]),
+  )
 }
 
 /** Whether a GT element is 1. */

@@ -53,7 +53,21 @@ export interface NonRevocationChallenge {
   m2: bigint
 }
 
-const X_KEYS = ['rho', 'r', 'r_prime', 'r_prime_prime', 'r_prime_prime_prime', 'o', 'o_prime', 'm', 'm_prime', 't', 't_prime', 's', 'c'] as const
+const X_KEYS = [
+  'rho',
+  'r',
+  'r_prime',
+  'r_prime_prime',
+  'r_prime_prime_prime',
+  'o',
+  'o_prime',
+  'm',
+  'm_prime',
+  't',
+  't_prime',
+  's',
+  'c',
+] as const
 const C_G1_KEYS = ['e', 'd', 'a', 'g'] as const
 const C_G2_KEYS = ['w', 's', 'u'] as const
 
@@ -188,24 +202,21 @@ export function nonRevocationTauValues(
   const t3 = F.mul(
     gtPow(pair2(key.h0.add(bigG), hCap, a.negate(), key.y), c),
     pair2(
-      mul(a, x.c).add(mul(htilde, x.r - x.m)).subtract(mul(key.h1, m2)).subtract(mul(key.h2, x.s)),
+      mul(a, x.c)
+        .add(mul(htilde, x.r - x.m))
+        .subtract(mul(key.h1, m2))
+        .subtract(mul(key.h2, x.s)),
       hCap,
       mul(htilde, x.rho).negate(),
       key.y,
     ),
   )
-  const t4 = F.mul(
-    gtPow(F.mul(pair2(bigG, acc, g.negate(), w), F.inv(z)), c),
-    pair2(htildeR, acc, mul(g, x.r_prime).negate(), hCap),
-  )
+  const t4 = F.mul(gtPow(F.mul(pair2(bigG, acc, g.negate(), w), F.inv(z)), c), pair2(htildeR, acc, mul(g, x.r_prime).negate(), hCap))
   const t7 = F.mul(
     gtPow(pair2(pkG, s, g.negate(), key.gDash), c),
     pair2(mul(pkG, x.r_prime_prime).subtract(mul(htilde, x.m_prime)), hCap, htildeR, s),
   )
-  const t8 = F.mul(
-    gtPow(pair2(bigG, key.u, g.negate(), u), c),
-    pair2(htildeR, key.u, mul(g, x.r_prime_prime_prime).negate(), hCap),
-  )
+  const t8 = F.mul(gtPow(pair2(bigG, key.u, g.negate(), u), c), pair2(htildeR, key.u, mul(g, x.r_prime_prime_prime).negate(), hCap))
   return { g1: [t1, t2, t5, t6], gt: [t3, t4, t7, t8] }
 }
 

@@ -3,7 +3,7 @@ import { ErrorCode, anoncredsError, revocationNotSupported } from '../lib/errors
 import type { Credential } from '../objects/credential.ts'
 import { type W3cCredential, anoncredsProofOf } from '../objects/w3c-credential.ts'
 import { type W3cVersion, anoncredsContexts, issuanceDateNow } from './constants.ts'
-import { type CredentialSignatureProofValue, decodeProofValue, encodeProofValue } from './proof-value.ts'
+import { type CredentialSignatureProofValue, type ProofValue, decodeProofValue, encodeProofValue } from './proof-value.ts'
 
 const INT32 = /^[+-]?[0-9]+$/
 
@@ -75,9 +75,12 @@ export function credentialSignatureOf(credential: W3cCredential): CredentialSign
   const proof = anoncredsProofOf(credential)
   if (!proof) throw anoncredsError(ErrorCode.Input, 'W3C credential has no anoncreds-2023 proof')
   if (proof.proofPurpose !== 'assertionMethod') {
-    throw anoncredsError(ErrorCode.Input, `DataIntegrityProof contains unexpected proof purpose (${proof.proofPurpose}), expected assertionMethod`)
+    throw anoncredsError(
+      ErrorCode.Input,
+      `DataIntegrityProof contains unexpected proof purpose (${proof.proofPurpose}), expected assertionMethod`,
+    )
   }
-  let decoded
+  let decoded: ProofValue
   try {
     decoded = decodeProofValue(proof.proofValue)
   } catch (error) {
@@ -117,8 +120,7 @@ export function credentialFromW3c(credential: W3cCredential): Credential {
 /** Replaces the AnonCreds proof's signature of a W3C credential (after the holder processed it). */
 export function withCredentialSignature(credential: W3cCredential, signature: CredentialSignatureProofValue): W3cCredential {
   const proofValue = encodeProofValue({ kind: 'credentialSignature', value: signature })
-  const replace = (p: unknown) =>
-    (p as { cryptosuite?: unknown }).cryptosuite === 'anoncreds-2023' ? { ...(p as object), proofValue } : p
+  const replace = (p: unknown) => ((p as { cryptosuite?: unknown }).cryptosuite === 'anoncreds-2023' ? { ...(p as object), proofValue } : p)
   const proof = Array.isArray(credential.proof) ? credential.proof.map(replace) : replace(credential.proof)
   return { ...credential, proof: proof as W3cCredential['proof'] }
 }

@@ -80,15 +80,29 @@ function writeInt(out: number[], value: number): void {
   if (value >= 0) {
     if (value < 0x80) out.push(value)
     else if (value < 0x100) out.push(0xcc, value)
-    else if (value < 0x10000) (out.push(0xcd), pushBE(out, value, 2))
-    else if (value < 0x100000000) (out.push(0xce), pushBE(out, value, 4))
-    else (out.push(0xcf), pushBE(out, value, 8))
+    else if (value < 0x10000) {
+      out.push(0xcd)
+      pushBE(out, value, 2)
+    } else if (value < 0x100000000) {
+      out.push(0xce)
+      pushBE(out, value, 4)
+    } else {
+      out.push(0xcf)
+      pushBE(out, value, 8)
+    }
   } else {
     if (value >= -32) out.push(value & 0xff)
     else if (value >= -0x80) out.push(0xd0, value & 0xff)
-    else if (value >= -0x8000) (out.push(0xd1), pushBE(out, BigInt.asUintN(16, BigInt(value)), 2))
-    else if (value >= -0x80000000) (out.push(0xd2), pushBE(out, BigInt.asUintN(32, BigInt(value)), 4))
-    else (out.push(0xd3), pushBE(out, BigInt.asUintN(64, BigInt(value)), 8))
+    else if (value >= -0x8000) {
+      out.push(0xd1)
+      pushBE(out, BigInt.asUintN(16, BigInt(value)), 2)
+    } else if (value >= -0x80000000) {
+      out.push(0xd2)
+      pushBE(out, BigInt.asUintN(32, BigInt(value)), 4)
+    } else {
+      out.push(0xd3)
+      pushBE(out, BigInt.asUintN(64, BigInt(value)), 8)
+    }
   }
 }
 
@@ -142,27 +156,49 @@ function readValue(r: Reader): MsgValue {
   if ((code & 0xf0) === 0x90) return readArray(r, code & 0x0f)
   if ((code & 0xe0) === 0xa0) return readString(r, code & 0x1f)
   switch (code) {
-    case 0xc0: return null
-    case 0xc2: return false
-    case 0xc3: return true
-    case 0xc4: return take(r, readUint(r, 1)).slice()
-    case 0xc5: return take(r, readUint(r, 2)).slice()
-    case 0xc6: return take(r, readUint(r, 4)).slice()
-    case 0xcc: return readUint(r, 1)
-    case 0xcd: return readUint(r, 2)
-    case 0xce: return readUint(r, 4)
-    case 0xcf: return readUint(r, 8)
-    case 0xd0: return readInt(r, 1)
-    case 0xd1: return readInt(r, 2)
-    case 0xd2: return readInt(r, 4)
-    case 0xd3: return readInt(r, 8)
-    case 0xd9: return readString(r, readUint(r, 1))
-    case 0xda: return readString(r, readUint(r, 2))
-    case 0xdb: return readString(r, readUint(r, 4))
-    case 0xdc: return readArray(r, readUint(r, 2))
-    case 0xdd: return readArray(r, readUint(r, 4))
-    case 0xde: return readMap(r, readUint(r, 2))
-    case 0xdf: return readMap(r, readUint(r, 4))
-    default: throw new Error(`unsupported MessagePack type 0x${code.toString(16)}`)
+    case 0xc0:
+      return null
+    case 0xc2:
+      return false
+    case 0xc3:
+      return true
+    case 0xc4:
+      return take(r, readUint(r, 1)).slice()
+    case 0xc5:
+      return take(r, readUint(r, 2)).slice()
+    case 0xc6:
+      return take(r, readUint(r, 4)).slice()
+    case 0xcc:
+      return readUint(r, 1)
+    case 0xcd:
+      return readUint(r, 2)
+    case 0xce:
+      return readUint(r, 4)
+    case 0xcf:
+      return readUint(r, 8)
+    case 0xd0:
+      return readInt(r, 1)
+    case 0xd1:
+      return readInt(r, 2)
+    case 0xd2:
+      return readInt(r, 4)
+    case 0xd3:
+      return readInt(r, 8)
+    case 0xd9:
+      return readString(r, readUint(r, 1))
+    case 0xda:
+      return readString(r, readUint(r, 2))
+    case 0xdb:
+      return readString(r, readUint(r, 4))
+    case 0xdc:
+      return readArray(r, readUint(r, 2))
+    case 0xdd:
+      return readArray(r, readUint(r, 4))
+    case 0xde:
+      return readMap(r, readUint(r, 2))
+    case 0xdf:
+      return readMap(r, readUint(r, 4))
+    default:
+      throw new Error(`unsupported MessagePack type 0x${code.toString(16)}`)
   }
 }

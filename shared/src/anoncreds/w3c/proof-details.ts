@@ -10,9 +10,20 @@ import { decodeProofValue } from './proof-value.ts'
 export const credentialProofInfoSchema = z.object({
   schema_id: z.string(),
   cred_def_id: z.string(),
-  rev_reg_id: z.string().nullish().transform((v) => v ?? null),
-  rev_reg_index: z.number().int().nullish().transform((v) => v ?? null),
-  timestamp: z.number().int().nullish().transform((v) => v ?? null),
+  rev_reg_id: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  rev_reg_index: z
+    .number()
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
+  timestamp: z
+    .number()
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
 })
 /** Identifiers of a W3C credential's AnonCreds proof. */
 export type CredentialProofInfo = z.output<typeof credentialProofInfoSchema>

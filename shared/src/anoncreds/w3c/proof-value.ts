@@ -159,7 +159,11 @@ function subProofFromMsg(value: MsgValue): SubProof {
   return {
     primary_proof: {
       eq_proof: {
-        revealed_attrs: Object.fromEntries(Object.entries(decMap(field(eq, 'revealed_attrs', 'eq_proof'), 'revealed_attrs')).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        revealed_attrs: Object.fromEntries(
+          Object.entries(decMap(field(eq, 'revealed_attrs', 'eq_proof'), 'revealed_attrs')).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        ),
         a_prime: dec(eq, 'a_prime', 'eq_proof'),
         e: dec(eq, 'e', 'eq_proof'),
         v: dec(eq, 'v', 'eq_proof'),
@@ -229,7 +233,18 @@ export function proofValueToMsg(proof: ProofValue): MsgValue {
     return [2, new Map(entries)]
   }
   const agg = proof.value.aggregated
-  return [3, new Map<string, MsgValue>([['aggregated', new Map<string, MsgValue>([['c_hash', bn(agg.c_hash)], ['c_list', agg.c_list]])]])]
+  return [
+    3,
+    new Map<string, MsgValue>([
+      [
+        'aggregated',
+        new Map<string, MsgValue>([
+          ['c_hash', bn(agg.c_hash)],
+          ['c_list', agg.c_list],
+        ]),
+      ],
+    ]),
+  ]
 }
 
 /** Decodes the msgpack value of a proof value; throws `Error` naming the bad field. */
@@ -247,7 +262,11 @@ export function proofValueFromMsg(value: MsgValue): ProofValue {
   }
   if (tag === 1) {
     const signature = field(map, 'signature', 'proof')
-    if (optional(signature, 'r_credential') !== undefined || optional(map, 'rev_reg') !== undefined || optional(map, 'witness') !== undefined) {
+    if (
+      optional(signature, 'r_credential') !== undefined ||
+      optional(map, 'rev_reg') !== undefined ||
+      optional(map, 'witness') !== undefined
+    ) {
       revocationNotSupported()
     }
     const p = field(signature, 'p_credential', 'signature')
@@ -257,7 +276,12 @@ export function proofValueFromMsg(value: MsgValue): ProofValue {
       value: {
         ...common(),
         signature: {
-          p_credential: { m_2: dec(p, 'm_2', 'p_credential'), a: dec(p, 'a', 'p_credential'), e: dec(p, 'e', 'p_credential'), v: dec(p, 'v', 'p_credential') },
+          p_credential: {
+            m_2: dec(p, 'm_2', 'p_credential'),
+            a: dec(p, 'a', 'p_credential'),
+            e: dec(p, 'e', 'p_credential'),
+            v: dec(p, 'v', 'p_credential'),
+          },
           r_credential: null,
         },
         signature_correctness_proof: { se: dec(scp, 'se', 'signature_correctness_proof'), c: dec(scp, 'c', 'signature_correctness_proof') },
@@ -281,7 +305,8 @@ export function proofValueFromMsg(value: MsgValue): ProofValue {
           c_hash: dec(agg, 'c_hash', 'aggregated'),
           c_list: cList.map((entry, i) => {
             const bytes = entry instanceof Uint8Array ? [...entry] : entry
-            if (!Array.isArray(bytes) || !bytes.every((b) => typeof b === 'number')) throw new Error(`aggregated.c_list.${i}: expected bytes`)
+            if (!Array.isArray(bytes) || !bytes.every((b) => typeof b === 'number'))
+              throw new Error(`aggregated.c_list.${i}: expected bytes`)
             return bytes as number[]
           }),
         },
@@ -293,7 +318,7 @@ export function proofValueFromMsg(value: MsgValue): ProofValue {
 
 /** `u` + base64url(msgpack) of a proof value (anoncreds-rs `format::base64_msgpack`). */
 export function encodeProofValue(proof: ProofValue): string {
-  return 'u' + base64UrlEncode(msgpackEncode(proofValueToMsg(proof)))
+  return `u${base64UrlEncode(msgpackEncode(proofValueToMsg(proof)))}`
 }
 
 /** Decodes a `proofValue` string; throws `Error` when it is not `u` + base64url(msgpack) of a known tag. */

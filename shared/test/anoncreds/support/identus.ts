@@ -67,17 +67,39 @@ export interface IdentusWasmModule {
     createSchema(name: string, version: string, issuerId: string, attrNames: string[]): WasmObject
     createCredentialDefinition(schemaId: string, schema: WasmObject, issuerId: string, tag: string): CredentialDefinitionResponse
     createCredentialOffer(schemaId: string, credDefId: string, keyCorrectnessProof: WasmObject): WasmObject
-    createCredential(credDef: WasmObject, credDefPrivate: WasmObject, offer: WasmObject, request: WasmObject, rawValues: Record<string, string | number>): WasmObject
+    createCredential(
+      credDef: WasmObject,
+      credDefPrivate: WasmObject,
+      offer: WasmObject,
+      request: WasmObject,
+      rawValues: Record<string, string | number>,
+    ): WasmObject
   }
   Prover: {
     createLinkSecret(): LinkSecretObject
-    createCredentialRequest(credDef: WasmObject, linkSecret: LinkSecretObject, linkSecretId: string, offer: WasmObject): CredentialRequestResponse
+    createCredentialRequest(
+      credDef: WasmObject,
+      linkSecret: LinkSecretObject,
+      linkSecretId: string,
+      offer: WasmObject,
+    ): CredentialRequestResponse
     processCredential(credential: WasmObject, metadata: WasmObject, linkSecret: LinkSecretObject, credDef: WasmObject): WasmObject
-    createPresentation(request: WasmObject, credential: WasmObject, linkSecret: LinkSecretObject, schemas: Record<string, Json>, credDefs: Record<string, Json>): WasmObject
+    createPresentation(
+      request: WasmObject,
+      credential: WasmObject,
+      linkSecret: LinkSecretObject,
+      schemas: Record<string, Json>,
+      credDefs: Record<string, Json>,
+    ): WasmObject
   }
   Verifier: {
     createNonce(): string
-    verifyPresentation(presentation: WasmObject, request: WasmObject, schemas: Record<string, Json>, credDefs: Record<string, Json>): boolean
+    verifyPresentation(
+      presentation: WasmObject,
+      request: WasmObject,
+      schemas: Record<string, Json>,
+      credDefs: Record<string, Json>,
+    ): boolean
   }
   LinkSecret: { fromString(value: string): LinkSecretObject }
   CredentialSchema: WasmClass

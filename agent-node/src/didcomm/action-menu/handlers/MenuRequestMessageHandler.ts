@@ -11,6 +11,9 @@ export class MenuRequestMessageHandler implements DidCommMessageHandler {
   async handle(messageContext: DidCommMessageHandlerInboundMessage<MenuRequestMessageHandler>) {
     const menu = await this.service.processRequest(messageContext)
     if (!menu) return undefined
-    return new DidCommOutboundMessageContext(menu, { agentContext: messageContext.agentContext, connection: messageContext.assertReadyConnection() })
+    return new DidCommOutboundMessageContext(menu, {
+      agentContext: messageContext.agentContext,
+      connection: messageContext.assertReadyConnection(),
+    })
   }
 }

@@ -34,15 +34,21 @@ export class ActionMenuService {
    */
   async createMenu(agentContext: AgentContext, connection: DidCommConnectionRecord, menu: ActionMenu, messageId?: string) {
     connection.assertReady()
-    if (new Set(menu.options.map((option) => option.name)).size < menu.options.length) throw new CredoError('action menu options must have unique names')
+    if (new Set(menu.options.map((option) => option.name)).size < menu.options.length)
+      throw new CredoError('action menu options must have unique names')
     const record = await this.find(agentContext, connection.id, ActionMenuRole.Responder)
     const answering = record?.state === ActionMenuState.PreparingRootMenu ? record.threadId : undefined
     const message = new MenuMessage({ id: messageId, ...menu, threadId: answering })
-    const saved = await this.move(agentContext, record, { connectionId: connection.id, role: ActionMenuRole.Responder }, {
-      state: ActionMenuState.AwaitingSelection,
-      threadId: message.threadId,
-      menu,
-    })
+    const saved = await this.move(
+      agentContext,
+      record,
+      { connectionId: connection.id, role: ActionMenuRole.Responder },
+      {
+        state: ActionMenuState.AwaitingSelection,
+        threadId: message.threadId,
+        menu,
+      },
+    )
     return { message, record: saved }
   }
 
@@ -75,7 +81,8 @@ export class ActionMenuService {
     const connection = messageContext.assertReadyConnection()
     const record = await this.find(agentContext, connection.id, ActionMenuRole.Responder)
     if (!record?.menu) throw new ActionMenuProblemReportError('there is no menu to perform on; request the menu again', 'timeout')
-    if (!menuOffers(record.menu, message.name)) throw new ActionMenuProblemReportError(`'${message.name}' is not an option of the current menu`, 'unknown-option')
+    if (!menuOffers(record.menu, message.name))
+      throw new ActionMenuProblemReportError(`'${message.name}' is not an option of the current menu`, 'unknown-option')
     record.performedAction = new ActionMenuSelection({ name: message.name, params: message.params })
     await this.move(agentContext, record, record, { state: ActionMenuState.Done, threadId: record.threadId, menu: record.menu }, message)
   }
@@ -85,10 +92,15 @@ export class ActionMenuService {
     connection.assertReady()
     const message = new MenuRequestMessage({})
     const record = await this.find(agentContext, connection.id, ActionMenuRole.Requester)
-    await this.move(agentContext, record, { connectionId: connection.id, role: ActionMenuRole.Requester }, {
-      state: ActionMenuState.AwaitingRootMenu,
-      threadId: message.threadId,
-    })
+    await this.move(
+      agentContext,
+      record,
+      { connectionId: connection.id, role: ActionMenuRole.Requester },
+      {
+        state: ActionMenuState.AwaitingRootMenu,
+        threadId: message.threadId,
+      },
+    )
     return { message }
   }
 
@@ -98,11 +110,17 @@ export class ActionMenuService {
     const connection = messageContext.assertReadyConnection()
     const record = await this.find(agentContext, connection.id, ActionMenuRole.Requester)
     const menu = new ActionMenu({ title: message.title, description: message.description, options: message.options })
-    await this.move(agentContext, record, { connectionId: connection.id, role: ActionMenuRole.Requester }, {
-      state: ActionMenuState.PreparingSelection,
-      threadId: message.threadId,
-      menu,
-    }, message)
+    await this.move(
+      agentContext,
+      record,
+      { connectionId: connection.id, role: ActionMenuRole.Requester },
+      {
+        state: ActionMenuState.PreparingSelection,
+        threadId: message.threadId,
+        menu,
+      },
+      message,
+    )
   }
 
   /**

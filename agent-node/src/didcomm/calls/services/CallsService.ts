@@ -11,7 +11,7 @@ import type { CallMessage } from '../messages/index.ts'
 export class CallsService {
   constructor(@inject(EventEmitter) private readonly eventEmitter: EventEmitter) {}
 
-  processCallMessage(messageContext: DidCommInboundMessageContext<CallMessage>): void {
+  processCallMessage(messageContext: DidCommInboundMessageContext<CallMessage>): undefined {
     const connection = messageContext.assertReadyConnection()
     this.eventEmitter.emit<CallMessageReceivedEvent>(messageContext.agentContext, {
       type: CallsEventTypes.CallMessageReceived,

@@ -100,7 +100,12 @@ export class ShareMediaMessage extends DidCommMessage {
           data: { links: [item.uri] },
         }),
       )
-      return Object.assign(new SharedMediaItemDescriptor(), { id: item.id, attachmentId, ciphering: item.ciphering, metadata: item.metadata })
+      return Object.assign(new SharedMediaItemDescriptor(), {
+        id: item.id,
+        attachmentId,
+        ciphering: item.ciphering,
+        metadata: item.metadata,
+      })
     })
   }
 }

@@ -17,7 +17,7 @@ export class MediaSharingService {
    * @throws CredoError when a descriptor names no attachment, or the attachment lacks its MIME
    * type or URI (Credo answers the sender with a problem report).
    */
-  processShareMedia(messageContext: DidCommInboundMessageContext<ShareMediaMessage>): void {
+  processShareMedia(messageContext: DidCommInboundMessageContext<ShareMediaMessage>): undefined {
     const { message, agentContext } = messageContext
     const connection = messageContext.assertReadyConnection()
     const items = message.items.map((descriptor): SharedMediaItem => {

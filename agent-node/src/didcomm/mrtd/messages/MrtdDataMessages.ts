@@ -43,7 +43,10 @@ const IsStringRecord = () =>
     name: 'isStringRecord',
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string'),
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((entry) => typeof entry === 'string'),
       defaultMessage: buildMessage((prefix) => `${prefix}$property must be an object of base64 strings`),
     },
   })

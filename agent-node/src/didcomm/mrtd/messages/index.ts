@@ -7,5 +7,11 @@ export * from './MrtdProblemReportMessage.ts'
 export * from './MrtdRequestMessages.ts'
 
 /** Every message of the MRTD protocol. */
-export const MRTD_MESSAGES = [MrzDataRequestMessage, MrzDataMessage, EMrtdDataRequestMessage, EMrtdDataMessage, MrtdProblemReportMessage] as const
+export const MRTD_MESSAGES = [
+  MrzDataRequestMessage,
+  MrzDataMessage,
+  EMrtdDataRequestMessage,
+  EMrtdDataMessage,
+  MrtdProblemReportMessage,
+] as const
 export type MrtdMessage = InstanceType<(typeof MRTD_MESSAGES)[number]>

@@ -11,7 +11,7 @@ import { MrtdEventTypes, type MrtdMessageReceivedEvent } from '../MrtdEvents.ts'
 export class MrtdService {
   constructor(@inject(EventEmitter) private readonly eventEmitter: EventEmitter) {}
 
-  processMrtdMessage(messageContext: DidCommInboundMessageContext<MrtdMessage>): void {
+  processMrtdMessage(messageContext: DidCommInboundMessageContext<MrtdMessage>): undefined {
     const connection = messageContext.assertReadyConnection()
     this.eventEmitter.emit<MrtdMessageReceivedEvent>(messageContext.agentContext, {
       type: MrtdEventTypes.MrtdMessageReceived,

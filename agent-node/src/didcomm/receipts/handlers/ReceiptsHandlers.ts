@@ -3,7 +3,9 @@ import { MessageReceiptsMessage, RequestReceiptsMessage } from '../messages/inde
 import type { ReceiptsService } from '../services/ReceiptsService.ts'
 
 /** Inbound `message-receipts` -> the service. */
-export const messageReceiptsHandler = (service: ReceiptsService) => messageHandler([MessageReceiptsMessage], (inbound) => service.processReceipts(inbound))
+export const messageReceiptsHandler = (service: ReceiptsService) =>
+  messageHandler([MessageReceiptsMessage], (inbound) => service.processReceipts(inbound))
 
 /** Inbound `request-receipts` -> the service. */
-export const requestReceiptsHandler = (service: ReceiptsService) => messageHandler([RequestReceiptsMessage], (inbound) => service.processRequestReceipts(inbound))
+export const requestReceiptsHandler = (service: ReceiptsService) =>
+  messageHandler([RequestReceiptsMessage], (inbound) => service.processRequestReceipts(inbound))

@@ -8,7 +8,7 @@ import { ReceiptsEventTypes, type MessageReceiptsReceivedEvent, type RequestRece
 export class ReceiptsService {
   constructor(@inject(EventEmitter) private readonly eventEmitter: EventEmitter) {}
 
-  processReceipts(messageContext: DidCommInboundMessageContext<MessageReceiptsMessage>): void {
+  processReceipts(messageContext: DidCommInboundMessageContext<MessageReceiptsMessage>): undefined {
     const connection = messageContext.assertReadyConnection()
     this.eventEmitter.emit<MessageReceiptsReceivedEvent>(messageContext.agentContext, {
       type: ReceiptsEventTypes.MessageReceiptsReceived,
@@ -16,7 +16,7 @@ export class ReceiptsService {
     })
   }
 
-  processRequestReceipts(messageContext: DidCommInboundMessageContext<RequestReceiptsMessage>): void {
+  processRequestReceipts(messageContext: DidCommInboundMessageContext<RequestReceiptsMessage>): undefined {
     const connection = messageContext.assertReadyConnection()
     this.eventEmitter.emit<RequestReceiptsReceivedEvent>(messageContext.agentContext, {
       type: ReceiptsEventTypes.RequestReceiptsReceived,

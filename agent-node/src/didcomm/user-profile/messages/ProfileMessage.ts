@@ -45,7 +45,9 @@ export class ProfileMessage extends DidCommMessage {
       const picture = options.profile[key]
       if (!picture) continue
       this.profile[key] = `#${key}`
-      this.addAppendedAttachment(new DidCommAttachment({ id: key, mimeType: picture.mimeType, data: { base64: picture.base64, links: picture.links } }))
+      this.addAppendedAttachment(
+        new DidCommAttachment({ id: key, mimeType: picture.mimeType, data: { base64: picture.base64, links: picture.links } }),
+      )
     }
     if (options.sendBackYours) this.sendBackYours = true
   }

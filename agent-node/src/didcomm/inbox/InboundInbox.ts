@@ -1,0 +1,200 @@
+/**
+ * The inbound DIDComm inbox: every envelope read from the public port (HTTP or WebSocket) is
+ * stored in the agent database before it is processed, and deleted once processed. WebSocket
+ * envelopes are processed one at a time in arrival order (as Credo does); an HTTP envelope is
+ * processed at once in its request (a request waiting behind others could deadlock two agents
+ * that answer each other over HTTP). A crash loses nothing that was read: envelopes
+ * still stored are processed at the next start. An envelope processed but not yet deleted when the
+ * process died is processed again (at least once; events carry the DIDComm message id).
+ *
+ * The backlog is bounded: `full` tells the transports to stop reading (WebSocket: the socket is
+ * paused until the backlog is down to half; HTTP: 503), so a burst waits in the senders' and the
+ * kernel's buffers instead of agent-node's memory, and the event loop keeps serving `/health`.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AgentContext } from '@credo-ts/core'
+import { DidCommMessageReceiver, type DidCommEncryptedMessage, type DidCommTransportSession } from '@credo-ts/didcomm'
+import { sql } from 'drizzle-orm'
+import { applySchema, execute, selectRows } from '../../database/dialect.ts'
+import type { Database } from '../../database/index.ts'
+import type { Logger } from '../../logging/index.ts'
+
+/** Envelopes stored and not yet processed beyond which transports stop reading. */
+export const MAX_INBOX_BACKLOG = 200
+
+const SCHEMA_SQL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS didcomm_inbox (
+    id TEXT PRIMARY KEY,
+    envelope TEXT NOT NULL,
+    received_at BIGINT NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS didcomm_inbox_received ON didcomm_inbox (received_at, id)`,
+]
+
+interface Job {
+  id: string
+  envelope: DidCommEncryptedMessage
+  session?: DidCommTransportSession
+}
+
+export class InboundInbox {
+  private readonly jobs: Job[] = []
+  /** Envelopes accepted and not yet stored (the next batch). */
+  private readonly arriving: Array<{ job: Job; resolve: () => void; reject: (error: unknown) => void }> = []
+  private storing?: Promise<void>
+  /** HTTP envelopes being processed in their requests. */
+  private inRequests = 0
+  private readonly roomListeners = new Set<() => void>()
+  private agentContext?: AgentContext
+  private working?: Promise<void>
+  private stopped = false
+
+  private constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Creates the table if missing; envelopes left by a previous run wait for `start`. */
+  static async open(database: Database, logger: Logger): Promise<InboundInbox> {
+    await applySchema(database, SCHEMA_SQL)
+    const inbox = new InboundInbox(database, logger)
+    const left = await selectRows<{ id: string; envelope: string }>(
+      database,
+      sql`SELECT id, envelope FROM didcomm_inbox ORDER BY received_at, id`,
+    )
+    for (const row of left) inbox.jobs.push({ id: row.id, envelope: JSON.parse(row.envelope) as DidCommEncryptedMessage })
+    if (left.length > 0)
+      logger.warn({ count: left.length }, 'inbound DIDComm messages read before the last stop and not processed: processing them now')
+    return inbox
+  }
+
+  /** Envelopes stored and not yet processed. */
+  get backlog(): number {
+    return this.arriving.length + this.jobs.length + this.inRequests
+  }
+
+  /** Whether transports should stop reading (`MAX_INBOX_BACKLOG` reached). */
+  get full(): boolean {
+    return this.backlog >= MAX_INBOX_BACKLOG
+  }
+
+  /** Calls `listener` once, when the backlog is down to half of `MAX_INBOX_BACKLOG`. */
+  onRoom(listener: () => void): void {
+    this.roomListeners.add(listener)
+  }
+
+  /**
+   * Stores `envelope`, then queues it for processing in arrival order (WebSocket; `session` takes
+   * return-route replies). Resolves once it is stored; a failure to process it is logged.
+   * Envelopes accepted in the same tick are stored in one statement (one commit, one sync to disk,
+   * where one each would hold the event loop for a burst).
+   */
+  accept(envelope: DidCommEncryptedMessage, session?: DidCommTransportSession): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.arriving.push({ job: { id: randomUUID(), envelope, session }, resolve, reject })
+      this.storing ??= this.storeArriving()
+    })
+  }
+
+  /** Stores the envelopes accepted so far in one INSERT, then queues them in order. */
+  private async storeArriving(): Promise<void> {
+    await Promise.resolve() // let the current tick's envelopes join this batch
+    try {
+      while (this.arriving.length > 0) {
+        const batch = this.arriving.splice(0, MAX_INBOX_BACKLOG)
+        const now = Date.now()
+        const rows = batch.map(({ job }, i) => sql`(${job.id}, ${JSON.stringify(job.envelope)}, ${now + i})`)
+        try {
+          await execute(this.database, sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES ${sql.join(rows, sql`, `)}`)
+          for (const { job, resolve } of batch) {
+            this.jobs.push(job)
+            resolve()
+          }
+          this.kick()
+        } catch (error) {
+          for (const { reject } of batch) reject(error)
+        }
+      }
+    } finally {
+      this.storing = undefined
+    }
+  }
+
+  /**
+   * Stores `envelope` and processes it now (HTTP: the reply goes back on `session`).
+   * @returns the error when Credo could not process it (then logged and dropped)
+   * @throws when the agent is not started or the envelope cannot be stored
+   */
+  async processNow(envelope: DidCommEncryptedMessage, session: DidCommTransportSession): Promise<Error | undefined> {
+    const agentContext = this.agentContext
+    if (!agentContext) throw new Error('the inbox is not started')
+    this.inRequests++
+    try {
+      const id = await this.store(envelope)
+      const failure = await this.process(agentContext, envelope, session)
+      await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${id}`)
+      return failure
+    } finally {
+      this.inRequests--
+    }
+  }
+
+  /** Starts processing (stored envelopes first) in `agentContext`, once the agent is initialized. */
+  start(agentContext: AgentContext): void {
+    this.agentContext = agentContext
+    this.kick()
+  }
+
+  /** Finishes the envelope being processed; the rest stays stored for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    await this.working
+  }
+
+  private async store(envelope: DidCommEncryptedMessage): Promise<string> {
+    const id = randomUUID()
+    await execute(
+      this.database,
+      sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()})`,
+    )
+    return id
+  }
+
+  /** Has Credo process `envelope`; the error, logged, when it could not. */
+  private async process(
+    agentContext: AgentContext,
+    envelope: DidCommEncryptedMessage,
+    session?: DidCommTransportSession,
+  ): Promise<Error | undefined> {
+    try {
+      await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+      return undefined
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error))
+      this.logger.warn({ err: failure }, 'inbound DIDComm message could not be processed; dropped')
+      return failure
+    }
+  }
+
+  private kick(): void {
+    if (this.working || !this.agentContext || this.stopped) return
+    this.working = this.work(this.agentContext).finally(() => {
+      this.working = undefined
+    })
+  }
+
+  private async work(agentContext: AgentContext): Promise<void> {
+    while (!this.stopped) {
+      const job = this.jobs[0]
+      if (!job) return
+      await this.process(agentContext, job.envelope, job.session)
+      await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${job.id}`)
+      this.jobs.shift()
+      if (this.jobs.length <= MAX_INBOX_BACKLOG / 2 && this.roomListeners.size > 0) {
+        const listeners = [...this.roomListeners]
+        this.roomListeners.clear()
+        for (const listener of listeners) listener()
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Credo's message pickup queue (`DidCommQueueTransportRepository`, `@credo-ts/didcomm` 0.6) in the
+ * agent database instead of memory: messages for a wallet with no endpoint of its own (it picks
+ * them up, Aries RFC 0685 Pickup v2) survive a restart of agent-node. The stored payload is the
+ * packed (encrypted) DIDComm message, as Credo hands it over.
+ *
+ * Semantics follow Credo's `InMemoryQueueTransportRepository`: `takeFromQueue` marks messages
+ * `sending` so they are not taken twice, `removeMessages` deletes them once the wallet confirmed
+ * them. Messages left `sending` by a process that stopped are `pending` again when the queue is
+ * opened: a restart delivers at least once (the wallet drops repeats by `@id`).
+ */
+import { randomUUID } from 'node:crypto'
+import type { AgentContext } from '@credo-ts/core'
+import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDidCommMessage } from '@credo-ts/didcomm'
+import { sql } from 'drizzle-orm'
+import { applySchema, execute, selectRows } from '../../database/dialect.ts'
+import type { Database } from '../../database/index.ts'
+
+/** One row per queued message; `seq` keeps arrival order, `recipient_dids` is a JSON array. */
+const SCHEMA_SQL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS didcomm_pickup_queue (
+    id TEXT PRIMARY KEY,
+    context_id TEXT NOT NULL,
+    connection_id TEXT NOT NULL,
+    recipient_dids TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    received_at BIGINT NOT NULL,
+    state TEXT NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS didcomm_pickup_queue_connection ON didcomm_pickup_queue (context_id, connection_id, state, received_at)`,
+]
+
+interface QueueRow extends Record<string, unknown> {
+  id: string
+  recipient_dids: string
+  payload: string
+  received_at: string | number
+}
+
+type Options = Parameters<DidCommQueueTransportRepository['takeFromQueue']>[1]
+
+export class DatabaseQueueTransportRepository implements DidCommQueueTransportRepository {
+  private constructor(private readonly database: Database) {}
+
+  /** Creates the table if missing and makes messages left `sending` by a stopped process `pending` again. */
+  static async open(database: Database): Promise<DatabaseQueueTransportRepository> {
+    await applySchema(database, SCHEMA_SQL)
+    await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending'`)
+    return new DatabaseQueueTransportRepository(database)
+  }
+
+  /** Pending messages for the connection (and recipient, when given). */
+  async getAvailableMessageCount(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<number> {
+    return (await this.pending(agentContext, options)).length
+  }
+
+  /** Takes up to `limit` pending messages, oldest first: marks them `sending`, or deletes them with `deleteMessages`. */
+  async takeFromQueue(agentContext: AgentContext, options: Options): Promise<QueuedDidCommMessage[]> {
+    const rows = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
+    if (rows.length === 0) return []
+    const ids = sql.join(
+      rows.map((row) => sql`${row.id}`),
+      sql`, `,
+    )
+    if (options.deleteMessages) await execute(this.database, sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids})`)
+    else await execute(this.database, sql`UPDATE didcomm_pickup_queue SET state = 'sending' WHERE id IN (${ids})`)
+    return rows.map((row) => ({
+      id: row.id,
+      receivedAt: new Date(Number(row.received_at)),
+      encryptedMessage: JSON.parse(row.payload) as DidCommEncryptedMessage,
+    }))
+  }
+
+  /** Queues a packed message for the connection. @returns the queue's id of it */
+  async addMessage(
+    agentContext: AgentContext,
+    options: { connectionId: string; recipientDids: string[]; payload: DidCommEncryptedMessage; receivedAt?: Date },
+  ): Promise<string> {
+    const id = randomUUID()
+    await execute(
+      this.database,
+      sql`INSERT INTO didcomm_pickup_queue (id, context_id, connection_id, recipient_dids, payload, received_at, state)
+      VALUES (${id}, ${agentContext.contextCorrelationId}, ${options.connectionId}, ${JSON.stringify(options.recipientDids)},
+        ${JSON.stringify(options.payload)}, ${(options.receivedAt ?? new Date()).getTime()}, 'pending')`,
+    )
+    return id
+  }
+
+  /** Deletes messages the wallet confirmed. */
+  async removeMessages(agentContext: AgentContext, options: { connectionId: string; messageIds: string[] }): Promise<void> {
+    if (options.messageIds.length === 0) return
+    await execute(
+      this.database,
+      sql`DELETE FROM didcomm_pickup_queue
+      WHERE context_id = ${agentContext.contextCorrelationId} AND connection_id = ${options.connectionId}
+        AND id IN (${sql.join(
+          options.messageIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+    )
+  }
+
+  private async pending(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<QueueRow[]> {
+    const rows = await selectRows<QueueRow>(
+      this.database,
+      sql`SELECT id, recipient_dids, payload, received_at FROM didcomm_pickup_queue
+      WHERE context_id = ${agentContext.contextCorrelationId} AND connection_id = ${options.connectionId} AND state = 'pending'
+      ORDER BY received_at, id`,
+    )
+    const { recipientDid } = options
+    return recipientDid === undefined ? rows : rows.filter((row) => (JSON.parse(row.recipient_dids) as string[]).includes(recipientDid))
+  }
+}

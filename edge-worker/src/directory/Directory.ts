@@ -1,0 +1,66 @@
+/**
+ * The user directory: which connections each authenticated identity is on, and its roles, so a
+ * later feature (approvals) can reach a user on all their devices. An identity authenticated on
+ * two connections is one user with two connections. One object per Worker
+ * (`DIRECTORY.idFromName('directory')`), reached through bindings.ts `directory(env)`; the
+ * conversation objects keep it current when a user logs in or out.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import { asc, eq } from 'drizzle-orm'
+import type { Env } from '../env.ts'
+import { openDatabase, type Database } from '../storage/index.ts'
+import { migrations } from './migrations.ts'
+import { members, schema } from './schema.ts'
+
+/** One user of the directory. */
+export interface DirectoryUser {
+  identity: string
+  /** Union of the roles presented on each connection, in first-seen order. */
+  roles: string[]
+  /** An admin (adminUsers / adminAvatars) on any of its connections. */
+  admin: boolean
+  /** Connections the identity is authenticated on, oldest first. */
+  connectionIds: string[]
+}
+
+/** Durable Object holding the directory. RPC: `signIn`, `signOut`, `user`. */
+export class Directory extends DurableObject<Env> {
+  private readonly db: Database<typeof schema>
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.db = openDatabase(ctx, schema, migrations)
+  }
+
+  /** Records that `principal` is authenticated on `connectionId` (replacing whoever was before on it). Idempotent. */
+  async signIn(connectionId: string, principal: { identity: string; roles: string[]; admin: boolean }, now = Date.now()): Promise<void> {
+    const { identity, roles, admin } = principal
+    this.db
+      .insert(members)
+      .values({ connectionId, identity, roles, admin, since: now })
+      .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, admin, since: now } })
+      .run()
+  }
+
+  /** Records that nobody is authenticated on `connectionId` any more. Idempotent. */
+  async signOut(connectionId: string): Promise<void> {
+    this.db.delete(members).where(eq(members.connectionId, connectionId)).run()
+  }
+
+  /** The user `identity`, or null when it is authenticated nowhere. */
+  async user(identity: string): Promise<DirectoryUser | null> {
+    const rows = this.db
+      .select()
+      .from(members)
+      .where(eq(members.identity, identity))
+      .orderBy(asc(members.since), asc(members.connectionId))
+      .all()
+    if (rows.length === 0) return null
+    return {
+      identity,
+      roles: [...new Set(rows.flatMap((row) => row.roles))],
+      admin: rows.some((row) => row.admin),
+      connectionIds: rows.map((row) => row.connectionId),
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The registry of menu actions (`flows.menu.items[].action`): name → what selecting the item
+ * does. An action is a flow step: it gets the flow context and returns a session patch. The MCP
+ * issue adds mcp-config, abort-config, my-approval-requests and pending-approvals here.
+ */
+import { authenticate, logout } from '../authentication/index.ts'
+import type { FlowContext, FlowResult } from '../types.ts'
+
+/** What a menu selection runs. */
+export type MenuAction = (context: FlowContext) => Promise<FlowResult>
+
+export const menuActions: Readonly<Record<string, MenuAction>> = {
+  authenticate,
+  logout,
+}

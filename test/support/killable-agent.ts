@@ -1,0 +1,68 @@
+/**
+ * For fault tests with real processes: agent-node as a child process on a data folder of its own
+ * (real SQLite), its events going to a webhook receiver, and a Credo wallet peer. `restart`
+ * starts it again on the same DATA_DIR and wallet key (after the test killed it).
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createLogger } from '../../agent-node/src/logging/index.ts'
+import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
+import { startEventReceiver, type EventReceiver } from './event-receiver.ts'
+
+export interface KillableAgent {
+  readonly receiver: EventReceiver
+  readonly wallet: WalletPeer
+  /** Its DATA_DIR (`agent.sqlite` is there). */
+  readonly dataDir: string
+  /** The running process (a new one after `restart`). */
+  readonly agent: AgentNodeProcess
+  /** Sends SIGKILL to the process group and resolves once it exited. */
+  kill(): Promise<void>
+  restart(): Promise<AgentNodeProcess>
+  stop(): Promise<void>
+}
+
+/** Starts the receiver, agent-node (with `env` on top of the defaults) and the wallet. */
+export async function startKillableAgent(label: string, env: Record<string, string> = {}): Promise<KillableAgent> {
+  const receiver = await startEventReceiver()
+  const dataDir = mkdtempSync(join(tmpdir(), `parley-${label}-`))
+  const fullEnv = {
+    EVENTS_BASE_URL: receiver.url,
+    DATA_DIR: dataDir,
+    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+    PUBLIC_PORT: String(await freePort()),
+    ADMIN_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    ...env,
+  }
+  let agent = await startAgentNodeProcess({ env: fullEnv })
+  const wallet = await WalletPeer.create({ label: `${label} wallet`, logger: createLogger('fatal', 'wallet') })
+  return {
+    receiver,
+    wallet,
+    dataDir,
+    get agent() {
+      return agent
+    },
+    async kill() {
+      const { child } = agent
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      process.kill(-child.pid!, 'SIGKILL')
+      await exited
+    },
+    async restart() {
+      agent = await startAgentNodeProcess({ env: fullEnv })
+      return agent
+    },
+    async stop() {
+      await wallet.stop()
+      await agent.stop()
+      await receiver.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
