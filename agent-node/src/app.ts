@@ -19,7 +19,7 @@ import { anonCredsRoutes } from './anoncreds/index.ts'
 import { CredentialKeyWorkers } from './anoncreds/key-generation/CredentialKeyWorkers.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
-import { ensurePublicDid } from './did/PublicDidService.ts'
+import { ensurePublicDid, registerPublicDidWithCredo } from './did/PublicDidService.ts'
 import { bridgeCredoEvents } from './events/credo-bridge.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
 import { OutboxStore } from './events/outbox/store.ts'
@@ -121,6 +121,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
   const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)
+  await registerPublicDidWithCredo(agent.context, didRecord)
   logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 
   const outbox = await OutboxStore.open(database)
@@ -165,7 +166,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   presentationRequests.start()
   cleanup.defer('presentation requests', () => presentationRequests.stop())
 
-  const publicApp = createPublicApp(() => agent, transports, config, shortUrls)
+  const publicApp = createPublicApp(() => agent, transports, config, shortUrls, publicDid)
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route(
     '/',

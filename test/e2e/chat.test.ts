@@ -3,6 +3,7 @@
  * (workerd via `wrangler dev`) as processes joined by the tunnel, a Credo wallet peer over
  * WebSocket on loopback, a webhook receiver, and the scripted OpenAI-compatible server.
  */
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -198,5 +199,40 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     const html = await page.text()
     expect(html).toContain('<svg')
     expect(html).toContain(location.replace(/&/g, '&#38;'))
+  })
+
+  it('the terminal wallet (npm run wallet) shows the greeting that comes as the connection completes, then an answer', async () => {
+    const walletData = join(dataDir, 'terminal-wallet.sqlite')
+    // the URL `npm start` prints
+    const { url } = (await (await admin('/v1/invitation')).json()) as { url: string }
+    const child = spawn(process.execPath, ['--import', 'tsx', 'agent-node/src/terminal-wallet/main.ts', url, '--data', walletData], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const shown = (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not shown: ${pattern}; output so far:\n${output}`)), 60_000)
+        const check = () => {
+          if (!pattern.test(output)) return
+          clearTimeout(timer)
+          child.stdout.off('data', check)
+          resolve()
+        }
+        child.stdout.on('data', check)
+        check()
+      })
+    try {
+      await shown(/connected to /)
+      // The greeting is sent the moment DID Exchange completes, often before `connect` resolves.
+      await shown(new RegExp(greetingTemplate.split('{userName}')[0]!.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      child.stdin.write('from the terminal\n')
+      await shown(/echo: from the terminal/)
+    } finally {
+      child.kill('SIGTERM')
+    }
   })
 })

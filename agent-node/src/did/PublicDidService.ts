@@ -11,10 +11,10 @@
  * - A different AGENT_PUBLIC_DID is a different DID: a new one is created beside the old one,
  *   whose AnonCreds objects are then no longer served.
  */
-import type { AgentContext } from '@credo-ts/core'
+import { DidDocument, DidsApi, type AgentContext } from '@credo-ts/core'
 import { createDID, generateParallelDidWeb, updateDID, type DIDDoc } from 'didwebvh-ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
-import { publicDidDocument, publicDidServices, type PublicDidServices } from './document.ts'
+import { publicDidDocument, publicDidServices, SIGNING_KEY_FRAGMENT, type PublicDidServices } from './document.ts'
 import type { ConfiguredPublicDid } from './identifier.ts'
 import { createEd25519Key, ed25519Multikey, ed25519Verifier, getEd25519Key, KmsDidLogSigner } from './keys.ts'
 import { PublicDidRecord } from './PublicDidRecord.ts'
@@ -57,6 +57,22 @@ export async function ensurePublicDid(
   }
   await repository.update(agentContext, existing)
   return { record: existing, outcome: 'updated' }
+}
+
+/**
+ * Makes the public DID one of Credo's own ("created") DIDs, with its current document and the KMS
+ * id of its Ed25519 key (`#key-1`; the X25519 key agreement is derived from it), so Credo can
+ * answer a DID Exchange request sent to it through an invitation naming it (RFC 0434 `services`
+ * holding the DID), sign the response with it, and resolve it locally. Idempotent: called at every
+ * start, after `ensurePublicDid`, it replaces the document Credo holds with the current one.
+ */
+export async function registerPublicDidWithCredo(agentContext: AgentContext, record: PublicDidRecord): Promise<void> {
+  await agentContext.resolve(DidsApi).import({
+    did: record.did,
+    didDocument: DidDocument.fromJSON(record.document),
+    keys: [{ didDocumentRelativeKeyId: `#${SIGNING_KEY_FRAGMENT}`, kmsKeyId: record.keyId }],
+    overwrite: true,
+  })
 }
 
 /** The public DID record of `did` (the resolved DID, SCID included), if this agent holds it. */

@@ -17,6 +17,9 @@ const ANONCREDS_SERVICE_TYPE = 'AnonCredsRegistry'
 /** Path of the AnonCreds service under the public URL; objects are served below it. */
 export const ANONCREDS_PATH = '/anoncreds/v1'
 
+/** Fragment of the Ed25519 verification method (`<did>#key-1`); the KMS holds its private key. */
+export const SIGNING_KEY_FRAGMENT = 'key-1'
+
 /** What the document announces besides its key. */
 export interface PublicDidServices {
   /** DIDComm endpoints (config.endpoints), in order of preference. */
@@ -47,11 +50,11 @@ export function publicDidDocument(did: string, publicKey: Uint8Array, services: 
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
     id: did,
     verificationMethod: [
-      { id: `${did}#key-1`, type: 'Multikey', controller: did, publicKeyMultibase: ed25519Multikey(publicKey) },
+      { id: `${did}#${SIGNING_KEY_FRAGMENT}`, type: 'Multikey', controller: did, publicKeyMultibase: ed25519Multikey(publicKey) },
       { id: `${did}#key-agreement-1`, type: 'Multikey', controller: did, publicKeyMultibase: x25519MultikeyFromEd25519(publicKey) },
     ],
-    authentication: [`${did}#key-1`],
-    assertionMethod: [`${did}#key-1`],
+    authentication: [`${did}#${SIGNING_KEY_FRAGMENT}`],
+    assertionMethod: [`${did}#${SIGNING_KEY_FRAGMENT}`],
     keyAgreement: [`${did}#key-agreement-1`],
     service: publicDidServices(did, services),
   }

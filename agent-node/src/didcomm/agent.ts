@@ -65,8 +65,8 @@ function modules(options: DidcommAgentOptions) {
   return {
     storage: new DrizzleStorageModule(options.storageService),
     kms: new Kms.KeyManagementModule({ backends: [options.kms] }),
-    // Credo's default resolvers, with did:web resolved by ours (through `fetch`); did:peer and
-    // did:key are added by Credo.
+    // Credo's default resolvers, with did:web and did:webvh resolved by ours (through `fetch`);
+    // did:peer and did:key are added by Credo.
     dids: new DidsModule({ resolvers: [new WebDidResolver(fetch), new JwkDidResolver()] }),
     anoncreds: new AnonCredsModule({
       // did:web / did:webvh issuers: publishes under this agent's public DID, resolves over HTTP.

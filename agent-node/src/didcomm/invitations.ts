@@ -1,8 +1,14 @@
 /**
  * Connection invitations: Aries RFC 0434 out-of-band invitations with DID Exchange (RFC 0023)
- * as handshake, single-use or multi-use (one invitation, any number of connections: the
- * agent's public invitation is one of these, reused), encoded as `<AGENT_INVITATION_BASE_URL>?oob=<base64url>` so any wallet (which
+ * as handshake, encoded as `<AGENT_INVITATION_BASE_URL>?oob=<base64url>` so any wallet (which
  * reads the `oob` parameter) and any phone camera (which opens the page) can use the same URL.
+ * Two forms:
+ * - multi-use, naming the agent's public DID (`services: ["did:webvh:…"]`, as vs-agent's): any
+ *   number of wallets connect through it, each resolving the DID to reach the agent, and their
+ *   connections name the DID as `invitationDid`; the agent's public invitation is one of these,
+ *   reused;
+ * - single-use, with an inline service and a fresh did:key (one wallet; invitations carrying a
+ *   message are always of this form).
  */
 import {
   DidCommHandshakeProtocol,
@@ -24,9 +30,10 @@ export interface ConnectionInvitation {
 type InvitationConfig = Pick<AgentNodeConfig, 'label' | 'invitationImageUrl' | 'invitationBaseUrl'>
 
 /**
- * How a connection invitation is made: `multiUse` lets every wallet that scans it connect (each
- * gets its own connection); `label` and `imageUrl` replace the agent's (AGENT_LABEL,
- * AGENT_INVITATION_IMAGE_URL) for this invitation.
+ * How a connection invitation is made: `multiUse` (default true) makes the multi-use invitation
+ * naming the public DID, every wallet that scans it connecting (each gets its own connection);
+ * `multiUse: false` the single-use one with an inline did:key service. `label` and `imageUrl`
+ * replace the agent's (AGENT_LABEL, AGENT_INVITATION_IMAGE_URL) for this invitation.
  */
 export interface ConnectionInvitationOptions {
   multiUse?: boolean
@@ -34,18 +41,38 @@ export interface ConnectionInvitationOptions {
   imageUrl?: string
 }
 
-/** Creates a connection invitation (single-use unless `multiUse`), auto-accepting the DID Exchange requests it leads to. */
+/**
+ * Creates a connection invitation (multi-use naming `publicDid` unless `multiUse` is false),
+ * auto-accepting the DID Exchange requests it leads to.
+ * @param publicDid the agent's public DID (resolved, SCID included), registered with Credo (`registerPublicDidWithCredo`)
+ */
 export async function createConnectionInvitation(
   agent: DidcommAgent,
   config: InvitationConfig,
+  publicDid: string,
   options: ConnectionInvitationOptions = {},
 ): Promise<MessageInvitation> {
   return createInvitation(
     agent,
     { ...config, label: options.label ?? config.label, invitationImageUrl: options.imageUrl ?? config.invitationImageUrl },
     [],
-    options.multiUse ?? false,
+    options.multiUse === false ? undefined : publicDid,
   )
+}
+
+/**
+ * Tag of the out-of-band records of the invitations naming a DID (the public DID): Credo records
+ * the invitation's DID on the invitee's connection (`invitationDid`) but not on the inviter's, which
+ * is found through its `outOfBandId` (`outOfBandIdsNamingDid`).
+ */
+const INVITATION_DID_TAG = 'invitationDid'
+
+/** Ids of the out-of-band records of this agent's invitations naming `did` (their connections carry these as `outOfBandId`). */
+export async function outOfBandIdsNamingDid(agent: DidcommAgent, did: string): Promise<string[]> {
+  const records = await agent.dependencyManager
+    .resolve(DidCommOutOfBandRepository)
+    .findByQuery(agent.context, { [INVITATION_DID_TAG]: did, role: DidCommOutOfBandRole.Sender })
+  return records.map((record) => record.id)
 }
 
 /** Tag of the out-of-band record of the agent's public invitation. */
@@ -55,24 +82,34 @@ const PUBLIC_INVITATION_TAG = 'parleyPublicInvitation'
 const publicInvitations = new WeakMap<DidcommAgent, Promise<ConnectionInvitation>>()
 
 /**
- * The agent's public invitation: one multi-use invitation, created on first use and then reused
- * (across restarts too, while AGENT_LABEL and AGENT_INVITATION_IMAGE_URL stay the same), so
- * anonymous requests (`GET {public_url}/invitation`) store nothing and create no key.
+ * The agent's public invitation: one multi-use invitation naming `publicDid`, created on first use
+ * and then reused (across restarts too, while AGENT_LABEL, AGENT_INVITATION_IMAGE_URL and the
+ * public DID stay the same), so anonymous requests (`GET {public_url}/invitation`) store nothing
+ * and create no key.
  */
-export function publicConnectionInvitation(agent: DidcommAgent, config: InvitationConfig): Promise<ConnectionInvitation> {
+export function publicConnectionInvitation(
+  agent: DidcommAgent,
+  config: InvitationConfig,
+  publicDid: string,
+): Promise<ConnectionInvitation> {
   let invitation = publicInvitations.get(agent)
   if (!invitation) {
-    invitation = findOrCreatePublicInvitation(agent, config)
+    invitation = findOrCreatePublicInvitation(agent, config, publicDid)
     publicInvitations.set(agent, invitation)
     invitation.catch(() => publicInvitations.delete(agent))
   }
   return invitation
 }
 
-async function findOrCreatePublicInvitation(agent: DidcommAgent, config: InvitationConfig): Promise<ConnectionInvitation> {
+async function findOrCreatePublicInvitation(
+  agent: DidcommAgent,
+  config: InvitationConfig,
+  publicDid: string,
+): Promise<ConnectionInvitation> {
   const repository = agent.dependencyManager.resolve(DidCommOutOfBandRepository)
   const stored = await repository.findByQuery(agent.context, {
     [PUBLIC_INVITATION_TAG]: true,
+    [INVITATION_DID_TAG]: publicDid,
     role: DidCommOutOfBandRole.Sender,
     state: DidCommOutOfBandState.AwaitResponse,
   })
@@ -80,10 +117,7 @@ async function findOrCreatePublicInvitation(agent: DidcommAgent, config: Invitat
     ({ outOfBandInvitation: invitation }) => invitation.label === config.label && invitation.imageUrl === config.invitationImageUrl,
   )
   if (current) return { url: current.outOfBandInvitation.toUrl({ domain: config.invitationBaseUrl }), outOfBandId: current.id }
-  const created = await createInvitation(agent, config, [], true)
-  const record = await repository.getById(agent.context, created.outOfBandId)
-  record.setTag(PUBLIC_INVITATION_TAG, true)
-  await repository.update(agent.context, record)
+  const created = await createInvitation(agent, config, [], publicDid, { [PUBLIC_INVITATION_TAG]: true })
   return { url: created.url, outOfBandId: created.outOfBandId }
 }
 
@@ -102,24 +136,35 @@ export function createMessageInvitation(
   config: InvitationConfig,
   message: DidCommMessage,
 ): Promise<MessageInvitation> {
-  return createInvitation(agent, config, [message], false)
+  return createInvitation(agent, config, [message])
 }
 
-/** A DID Exchange invitation carrying `messages`, auto-accepting the connection. */
+/**
+ * A DID Exchange invitation carrying `messages`, auto-accepting the connection: multi-use and
+ * naming `invitationDid` when given (its out-of-band record tagged with it, and with `tags`),
+ * otherwise single-use with an inline did:key service.
+ */
 async function createInvitation(
   agent: DidcommAgent,
   config: InvitationConfig,
   messages: DidCommMessage[],
-  multiUse: boolean,
+  invitationDid?: string,
+  tags: Record<string, boolean> = {},
 ): Promise<MessageInvitation> {
   const record = await agent.modules.didcomm.oob.createInvitation({
     label: config.label,
     imageUrl: config.invitationImageUrl,
     handshakeProtocols: [DidCommHandshakeProtocol.DidExchange],
     autoAcceptConnection: true,
-    multiUseInvitation: multiUse,
+    invitationDid,
+    multiUseInvitation: invitationDid !== undefined,
     messages: messages.length > 0 ? messages : undefined,
   })
+  if (invitationDid) {
+    // Before the URL is handed out: no request can be updating the record yet.
+    for (const [name, value] of Object.entries({ ...tags, [INVITATION_DID_TAG]: invitationDid })) record.setTag(name, value)
+    await agent.dependencyManager.resolve(DidCommOutOfBandRepository).update(agent.context, record)
+  }
   const invitation = record.outOfBandInvitation
   return { url: invitation.toUrl({ domain: config.invitationBaseUrl }), outOfBandId: record.id, invitation: invitation.toJSON() }
 }

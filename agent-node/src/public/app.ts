@@ -3,7 +3,8 @@
  * - `POST /`: DIDComm inbound over HTTP (`HttpInboundTransport`),
  * - WebSocket upgrades on any path: DIDComm inbound over WebSocket (Credo's WS transport on our server),
  * - `GET /invitation`: redirects to the page showing the QR code of the agent's public invitation
- *   (one multi-use invitation, reused: anonymous requests store nothing and create no key),
+ *   (one multi-use invitation naming the public DID, reused: anonymous requests store nothing and
+ *   create no key),
  * - `GET /qr?oob=…`: that page (the default AGENT_INVITATION_BASE_URL),
  * - `GET /s?id=<uuid>`: short URLs (`short-urls/route.ts`),
  * - `GET /health`.
@@ -46,11 +47,13 @@ export function createPublicTransports(inbox: InboundInbox, limits: EnvelopeLimi
   return { http: new HttpInboundTransport(inbox, limits, log), ws: new WsInboundTransport(socketServer, inbox, limits, log), socketServer }
 }
 
+/** The public app; `publicDid` (resolved, SCID included) is the DID the public invitation names. */
 export function createPublicApp(
   agent: () => DidcommAgent,
   transports: PublicTransports,
   config: AgentNodeConfig,
   shortUrls: ShortUrls,
+  publicDid: string,
 ): Hono {
   const app = new Hono()
   app.use(
@@ -62,7 +65,7 @@ export function createPublicApp(
   shortUrlRoute(app, shortUrls)
   app.get('/health', (c) => c.json({ ok: true }))
   app.post('/', (c) => transports.http.handle(c))
-  app.get('/invitation', async (c) => c.redirect((await publicConnectionInvitation(agent(), config)).url, 302))
+  app.get('/invitation', async (c) => c.redirect((await publicConnectionInvitation(agent(), config, publicDid)).url, 302))
   app.get('/qr', async (c) => {
     if (!c.req.query('oob') && !c.req.query('c_i'))
       return c.json({ error: 'validation_error', message: 'missing invitation (oob parameter)' }, 400)

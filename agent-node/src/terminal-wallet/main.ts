@@ -26,7 +26,7 @@ import {
   type ActionMenuStateChangedEvent,
 } from '../didcomm/action-menu/index.ts'
 import { createLogger } from '../logging/index.ts'
-import { WalletPeer } from './WalletPeer.ts'
+import { type ReceivedText, WalletPeer } from './WalletPeer.ts'
 
 const USAGE = 'usage: npm run wallet -- <invitation-url> [--label <name>] [--data <file.sqlite>]'
 
@@ -50,6 +50,11 @@ async function main(): Promise<void> {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'error', 'wallet')
   const wallet = await WalletPeer.create({ label: values.label!, databasePath: values.data, logger })
   console.log('connecting…')
+  // The agent may greet the instant the connection completes, before `connect` resolves: texts
+  // that come before the prompt is ready wait here and are shown first.
+  const early: ReceivedText[] = []
+  let show: ((message: ReceivedText) => void) | undefined
+  wallet.onText((message) => (show ? show(message) : early.push(message)))
   const connectionId = await wallet.connect(invitationUrl)
   const connection = await wallet.agent.modules.didcomm.connections.getById(connectionId)
   console.log(`connected to ${connection.theirLabel ?? 'the agent'}. Type a message and press Enter; /quit to leave.`)
@@ -60,7 +65,10 @@ async function main(): Promise<void> {
     rl.prompt(true)
   }
   const numbered = (items: string[], command: string) => [...items.map((item, i) => `  ${i + 1}. ${item}`), `  (${command} <n>)`].join('\n')
-  wallet.onText((message) => say(`${connection.theirLabel ?? 'agent'}: ${message.content}`))
+  show = (message) => {
+    if (message.connectionId === connectionId) say(`${connection.theirLabel ?? 'agent'}: ${message.content}`)
+  }
+  for (const message of early.splice(0)) show(message)
 
   let question: QuestionAnswerRecord | undefined
   let contextualMenu: ActionMenu | undefined

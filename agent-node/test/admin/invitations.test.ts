@@ -1,6 +1,8 @@
 /**
- * Invitations: the agent's public invitation is multi-use and reused (anonymous `GET
- * {public}/invitation` creates no key and no record, across restarts too), wallets connect
+ * Invitations: the agent's public invitation is multi-use, names the public DID and is reused
+ * (anonymous `GET {public}/invitation` creates no key and no record, across restarts too);
+ * `GET/POST /v1/invitation` name the public DID by default (wallets connect by resolving it, and
+ * the connections are listed by `invitationDid`) or are single-use and inline; wallets connect
  * through every URL form the agent prints, `POST /v1/invitation` and `GET /v1/qr` (PNG) work
  * as vs-agent's do, and an invitation too long for a QR code is a 4xx JSON error.
  * A real agent-node on loopback with a real SQLite file, real Credo wallet peers.
@@ -54,9 +56,18 @@ describe('invitations', () => {
     return wallet
   }
 
+  const decode = (url: string) =>
+    JSON.parse(Buffer.from(new URL(url).searchParams.get('oob')!, 'base64url').toString()) as { label: string; services: unknown[] }
+  const connectionsNaming = async (did: string) => {
+    const response = await node.admin(`/v1/connections?invitationDid=${encodeURIComponent(did)}`)
+    expect(response.status).toBe(200)
+    return (await response.json()) as { id: string; theirLabel: string; outOfBandId: string }[]
+  }
+
   it('300 anonymous GET /invitation store no invitation and create no key: one multi-use invitation is reused, across a restart too', async () => {
     const first = await publicInvitation()
     expect(first).toMatch(/\/qr\?oob=/)
+    expect(decode(first).services).toEqual([node.node.publicDid])
     const keys = await count('kms_keys')
     const records = await count('credo_records')
     for (let batch = 0; batch < 299; batch += 23) {
@@ -100,23 +111,55 @@ describe('invitations', () => {
     expect((await node.admin('/v1/qr?fcolor=red')).status).toBe(400)
   })
 
-  it('POST /v1/invitation: no body is a single-use invitation; multiUse and label are honoured; GET takes multiUse too', async () => {
-    const decode = (url: string) =>
-      JSON.parse(Buffer.from(new URL(url).searchParams.get('oob')!, 'base64url').toString()) as { label: string }
+  it('POST /v1/invitation: no body is the multi-use public-DID invitation; multiUse: false is single-use; label is honoured; GET takes multiUse too', async () => {
     const plain = await node.admin('/v1/invitation', { method: 'POST' })
     expect(plain.status).toBe(200)
     const { url, outOfBandId } = (await plain.json()) as { url: string; outOfBandId: string }
-    expect(decode(url).label).toBe('inviter')
-    expect((await node.node.agent.modules.didcomm.oob.getById(outOfBandId)).reusable).toBe(false)
+    expect(decode(url)).toMatchObject({ label: 'inviter', services: [node.node.publicDid] })
+    expect((await node.node.agent.modules.didcomm.oob.getById(outOfBandId)).reusable).toBe(true)
 
-    const shop = await node.admin('/v1/invitation', { body: { multiUse: true, label: 'Shop', didCommVersion: 'v1' } })
+    const shop = await node.admin('/v1/invitation', { body: { multiUse: false, label: 'Shop', didCommVersion: 'v1' } })
     const created = (await shop.json()) as { url: string; outOfBandId: string }
     expect(decode(created.url).label).toBe('Shop')
-    expect((await node.node.agent.modules.didcomm.oob.getById(created.outOfBandId)).reusable).toBe(true)
+    expect((await node.node.agent.modules.didcomm.oob.getById(created.outOfBandId)).reusable).toBe(false)
 
-    const viaGet = (await (await node.admin('/v1/invitation?multiUse=true')).json()) as { outOfBandId: string }
-    expect((await node.node.agent.modules.didcomm.oob.getById(viaGet.outOfBandId)).reusable).toBe(true)
+    const viaGet = (await (await node.admin('/v1/invitation?multiUse=false')).json()) as { outOfBandId: string }
+    expect((await node.node.agent.modules.didcomm.oob.getById(viaGet.outOfBandId)).reusable).toBe(false)
+    const byDefault = (await (await node.admin('/v1/invitation')).json()) as { url: string; outOfBandId: string }
+    expect(decode(byDefault.url).services).toEqual([node.node.publicDid])
+    expect((await node.node.agent.modules.didcomm.oob.getById(byDefault.outOfBandId)).reusable).toBe(true)
   })
+
+  it('GET /v1/invitation names the public DID: two wallets connect through it, each names the DID as invitationDid, GET /v1/connections?invitationDid lists both', async () => {
+    const publicDid = node.node.publicDid
+    expect(publicDid).toMatch(/^did:webvh:/)
+    const { url, outOfBandId } = (await (await node.admin('/v1/invitation')).json()) as { url: string; outOfBandId: string }
+    expect(decode(url).services).toEqual([publicDid])
+    const [carol, dave] = await Promise.all([newWallet('carol'), newWallet('dave')])
+    for (const wallet of [carol, dave]) {
+      const connectionId = await wallet.connect(url)
+      const theirView = await wallet.agent.modules.didcomm.connections.getById(connectionId)
+      expect(theirView.invitationDid).toBe(publicDid)
+      expect(theirView.theirLabel).toBe('inviter')
+    }
+    const listed = await connectionsNaming(publicDid)
+    const fromThisInvitation = listed.filter((connection) => connection.outOfBandId === outOfBandId)
+    expect(fromThisInvitation.map((connection) => connection.theirLabel).sort()).toEqual(['carol', 'dave'])
+    // the public invitation names the DID too: alice and bob (connected through /invitation) are listed
+    expect(listed.map((connection) => connection.theirLabel)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'dave']))
+  }, 120_000)
+
+  it('GET /v1/invitation?multiUse=false is single-use with an inline did:key service: a wallet connects, and its connection does not name the public DID', async () => {
+    const { url, outOfBandId } = (await (await node.admin('/v1/invitation?multiUse=false')).json()) as { url: string; outOfBandId: string }
+    const [service] = decode(url).services as { recipientKeys: string[] }[]
+    expect(service!.recipientKeys[0]).toMatch(/^did:key:z6Mk/)
+    const erin = await newWallet('erin')
+    const connectionId = await erin.connect(url)
+    expect((await erin.agent.modules.didcomm.connections.getById(connectionId)).invitationDid).not.toBe(node.node.publicDid)
+    expect((await node.node.agent.modules.didcomm.oob.getById(outOfBandId)).state).toBe('done')
+    const listed = await connectionsNaming(node.node.publicDid)
+    expect(listed.map((connection) => connection.theirLabel)).not.toContain('erin')
+  }, 120_000)
 
   it('GET /qr: an invitation too long for a QR code is a 414 JSON error, a missing one a 400 JSON error', async () => {
     const tooLong = await fetch(`${publicUrl}/qr?oob=${'A'.repeat(6_000)}`)

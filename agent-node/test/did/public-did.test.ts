@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config/index.ts'
 import { MAX_RESOLUTION_BYTES, resolveDidDocument } from '../../src/did/resolve.ts'
 import { listen } from '../../src/http/listen.ts'
 import { createLogger } from '../../src/logging/index.ts'
+import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
 import { freePort } from '../../../scripts/local-stack.ts'
 
 const walletKey = randomBytes(32).toString('base64url')
@@ -182,6 +183,20 @@ describe('public DID (did:web)', () => {
     expect(document.service![1]!.serviceEndpoint).toBe(`http://127.0.0.1:${port}/anoncreds/v1`)
     expect((await fetch(`http://127.0.0.1:${port}/.well-known/did.jsonl`)).status).toBe(404)
   })
+
+  it('a wallet connects through the invitation naming the did:web DID (resolved over HTTP)', async () => {
+    const port = await freePort()
+    const did = `did:web:127.0.0.1%3A${port}`
+    const agent = await start(newDataDir(), port, { AGENT_PUBLIC_DID: did })
+    const { url } = (await (await fetch(`http://127.0.0.1:${agent.adminPort}/v1/invitation`)).json()) as { url: string }
+    const wallet = await WalletPeer.create({ label: 'web-wallet', logger: createLogger('silent') })
+    try {
+      const connectionId = await wallet.connect(url)
+      expect((await wallet.agent.modules.didcomm.connections.getById(connectionId)).invitationDid).toBe(did)
+    } finally {
+      await wallet.stop()
+    }
+  }, 60_000)
 })
 
 describe('DidWebAnonCredsRegistry failures', () => {

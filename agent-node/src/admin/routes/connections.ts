@@ -2,6 +2,8 @@
  * Connections (spec "Connection"; the filters and the delete are vs-agent's):
  * - `GET /v1/connections[?outOfBandId&state&role&did&theirDid&threadId&invitationDid]`: every
  *   connection matching all the filters given (an unknown filter is a 400, never ignored);
+ *   `invitationDid` matches both sides: the connections made through this agent's invitations
+ *   naming the DID (the public DID) and those made through another agent's invitation naming it;
  * - `GET /v1/connections/{connection_id}`;
  * - `DELETE /v1/connections/{connection_id}`: deletes the record (204); the peer is not told
  *   (send `terminate-connection` first to hang up).
@@ -10,6 +12,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { boundedName } from '@parley/shared'
 import { DidCommDidExchangeRole, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import { isTerminated } from '../../didcomm/hangup.ts'
+import { outOfBandIdsNamingDid } from '../../didcomm/invitations.ts'
 import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 import { ConnectionBody, ConnectionIdParam } from '../schemas.ts'
@@ -89,9 +92,15 @@ export function connectionRoutes(deps: AdminDeps, app: OpenAPIHono) {
   const connections = () => deps.agent.modules.didcomm.connections
   return app
     .openapi(listConnections, async (c) => {
-      const { state, ...tags } = c.req.valid('query')
+      const { state, invitationDid, ...tags } = c.req.valid('query')
+      // Credo records `invitationDid` on the invitee's connection only: the inviter's are those of its invitations naming the DID.
+      const byInvitationDid = invitationDid
+        ? {
+            $or: [{ invitationDid }, ...(await outOfBandIdsNamingDid(deps.agent, invitationDid)).map((outOfBandId) => ({ outOfBandId }))],
+          }
+        : {}
       // `terminated` is Parley's view of a completed connection either side hung up (`toConnectionBody`).
-      const query = { ...tags, ...(state && state !== 'terminated' ? { state } : {}) }
+      const query = { ...tags, ...byInvitationDid, ...(state && state !== 'terminated' ? { state } : {}) }
       const records = (await connections().findAllByQuery(query)).filter((record) => !state || toConnectionBody(record).state === state)
       records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
       return c.json(records.map(toConnectionBody), 200)

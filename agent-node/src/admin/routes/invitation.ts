@@ -1,8 +1,10 @@
 /**
  * Connection invitations (spec "Endpoints"; the POST form and the QR code are vs-agent's):
- * - `GET /v1/invitation[?multiUse=true]`: a new invitation, single-use unless `multiUse`;
+ * - `GET /v1/invitation[?multiUse=false]`: a new invitation, by default multi-use and naming the
+ *   agent's public DID (as vs-agent's: the connections it leads to carry the DID as
+ *   `invitationDid`); `multiUse=false`: single-use, with an inline did:key service;
  * - `POST /v1/invitation` with `{ multiUse?, label?, imageUrl?, didCommVersion? }` (an empty or
- *   absent body is a single-use invitation, as vs-agent's `POST /v1/invitation`);
+ *   absent body is the multi-use public-DID invitation; `multiUse: false` the single-use one);
  * - `GET /v1/qr[?size&padding&level&fcolor&bcolor]`: a PNG QR code of the agent's public
  *   (multi-use, reused) invitation, for `<img>` embeds.
  */
@@ -14,14 +16,19 @@ import type { AdminDeps } from '../context.ts'
 import { ErrorBody, errorResponse } from '../errors.ts'
 import { DidCommVersionField, InvitationBody, jsonResponse } from '../schemas.ts'
 
-const MultiUse = z.boolean().optional().describe('true: any number of wallets may connect through it (each gets its own connection)')
+const MultiUse = z
+  .boolean()
+  .optional()
+  .describe(
+    'true (default): multi-use, naming the public DID; any number of wallets may connect through it (each gets its own connection). false: single-use, inline did:key service',
+  )
 
 const InvitationQuery = z.strictObject({
   multiUse: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
     .optional()
-    .describe('true: a multi-use invitation'),
+    .describe('true (default): multi-use, naming the public DID; false: single-use, inline did:key service'),
 })
 
 const InvitationCreate = z
@@ -61,7 +68,10 @@ const getInvitation = createRoute({
   tags: ['connections'],
   summary: 'Create a connection invitation',
   request: { query: InvitationQuery },
-  responses: { 200: jsonResponse(InvitationBody, 'An out-of-band invitation, single-use unless multiUse=true'), 400: invalid },
+  responses: {
+    200: jsonResponse(InvitationBody, 'An out-of-band invitation: multi-use naming the public DID, or single-use with multiUse=false'),
+    400: invalid,
+  },
 })
 
 const postInvitation = createRoute({
@@ -70,7 +80,10 @@ const postInvitation = createRoute({
   tags: ['connections'],
   summary: 'Create a connection invitation (vs-agent form)',
   request: { body: { required: false, content: { 'application/json': { schema: InvitationCreate } } } },
-  responses: { 200: jsonResponse(InvitationBody, 'An out-of-band invitation, single-use unless multiUse'), 400: invalid },
+  responses: {
+    200: jsonResponse(InvitationBody, 'An out-of-band invitation: multi-use naming the public DID, or single-use with multiUse: false'),
+    400: invalid,
+  },
 })
 
 const getQr = createRoute({
@@ -89,17 +102,19 @@ const getQr = createRoute({
 export function invitationRoutes(deps: AdminDeps, app: OpenAPIHono) {
   return app
     .openapi(getInvitation, async (c) => {
-      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, { multiUse: c.req.valid('query').multiUse })
+      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, deps.publicDid, {
+        multiUse: c.req.valid('query').multiUse,
+      })
       return c.json({ url, outOfBandId }, 200)
     })
     .openapi(postInvitation, async (c) => {
       // The body is optional (vs-agent's clients may POST none): without a JSON body it is not validated and stands for {}.
-      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, c.req.valid('json') ?? {})
+      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, deps.publicDid, c.req.valid('json') ?? {})
       return c.json({ url, outOfBandId }, 200)
     })
     .openapi(getQr, async (c) => {
       const { size, padding, level, fcolor, bcolor } = c.req.valid('query')
-      const { url } = await publicConnectionInvitation(deps.agent, deps.config)
+      const { url } = await publicConnectionInvitation(deps.agent, deps.config, deps.publicDid)
       try {
         const png = await renderQrCode(url, 'png', {
           width: size,
