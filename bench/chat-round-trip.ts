@@ -1,25 +1,106 @@
 /**
  * Benchmark: one chat turn, wallet -> agent-node -> tunnel -> conversation Durable Object (in
- * workerd) -> LLM (scripted, answers at once) -> agent-node -> wallet, against the raw Credo
- * basic-message echo between the same two agents (agent-node answers directly, no tunnel).
- * Both measured in one run, sequentially (one message in flight), after a warm-up.
+ * workerd) -> LLM (scripted, answers at once) -> agent-node -> wallet ("full"), against the raw
+ * Credo basic-message echo of agent-node (agent-node answers directly, no tunnel: "raw") and the
+ * anchor, the same echo between two plain Credo 0.6.3 agents ("plain", `plain-credo.ts`).
+ * Sequential (one message in flight, after a warm-up) and concurrent (`BENCH_WALLETS` wallets at
+ * once, each waiting for its reply), all in one run; CPU time of this process per round trip
+ * (workerd is another process).
  */
-import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
 import { startScriptedLlm } from '../test/support/scripted-llm.ts'
-import { measureReplies as measure, startBenchStack } from './stack.ts'
-import { ms, summarize, type LatencySummary } from './stats.ts'
+import { CONNECTING_AT_ONCE, startPlainCredoEcho, type PlainWallet } from './plain-credo.ts'
+import { startBenchStack } from './stack.ts'
+import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { createLogger } from '../agent-node/src/logging/index.ts'
+import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
+import { inBatches, ms, summarize, type LatencySummary } from './stats.ts'
 
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200)
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500)
+const WALLETS = Number(process.env.BENCH_WALLETS ?? 50)
+const PER_WALLET = Number(process.env.BENCH_PER_WALLET ?? 10)
 const WARMUP = 20
 
-export async function chatRoundTrip(): Promise<{ full: LatencySummary; raw: LatencySummary; ratioP50: number; ratioP99: number }> {
+/** One path's figures: latency, round trips per second and this process's CPU ms per round trip. */
+export interface PathFigures extends LatencySummary {
+  perSecond: number
+  cpuMs: number
+}
+
+async function timed(run: () => Promise<number[]>): Promise<PathFigures> {
+  const cpu = process.cpuUsage()
+  const start = performance.now()
+  const samples = await run()
+  const elapsed = performance.now() - start
+  const used = process.cpuUsage(cpu)
+  return { ...summarize(samples), perSecond: (samples.length * 1000) / elapsed, cpuMs: (used.user + used.system) / 1000 / samples.length }
+}
+
+async function sequential(wallet: PlainWallet, label: string, count: number): Promise<number[]> {
+  const samples: number[] = []
+  for (let i = 0; i < count; i++) {
+    const start = performance.now()
+    await wallet.roundTrip(`${label} ${i}`)
+    samples.push(performance.now() - start)
+  }
+  return samples
+}
+
+async function concurrent(wallets: PlainWallet[], label: string): Promise<number[]> {
+  const all = await Promise.all(wallets.map((wallet, w) => sequential(wallet, `${label} ${w}`, PER_WALLET)))
+  return all.flat()
+}
+
+/** `WalletPeer` seen as a `PlainWallet` on its connection to agent-node. */
+function peerRoundTrips(wallet: WalletPeer, connectionId: string): PlainWallet {
+  return {
+    roundTrip: async (text) => {
+      const content = `${text} ${Math.random().toString(36).slice(2, 10)}`
+      const reply = wallet.nextText((m) => m.content.endsWith(content), 60_000)
+      await wallet.sendText(connectionId, content)
+      await reply
+    },
+  }
+}
+
+export interface ChatRoundTripFigures {
+  sequential: { plain: PathFigures; raw: PathFigures; full: PathFigures }
+  concurrent: { plain: PathFigures; raw: PathFigures; full: PathFigures }
+}
+
+export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
+  const plainEcho = await startPlainCredoEcho(WALLETS)
+  let plainSequential: PathFigures
+  let plainConcurrent: PathFigures
+  try {
+    await sequential(plainEcho.wallets[0]!, 'warm-up', WARMUP)
+    plainSequential = await timed(() => sequential(plainEcho.wallets[0]!, 'plain', MESSAGES))
+    plainConcurrent = await timed(() => concurrent(plainEcho.wallets, 'plain'))
+  } finally {
+    await plainEcho.stop()
+  }
+
   const llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
   const stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' })
   const { node, wallet, connectionId } = stack
+  const peers: WalletPeer[] = []
   try {
+    const logger = createLogger('error', 'bench')
+    const others = await inBatches(WALLETS - 1, CONNECTING_AT_ONCE, async (i) => {
+      const peer = await WalletPeer.create({ label: `bench wallet ${i + 1}`, logger })
+      peers.push(peer)
+      const { url } = (await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }
+      const greeting = peer.nextText(() => true, 60_000)
+      const id = await peer.connect(url, 60_000)
+      await greeting
+      return peerRoundTrips(peer, id)
+    })
+    const first = peerRoundTrips(wallet, connectionId)
+    const all = [first, ...others]
+
     // Full path through the tunnel and the Durable Object.
-    await measure(wallet, connectionId, 'warm-up', WARMUP)
-    const full = await measure(wallet, connectionId, 'full', MESSAGES)
+    await sequential(first, 'warm-up', WARMUP)
+    const fullSequential = await timed(() => sequential(first, 'full', MESSAGES))
+    const fullConcurrent = await timed(() => concurrent(all, 'full'))
 
     // Raw Credo echo: the tunnel is closed, agent-node itself answers each basic message.
     await node.tunnel?.stop()
@@ -31,25 +112,46 @@ export async function chatRoundTrip(): Promise<{ full: LatencySummary; raw: Late
         void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
       },
     )
-    await measure(wallet, connectionId, 'warm-up raw', WARMUP)
-    const raw = await measure(wallet, connectionId, 'raw', MESSAGES)
-
-    const fullSummary = summarize(full)
-    const rawSummary = summarize(raw)
-    return { full: fullSummary, raw: rawSummary, ratioP50: fullSummary.p50 / rawSummary.p50, ratioP99: fullSummary.p99 / rawSummary.p99 }
+    await sequential(first, 'warm-up raw', WARMUP)
+    const rawSequential = await timed(() => sequential(first, 'raw', MESSAGES))
+    const rawConcurrent = await timed(() => concurrent(all, 'raw'))
+    return {
+      sequential: { plain: plainSequential, raw: rawSequential, full: fullSequential },
+      concurrent: { plain: plainConcurrent, raw: rawConcurrent, full: fullConcurrent },
+    }
   } finally {
+    for (const peer of peers) await peer.stop()
     await stack.stop()
     await llm.close()
   }
 }
 
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`
+
 /** Prints the figures of `chatRoundTrip`. */
 export async function runChatRoundTrip(): Promise<void> {
-  console.log(`chat round trip: ${MESSAGES} messages each, one in flight, after ${WARMUP} warm-up`)
-  const { full, raw, ratioP50, ratioP99 } = await chatRoundTrip()
-  console.table({
-    'wallet -> agent -> tunnel -> DO -> LLM -> wallet': { p50: ms(full.p50), p99: ms(full.p99), mean: ms(full.mean), n: full.n },
-    'raw Credo basic-message echo': { p50: ms(raw.p50), p99: ms(raw.p99), mean: ms(raw.mean), n: raw.n },
-  })
-  console.log(`ratio full/raw: p50 ${ratioP50.toFixed(2)}x, p99 ${ratioP99.toFixed(2)}x`)
+  console.log(`chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once`)
+  const figures = await chatRoundTrip()
+  for (const [mode, paths] of Object.entries(figures)) {
+    const row = (f: PathFigures) => ({
+      p50: ms(f.p50),
+      p99: ms(f.p99),
+      'round trips/s': f.perSecond.toFixed(1),
+      'cpu/round trip': ms(f.cpuMs),
+      n: f.n,
+    })
+    console.log(mode)
+    console.table({
+      'plain Credo echo (anchor)': row(paths.plain),
+      'agent-node raw Credo echo': row(paths.raw),
+      'full: wallet -> agent -> tunnel -> DO -> LLM -> wallet': row(paths.full),
+    })
+    const { plain, raw, full } = paths
+    console.log(
+      `${mode} raw/plain: p50 ${ratio(raw.p50, plain.p50)}, p99 ${ratio(raw.p99, plain.p99)}, throughput ${ratio(raw.perSecond, plain.perSecond)}, cpu ${ratio(raw.cpuMs, plain.cpuMs)}`,
+    )
+    console.log(
+      `${mode} full/plain: p50 ${ratio(full.p50, plain.p50)}, p99 ${ratio(full.p99, plain.p99)}, throughput ${ratio(full.perSecond, plain.perSecond)}, cpu ${ratio(full.cpuMs, plain.cpuMs)}`,
+    )
+  }
 }

@@ -22,3 +22,12 @@ export function summarize(samples: number[]): LatencySummary {
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`
+
+/** Runs `make(i)` for i = 0..count-1, at most `parallel` at once; results in index order. */
+export async function inBatches<T>(count: number, parallel: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = []
+  for (let start = 0; start < count; start += parallel) {
+    results.push(...(await Promise.all(Array.from({ length: Math.min(parallel, count - start) }, (_, k) => make(start + k)))))
+  }
+  return results
+}

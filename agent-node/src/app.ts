@@ -227,6 +227,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       await presentationRequests.stop()
       await keyWorkers.close()
       await events.drain()
+      await agent.modules.receipts.flush()
       // Deliveries in flight are abandoned here and made again after the next start.
       await delivery.stop()
       subscriptions.stop()

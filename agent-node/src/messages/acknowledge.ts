@@ -6,15 +6,18 @@
 import { ReceiptState } from '../didcomm/receipts/index.ts'
 import type { MessageReceiver } from './contract.ts'
 
-/** `receiver`, plus a `received` receipt to the sender of each message it reports. A failed receipt is logged. */
+/**
+ * `receiver`, plus a `received` receipt to the sender of each message it reports, once its event
+ * is stored (a message whose event could not be stored is not acknowledged). The receipt is
+ * queued (`ReceiptsApi.queue`: sent within its window, with the others to the same peer), off
+ * the message's hot path. A failed receipt is logged.
+ */
 export function acknowledged(receiver: MessageReceiver): MessageReceiver {
   return (agent, receive) =>
-    receiver(agent, (message) => {
-      receive(message)
-      agent.modules.receipts
-        .send(message.connectionId, [{ messageId: message.id, state: ReceiptState.Received }])
-        .catch((error: unknown) => {
-          agent.config.logger.warn('could not send a receipt', { messageId: message.id, connectionId: message.connectionId, error })
-        })
-    })
+    receiver(agent, (message) =>
+      receive(message).then(
+        () => agent.modules.receipts.queue(message.connectionId, { messageId: message.id, state: ReceiptState.Received }),
+        () => undefined, // not stored: no receipt (the publisher logged the failure)
+      ),
+    )
 }

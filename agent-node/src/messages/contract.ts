@@ -27,9 +27,10 @@ export type MessageSender<T extends SendMessageType> = (body: Extract<SendMessag
 
 /**
  * Subscribes to `agent`'s events for one protocol and calls `receive` with the envelope of every
- * message a peer sends on it.
+ * message a peer sends on it. `receive` resolves once the envelope's event is stored and rejects
+ * when it could not be (the publisher logs that).
  */
-export type MessageReceiver = (agent: DidcommAgent, receive: (message: MessageEnvelope) => void) => void
+export type MessageReceiver = (agent: DidcommAgent, receive: (message: MessageEnvelope) => Promise<unknown>) => void
 
 /** The thread id an envelope reports: the message's thread, else its parent thread, else null. */
 export function envelopeThreadId(message: DidCommMessage): string | null {

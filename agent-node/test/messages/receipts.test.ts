@@ -1,10 +1,11 @@
 /**
  * Delivery states driven by the wallet's 2060.io receipts: a message the controller sent moves
  * created -> sent -> delivered (`received` receipt) -> viewed (`viewed` receipt), one
- * `message-state-updated` each, in order; late, repeated or foreign receipts move nothing.
+ * `message-state-updated` each, in order; late, repeated or foreign receipts move nothing. And the
+ * other way: what the wallet sends is acknowledged with `received` receipts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ReceiptState } from '../../src/didcomm/receipts/index.ts'
+import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../../src/didcomm/receipts/index.ts'
 import { startWalletSession, type WalletSession } from '../support/wallet-session.ts'
 
 describe('message receipts', () => {
@@ -66,5 +67,24 @@ describe('message receipts', () => {
     ])
     await session.statesOf(marker, 'delivered')
     expect(session.receiver.events.some((e) => e.body.messageId === '5b8a4f0e-8f35-4c53-9d5e-2d8f4a4f3a11')).toBe(false)
+  })
+
+  it('acknowledges every text the wallet sends with a received receipt', async () => {
+    const acknowledged = new Set<string>()
+    let changed = () => {}
+    session.wallet.agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
+      for (const r of payload.receipts) if (r.state === ReceiptState.Received) acknowledged.add(r.messageId)
+      changed()
+    })
+    const ids = await Promise.all(
+      ['burst 1', 'burst 2', 'burst 3'].map((text) => session.wallet.sendText(session.walletConnectionId, text)),
+    )
+    await new Promise<void>((resolve) => {
+      changed = () => {
+        if (ids.every((id) => acknowledged.has(id))) resolve()
+      }
+      changed()
+    })
+    expect(ids.every((id) => acknowledged.has(id))).toBe(true)
   })
 })

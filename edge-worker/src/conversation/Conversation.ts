@@ -6,8 +6,10 @@
  * handles it.
  *
  * Storing an event and handling it are separate steps: `receiveEvent` returns as soon as the
- * event is stored (the gateway then acknowledges it), and the object's alarm handles stored
- * events, lowest `seq` first; the runtime retries the alarm if it fails. What a flow returns (a
+ * event is stored (the gateway then acknowledges it) and starts handling stored events, lowest
+ * `seq` first, at once; the alarm it sets first is the durable fallback (an object evicted or
+ * failing mid-way handles them when the alarm fires, and the runtime retries a failed alarm).
+ * One pass at a time: a pass asked for during another runs after it. What a flow returns (a
  * session patch, records, commands) is committed in one transaction with the event's `handled`
  * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
  * re-delivered event never makes the user see anything twice. The same alarm fires the one timer
@@ -44,6 +46,8 @@ export class Conversation extends DurableObject<Env> {
   private readonly services: WorkerServices
   private readonly memory: MemoryWindow
   private readonly log: Logger
+  /** The last pass over owed work asked for (`handleOwed`); each runs after the one before. */
+  private passes: Promise<void> = Promise.resolve()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -88,12 +92,33 @@ export class Conversation extends DurableObject<Env> {
         latestSeq: stored.outOfSequence,
       })
     }
-    if (stored) await this.ctx.storage.setAlarm(now)
+    if (stored) {
+      await this.ctx.storage.setAlarm(now)
+      // Without waiting for the alarm's hop; the alarm finds the work done, or does it if this fails.
+      this.handleOwed().catch((error: unknown) =>
+        this.log.warn('handling stored events failed; the alarm retries', { eventId: frame.id, error: String(error) }),
+      )
+    }
     return { duplicate: stored === undefined }
   }
 
-  /** Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms for a later timer. */
+  /** Runs a pass over owed work (`handleOwed`); the runtime retries the alarm if it fails. */
   override async alarm(): Promise<void> {
+    await this.handleOwed()
+  }
+
+  /** Runs `pass` after the pass asked for before it (whatever that one's outcome); resolves or rejects with it. */
+  private handleOwed(): Promise<void> {
+    const pass = this.passes.then(
+      () => this.pass(),
+      () => this.pass(),
+    )
+    this.passes = pass
+    return pass
+  }
+
+  /** Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms for a later timer. */
+  private async pass(): Promise<void> {
     await this.sendEffects()
     for (;;) {
       const next = this.db

@@ -1,0 +1,199 @@
+/**
+ * The anchor of the chat benchmark: two plain Credo 0.6.3 agents (no Parley modules) echoing
+ * basic messages, the cost of DIDComm itself on this machine. Same pure-JS crypto as Parley (its
+ * KMS over Credo's in-memory key storage), records in memory (`InMemoryStorageService` below:
+ * `@credo-ts/core` 0.6.3 ships none), the echo agent listening on WebSocket, the wallet agents
+ * without an endpoint receiving through message pickup v2 live mode, as `WalletPeer` does.
+ */
+import { randomBytes } from 'node:crypto'
+import {
+  Agent,
+  InjectionSymbols,
+  JsonTransformer,
+  Kms,
+  RecordNotFoundError,
+  type AgentContext,
+  type BaseRecordAny,
+  type BaseRecordConstructor,
+  type DependencyManager,
+  type Module,
+  type Query,
+  type StorageService,
+  type TagsBase,
+} from '@credo-ts/core'
+import {
+  DidCommBasicMessageEventTypes,
+  DidCommBasicMessageRole,
+  DidCommConnectionEventTypes,
+  DidCommDidExchangeState,
+  DidCommModule,
+  DidCommWsOutboundTransport,
+  type DidCommBasicMessageStateChangedEvent,
+  type DidCommConnectionStateChangedEvent,
+} from '@credo-ts/didcomm'
+import { DidCommWsInboundTransport, NodeInMemoryKeyManagementStorage, agentDependencies } from '@credo-ts/node'
+import { ParleyKeyManagementService } from '../agent-node/src/wallet/kms/index.ts'
+import { freePort } from '../scripts/local-stack.ts'
+import { inBatches } from './stats.ts'
+
+/** Wallets connecting at once while the benchmark sets up (a burst of 50 DID Exchanges times out on a loaded machine). */
+export const CONNECTING_AT_ONCE = 10
+
+type AnyRecord = BaseRecordAny
+
+/** Records kept as JSON and tags in a map, per record type; tag queries as Credo's storage contract. */
+class InMemoryStorageService implements StorageService<AnyRecord> {
+  public readonly supportsCursorPagination = false
+  private readonly rows = new Map<string, { type: string; value: unknown; tags: TagsBase }>()
+
+  async save(_context: AgentContext, record: AnyRecord): Promise<void> {
+    record.updatedAt = new Date()
+    this.rows.set(`${record.type}:${record.id}`, { type: record.type, value: record.toJSON(), tags: record.getTags() as TagsBase })
+  }
+  update = this.save
+  async delete(_context: AgentContext, record: AnyRecord): Promise<void> {
+    this.rows.delete(`${record.type}:${record.id}`)
+  }
+  async deleteById(_context: AgentContext, recordClass: BaseRecordConstructor<AnyRecord>, id: string): Promise<void> {
+    this.rows.delete(`${recordClass.type}:${id}`)
+  }
+  async getById<R extends AnyRecord>(_context: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<R> {
+    const row = this.rows.get(`${recordClass.type}:${id}`)
+    if (!row) throw new RecordNotFoundError(`record ${id} not found`, { recordType: recordClass.type })
+    return this.load(row, recordClass)
+  }
+  async getAll<R extends AnyRecord>(context: AgentContext, recordClass: BaseRecordConstructor<R>): Promise<R[]> {
+    return this.findByQuery(context, recordClass, {})
+  }
+  async findByQuery<R extends AnyRecord>(_context: AgentContext, recordClass: BaseRecordConstructor<R>, query: Query<R>): Promise<R[]> {
+    return [...this.rows.values()]
+      .filter((row) => row.type === recordClass.type && matches(row.tags, query as Query<AnyRecord>))
+      .map((row) => this.load(row, recordClass))
+  }
+  private load<R extends AnyRecord>(row: { value: unknown; tags: TagsBase }, recordClass: BaseRecordConstructor<R>): R {
+    const record = JsonTransformer.fromJSON(row.value, recordClass)
+    record.replaceTags(row.tags)
+    return record
+  }
+}
+
+function matches(tags: TagsBase, query: Query<AnyRecord>): boolean {
+  const { $and, $or, $not, ...simple } = query as {
+    $and?: Query<AnyRecord>[]
+    $or?: Query<AnyRecord>[]
+    $not?: Query<AnyRecord>
+  } & TagsBase
+  if ($and && !$and.every((q) => matches(tags, q))) return false
+  if ($or && !$or.some((q) => matches(tags, q))) return false
+  if ($not && matches(tags, $not)) return false
+  return Object.entries(simple).every(([name, wanted]) => {
+    const value = tags[name]
+    // undefined adds no condition (Credo passes optional filters so); null means "no such tag".
+    if (wanted === undefined) return true
+    if (wanted === null) return value === undefined || value === null
+    if (Array.isArray(wanted)) return Array.isArray(value) && wanted.every((item) => value.includes(item))
+    return value === wanted
+  })
+}
+
+class InMemoryStorageModule implements Module {
+  register(dependencyManager: DependencyManager): void {
+    dependencyManager.registerInstance(InjectionSymbols.StorageService, new InMemoryStorageService())
+  }
+}
+
+function plainAgent(label: string, endpoints: string[], port?: number) {
+  return new Agent({
+    config: { label, autoUpdateStorageOnStartup: true } as never,
+    dependencies: agentDependencies,
+    modules: {
+      storage: new InMemoryStorageModule(),
+      kms: new Kms.KeyManagementModule({ backends: [new ParleyKeyManagementService(new NodeInMemoryKeyManagementStorage())] }),
+      didcomm: new DidCommModule({
+        endpoints,
+        transports: { inbound: port ? [new DidCommWsInboundTransport({ port })] : [], outbound: [new DidCommWsOutboundTransport()] },
+        connections: { autoAcceptConnections: true },
+        basicMessages: true,
+        messagePickup: true,
+        mediator: false,
+        mediationRecipient: false,
+      }),
+    },
+  })
+}
+type PlainAgent = ReturnType<typeof plainAgent>
+
+/** A plain Credo wallet connected to the echo agent; `roundTrip` sends a text and waits for its echo. */
+export interface PlainWallet {
+  roundTrip(content: string): Promise<void>
+}
+
+/** The echo agent and `wallets` wallets connected to it. */
+export interface PlainCredoEcho {
+  wallets: PlainWallet[]
+  stop(): Promise<void>
+}
+
+/** Starts a plain Credo echo agent on a free port and connects `walletCount` plain Credo wallets to it. */
+export async function startPlainCredoEcho(walletCount: number): Promise<PlainCredoEcho> {
+  const port = await freePort()
+  const echo = plainAgent('plain echo', [`ws://127.0.0.1:${port}`], port)
+  await echo.initialize()
+  const basicMessages = echo.modules.didcomm.basicMessages
+  echo.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
+    if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+    void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
+  })
+  const agents: PlainAgent[] = [echo]
+  const stop = async () => {
+    for (const agent of agents.reverse()) await agent.shutdown().catch(() => undefined)
+  }
+  try {
+    const wallets = await inBatches(walletCount, CONNECTING_AT_ONCE, async (i) => {
+      const agent = plainAgent(`plain wallet ${i}`, [])
+      agents.push(agent)
+      await agent.initialize()
+      return connectWallet(echo, agent)
+    })
+    return { wallets, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+async function connectWallet(echo: PlainAgent, agent: PlainAgent): Promise<PlainWallet> {
+  const waiting = new Map<string, () => void>()
+  agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
+    if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+    const content = payload.message.content.replace(/^echo: /, '')
+    waiting.get(content)?.()
+    waiting.delete(content)
+  })
+  const completed = new Promise<string>((resolve) => {
+    agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
+      if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
+    })
+  })
+  const { outOfBandInvitation } = await echo.modules.didcomm.oob.createInvitation()
+  await agent.modules.didcomm.oob.receiveInvitation(outOfBandInvitation, { label: 'plain wallet' })
+  const connectionId = await completed
+  // As WalletPeer: the exchange socket closes after `complete`; receive through live pickup.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  await agent.modules.didcomm.messagePickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
+  await agent.modules.didcomm.messagePickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
+  return {
+    roundTrip: async (text) => {
+      const content = `${text} ${randomBytes(4).toString('hex')}`
+      const echoed = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no echo of '${content}' within 30 s`)), 30_000)
+        waiting.set(content, () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+      await agent.modules.didcomm.basicMessages.sendMessage(connectionId, content)
+      await echoed
+    },
+  }
+}
