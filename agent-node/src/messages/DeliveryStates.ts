@@ -14,6 +14,7 @@ import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } f
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
 import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
+import { KeyedQueue } from '@parley/shared/concurrency'
 
 /** Position of each state; a move is taken only to a higher one. `errored` stands where `sent` does. */
 const RANK: Record<MessageState, number> = { created: 0, sent: 1, errored: 1, delivered: 2, viewed: 3 }
@@ -25,8 +26,8 @@ const FROM_RECEIPT: Partial<Record<ReceiptState, MessageState>> = {
 }
 
 export class DeliveryStates {
-  /** The last move under way per message, so moves of one message apply one at a time, in call order. */
-  private readonly pending = new Map<string, Promise<void>>()
+  /** Moves of one message apply one at a time, in call order. */
+  private readonly moves = new KeyedQueue()
 
   constructor(
     private readonly agent: DidcommAgent,
@@ -73,21 +74,14 @@ export class DeliveryStates {
     return records.map((record) => ({ messageId: record.id, connectionId: record.connectionId, body: record.body }))
   }
 
-  /** Applies moves of one message one after another; `pending` lets `settled` wait for them. */
+  /** Applies moves of one message one after another. */
   private enqueue(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
-    const previous = this.pending.get(messageId) ?? Promise.resolve()
-    const move = previous.then(() => this.apply(messageId, connectionId, state, body))
-    const settled = move.catch(() => undefined)
-    this.pending.set(messageId, settled)
-    void settled.then(() => {
-      if (this.pending.get(messageId) === settled) this.pending.delete(messageId)
-    })
-    return move
+    return this.moves.run(messageId, () => this.apply(messageId, connectionId, state, body))
   }
 
   /** Resolves when every move started so far has been applied. */
-  async settled(): Promise<void> {
-    await Promise.all(this.pending.values())
+  settled(): Promise<void> {
+    return this.moves.settled()
   }
 
   private async apply(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {

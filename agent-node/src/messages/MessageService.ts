@@ -25,6 +25,7 @@ import {
   type DidCommConnectionRecord,
 } from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { isTerminated } from '../didcomm/hangup.ts'
 import type { EventPublisher } from '../events/publisher.ts'
@@ -72,6 +73,8 @@ export interface IdempotencyKey {
 export class MessageService {
   /** Deliveries still under way, so shutdown can wait for them. */
   private readonly inFlight = new Set<Promise<void>>()
+  /** Deliveries queued per connection. */
+  private readonly connectionQueue = new KeyedQueue()
   private readonly states: DeliveryStates
 
   constructor(
@@ -153,9 +156,14 @@ export class MessageService {
     return { resent, errored }
   }
 
-  /** Sends `body` as message `id` in the background, reporting `sent` or `errored`. */
+  /**
+   * Sends `body` as message `id` in the background, reporting `sent` or `errored`. Messages of one
+   * connection leave in the order they were accepted (one at a time), so the wallet sees them in
+   * that order; connections do not wait for each other.
+   */
   private deliver(id: string, body: SendMessageBody, connection: DidCommConnectionRecord): void {
-    const delivery = sendMessage(body, this.sendContext(connection, id))
+    const delivery = this.connectionQueue
+      .run(body.connectionId, () => sendMessage(body, this.sendContext(connection, id)))
       .then(
         () => void this.report(id, body.connectionId, 'sent'),
         (error: unknown) => {

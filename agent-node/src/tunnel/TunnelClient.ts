@@ -44,7 +44,8 @@ import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
 import type { MessageService } from '../messages/MessageService.ts'
-import { runCommand } from './commands/index.ts'
+import { commandOrderKey, runCommand } from './commands/index.ts'
+import { KeyedQueue } from '@parley/shared/concurrency'
 
 export interface TunnelClientOptions {
   url: string
@@ -77,6 +78,8 @@ export class TunnelClient implements Subscriber {
   private stopped = false
   /** Events sent and not yet acknowledged: id -> settles the attempt. */
   private readonly awaitingAck = new Map<string, (outcome: DeliveryOutcome) => void>()
+  /** Commands of one connection run one at a time, in the order their frames came. */
+  private readonly commands = new KeyedQueue()
   private connectLoop?: Promise<void>
   private readonly openListeners = new Set<() => void>()
   private readonly rateLimited: RateLimitedLogger
@@ -305,7 +308,7 @@ export class TunnelClient implements Subscriber {
     else if (frame.kind === 'reject') {
       this.logger.error({ eventId: frame.id, reason: frame.reason }, 'the worker can never store this event; dead-lettered')
       this.awaitingAck.get(frame.id)?.({ result: 'rejected', error: `rejected by the worker: ${frame.reason}` })
-    } else void this.runCommand(frame)
+    } else void this.commands.run(commandOrderKey(frame.command), () => this.runCommand(frame))
   }
 
   /**

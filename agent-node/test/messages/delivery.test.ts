@@ -96,6 +96,21 @@ describe('message delivery states', () => {
     expect(received.filter((c) => c === 'only once')).toHaveLength(1)
   })
 
+  it('delivers the messages of one connection in the order they were accepted', async () => {
+    const received: string[] = []
+    b.node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
+      DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,
+      ({ payload }) => {
+        if (payload.message.content.startsWith('in order ')) received.push(payload.message.content)
+      },
+    )
+    const contents = Array.from({ length: 8 }, (_, i) => `in order ${i}`)
+    // accepted one after another, as a controller sends a greeting and then a prompt
+    for (const content of contents) await send(content)
+    await until(() => received.length === contents.length)
+    expect(received).toEqual(contents)
+  })
+
   it('reports created then errored when the peer cannot be reached', async () => {
     await b.close()
     const id = await send('anyone?')

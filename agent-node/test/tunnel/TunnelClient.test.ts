@@ -269,6 +269,44 @@ describe('TunnelClient', () => {
     expect(messages.sent.slice(0, 3)).toEqual(bodies.map((body) => SendMessageBody.parse(body)))
   })
 
+  it('runs the commands of one connection in the order their frames came, even when the first is slow', async () => {
+    const worker = await startFakeWorker()
+    const started: string[] = []
+    const finished: string[] = []
+    const service = {
+      async send(body: SendMessageBody) {
+        const content = body.type === 'text' ? body.content : body.type
+        started.push(content)
+        if (content === 'greeting') await new Promise((resolve) => setTimeout(resolve, 100))
+        finished.push(content)
+        return { id: crypto.randomUUID() }
+      },
+    } as unknown as MessageService
+    const client = new TunnelClient({ url: worker.url, secret: SECRET, minDelayMs: 20 }, service, createLogger('silent'))
+    cleanup.push(async () => {
+      await client.stop()
+      await worker.close()
+    })
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    const command = (content: string, connectionId = CONNECTION) =>
+      JSON.stringify({
+        kind: 'command',
+        id: crypto.randomUUID(),
+        idempotencyKey: `k:${crypto.randomUUID()}`,
+        command: { name: 'send-message', message: { type: 'text', connectionId, content } },
+      })
+    socket.send(command('greeting'))
+    socket.send(command('prompt'))
+    socket.send(command('elsewhere', '22222222-2222-4222-8222-222222222222'))
+    await until(() => finished.length === 3)
+    expect(finished.indexOf('greeting')).toBeLessThan(finished.indexOf('prompt'))
+    expect(started.indexOf('prompt')).toBeGreaterThan(finished.indexOf('greeting'))
+    // another connection did not wait for the slow one
+    expect(finished.indexOf('elsewhere')).toBeLessThan(finished.indexOf('greeting'))
+  })
+
   it('does not remember a failed command: a retry with the same key runs again', async () => {
     const worker = await startFakeWorker()
     let calls = 0

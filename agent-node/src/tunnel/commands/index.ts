@@ -29,6 +29,14 @@ export const commandHandlers: { [N in TunnelCommandName]: CommandHandler<N> } = 
   },
 }
 
+/**
+ * The key commands are ordered by: a connection's commands run in the order the edge sent them
+ * (a greeting before the prompt that follows it), other connections' alongside.
+ */
+export function commandOrderKey(command: TunnelCommand): string {
+  return `connection:${command.message.connectionId}`
+}
+
 /** Runs `command` with the handler registered for its name. */
 export function runCommand(command: TunnelCommand, context: CommandContext): Promise<SendMessageResult> {
   const handler = commandHandlers[command.name] as CommandHandler<typeof command.name>
