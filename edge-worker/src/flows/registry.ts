@@ -1,5 +1,5 @@
 /**
- * The flows, in order: the first that claims an event handles it (CONTROLLER.md "Shape"). A new
+ * The flows, in order: the first that claims an event handles it. A new
  * flow is one folder and one entry here.
  */
 import type { AgentPackConfig } from '@parley/shared/agent-pack'

@@ -1,5 +1,5 @@
 /**
- * The contract between the conversation object and its flows (CONTROLLER.md, seam 2). A flow
+ * The contract between the conversation object and its flows. A flow
  * gets the event, the session, the resolved pack and the clock; it queues commands with `send`
  * and returns a session patch and the turns to record. It never touches storage, alarms or the
  * tunnel: the conversation commits the patch, the record and the commands in one transaction,

@@ -1,5 +1,5 @@
 /**
- * A tool the model may call (CONTROLLER.md, seam 4): its description for the model, its access
+ * A tool the model may call: its description for the model, its access
  * policy, and how it runs.
  */
 import type { Principal } from '../session/index.ts'

@@ -1,5 +1,5 @@
 /**
- * One model turn (CONTROLLER.md, seam 3): the user's message, the memory window and the tools
+ * One model turn: the user's message, the memory window and the tools
  * this user may use go to the model; each tool call it asks for is decided by the access policy,
  * run with a time limit, and its result (or its failure, as text) handed back, until the model
  * answers in text or the step limit is reached. Pure over its ports (`ChatModel`, `Tool`): no
