@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import '../agent-node/src/anoncreds/register.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { startLocalStack, startWorker } from '../scripts/local-stack.ts'
+import { restartWorker, startLocalStack } from '../scripts/local-stack.ts'
 import { adminCall, authenticateFromMenu, issueCredential } from '../test/support/credential-auth.ts'
 import { ms, summarize } from './stats.ts'
 
@@ -38,13 +38,9 @@ export async function runAuthentication(): Promise<void> {
       version: '1.0',
       attributes: ['name'],
     })
-    const { port, persistTo } = stack.worker
-    await stack.worker.stop()
-    stack.worker = await startWorker({
-      port,
-      persistTo,
+    await restartWorker(stack, {
       agentPackPath: packDir,
-      vars: { TUNNEL_SECRET: stack.tunnelSecret, CREDENTIAL_DEFINITION_ID: credentialDefinitionId },
+      vars: { CREDENTIAL_DEFINITION_ID: credentialDefinitionId },
     })
     await issueCredential(admin, wallet, credentialDefinitionId, { name: 'Bench' })
     const { url } = await adminCall<{ url: string }>(admin, '/v1/invitation')

@@ -152,13 +152,8 @@ export interface WorkerProcess extends ManagedProcess {
   persistTo: string
 }
 
-/**
- * Runs the edge worker in local workerd (`worker-dev.ts`: wrangler, no inspector) on `port`, with `vars` as Worker
- * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
- * temporary folder by default, so runs never share state). `config` is another wrangler
- * configuration to run instead of the repository's. Resolves when `/health` answers.
- */
-export async function startWorker(options: {
+/** Options of `startWorker`. */
+export interface WorkerOptions {
   port?: number
   vars: Record<string, string>
   persistTo?: string
@@ -169,7 +164,15 @@ export async function startWorker(options: {
   agentPackPath?: string
   /** Another wrangler configuration to run instead of the repository's. */
   config?: string
-}): Promise<WorkerProcess> {
+}
+
+/**
+ * Runs the edge worker in local workerd (`worker-dev.ts`: wrangler, no inspector) on `port`, with `vars` as Worker
+ * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
+ * temporary folder by default, so runs never share state). `config` is another wrangler
+ * configuration to run instead of the repository's. Resolves when `/health` answers.
+ */
+export async function startWorker(options: WorkerOptions): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
   const persistTo = options.persistTo ?? tempDir('parley-worker-')
@@ -238,6 +241,16 @@ export interface LocalStack {
   agent: AgentNodeProcess
   tunnelSecret: string
   stop(): Promise<void>
+}
+
+/**
+ * Restarts `stack`'s worker on the same port and Durable Object storage with other `options`
+ * (its vars get the stack's TUNNEL_SECRET); agent-node's tunnel redials it by itself.
+ */
+export async function restartWorker(stack: LocalStack, options: Omit<WorkerOptions, 'port' | 'persistTo'>): Promise<void> {
+  const { port, persistTo } = stack.worker
+  await stack.worker.stop()
+  stack.worker = await startWorker({ ...options, port, persistTo, vars: { TUNNEL_SECRET: stack.tunnelSecret, ...options.vars } })
 }
 
 /**

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
+import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { adminCall, authenticateFromMenu, issueCredential } from '../support/credential-auth.ts'
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
@@ -130,14 +130,10 @@ describe('authentication, roles and the contextual menu', () => {
     credentialDefinitionId = (
       await admin<{ id: string }>('/v1/credential-types', { name: 'parley-member', version: '1.0', attributes: ['name', 'roles'] })
     ).id
-    const { port, persistTo } = stack.worker
-    await stack.worker.stop()
-    stack.worker = await startWorker({
-      port,
-      persistTo,
+    await restartWorker(stack, {
       entry: WORKER_ENTRY,
       agentPackPath: packDir,
-      vars: { TUNNEL_SECRET: stack.tunnelSecret, ...workerVars, CREDENTIAL_DEFINITION_ID: credentialDefinitionId },
+      vars: { ...workerVars, CREDENTIAL_DEFINITION_ID: credentialDefinitionId },
     })
   }, 240_000)
 

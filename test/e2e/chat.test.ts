@@ -14,7 +14,7 @@ import { resolveAgentPack } from '@parley/shared/agent-pack'
 import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { ROOT, startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
+import { ROOT, restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
@@ -169,13 +169,8 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
   })
 
   it('reconnects the tunnel after the worker restarts and keeps chatting', async () => {
-    const { port, persistTo } = stack.worker
-    await stack.worker.stop()
-    stack.worker = await startWorker({
-      port,
-      persistTo,
+    await restartWorker(stack, {
       vars: {
-        TUNNEL_SECRET: stack.tunnelSecret,
         COMPAT_BASE_URL: llm.url,
         COMPAT_API_KEY: 'test-key',
         COMPAT_MODEL: 'scripted-model',

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
+import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { startScriptedAnthropic, type AnthropicBlock, type ScriptedAnthropic } from '../support/scripted-anthropic.ts'
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
 
@@ -180,14 +180,9 @@ describe('the controller: languages, the welcome flow and tool calling', () => {
   })
 
   it('does the same through the Anthropic Messages API', async () => {
-    const { port, persistTo } = stack.worker
-    await stack.worker.stop()
-    stack.worker = await startWorker({
-      port,
-      persistTo,
+    await restartWorker(stack, {
       agentPackPath: packDir,
       vars: {
-        TUNNEL_SECRET: stack.tunnelSecret,
         ...workerVars({
           LLM_PROVIDER: 'anthropic',
           COMPAT_BASE_URL: anthropic.url,
