@@ -15,20 +15,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici'
 import { redactedUrl } from '@parley/shared'
-import { addressRefusal, parseNetworks, type Network } from '@parley/shared/net'
+import { addressRefusal, parseNetworks, type Network, UnsafeUrlError } from '@parley/shared/net'
 
-export { parseNetworks } from '@parley/shared/net'
-
-/** A URL (or an address it resolves to) the agent refuses to call; `reason` says why, for a 4xx body. */
-export class UnsafeUrlError extends Error {
-  constructor(
-    readonly url: string,
-    readonly reason: string,
-  ) {
-    super(`refusing to call ${url}: ${reason}`)
-    this.name = 'UnsafeUrlError'
-  }
-}
+export { parseNetworks, UnsafeUrlError } from '@parley/shared/net'
 
 /** Protocols a checked URL may use, by purpose. */
 export type UrlKind = 'http' | 'websocket'

@@ -8,21 +8,12 @@
  * Worker's `fetch` reaches only the public internet). Redirects are followed by hand, at most
  * `MAX_REDIRECTS`, and every hop is checked again.
  */
-import { addressRefusal, isIpLiteral, networkList, parseNetworks, type Network } from '@parley/shared/net'
+import { addressRefusal, isIpLiteral, networkList, parseNetworks, type Network, UnsafeUrlError } from '@parley/shared/net'
+
+export { UnsafeUrlError } from '@parley/shared/net'
 
 /** Redirects followed per request. */
 export const MAX_REDIRECTS = 5
-
-/** A URL the guard refuses; `reason` says why. */
-export class UnsafeUrlError extends Error {
-  constructor(
-    readonly url: string,
-    readonly reason: string,
-  ) {
-    super(`refusing to call ${url}: ${reason}`)
-    this.name = 'UnsafeUrlError'
-  }
-}
 
 /** `fetch` with the guard applied. */
 export type GuardedFetch = (url: string, init?: RequestInit) => Promise<Response>

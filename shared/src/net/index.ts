@@ -57,3 +57,14 @@ export function addressRefusal(allowed: readonly Network[], address: string): st
   if (range === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE, 96)) range = 'IPv4-compatible (::/96)'
   return range === 'unicast' ? undefined : `${address} is a ${range} address and not in OUTBOUND_ALLOWED_NETWORKS`
 }
+
+/** A URL (or an address it resolves to) a guard refuses to call; `reason` says why (for a 4xx body or a tool error). */
+export class UnsafeUrlError extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`refusing to call ${url}: ${reason}`)
+    this.name = 'UnsafeUrlError'
+  }
+}
