@@ -26,6 +26,7 @@ export interface DeadLetterSources {
   delivery: { replay(id: string): Promise<DeadLetter | undefined> }
 }
 
+/** The admin API's dead-letter reads and replays, over the outbox and the delivery engine. */
 export class DeadLetters {
   constructor(private readonly sources: DeadLetterSources) {}
 

@@ -14,6 +14,7 @@ const getAgent = jsonRoute({
   responses: { 200: [AgentInfoBody, 'Agent information'] },
 })
 
+/** The `/v1/agent` sub-app, answering `deps.info`. */
 export function agentRoutes(deps: { info: AgentInfo }) {
   return adminRouter().openapi(getAgent, (c) => c.json(deps.info, 200))
 }

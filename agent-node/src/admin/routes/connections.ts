@@ -76,6 +76,7 @@ const deleteConnection = jsonRoute({
   responses: { 204: 'Deleted', 400: 'connection_id is not a UUID', 404: 'No such connection' },
 })
 
+/** The `/v1/connections` sub-app over `deps.connections` (`didcomm/connections.ts`). */
 export function connectionRoutes(deps: { connections: Pick<Connections, 'list' | 'get' | 'delete'> }) {
   return adminRouter()
     .openapi(listConnections, async (c) => c.json((await deps.connections.list(c.req.valid('query'))).map(toConnectionBody), 200))

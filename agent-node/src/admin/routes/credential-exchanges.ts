@@ -49,6 +49,7 @@ export interface CredentialExchangeReader {
   get(id: string): Promise<CredentialExchangeView>
 }
 
+/** The `/v1/credential-exchanges` sub-app over `deps.exchanges`. */
 export function credentialExchangeRoutes(deps: { exchanges: CredentialExchangeReader }) {
   return adminRouter()
     .openapi(list, async (c) => c.json(await deps.exchanges.list(), 200))

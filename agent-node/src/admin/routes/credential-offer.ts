@@ -44,6 +44,7 @@ const offerRoute = (path: string) =>
  */
 export type OfferCredential = (credentialDefinitionId: string, claims: Claim[]) => Promise<CredentialOfferInvitation>
 
+/** The credential offer sub-app (both paths), offering through `deps.offer`. */
 export function credentialOfferRoutes(deps: { offer: OfferCredential }) {
   const app = adminRouter()
   for (const path of ['/v1/credential-offer', '/v1/invitation/credential-offer']) {

@@ -148,6 +148,7 @@ export interface CredentialTypeRouteDeps {
   transfer: Pick<CredentialTypeTransfer, 'export' | 'import' | 'delete'>
 }
 
+/** The `/v1/credential-types` sub-app (create, read, delete, export, import). */
 export function credentialTypeRoutes(deps: CredentialTypeRouteDeps) {
   return adminRouter()
     .openapi(createType, async (c) => {

@@ -108,6 +108,7 @@ const toBody = (letter: DeadLetterWithEvent): DeadLetterBody => ({
 })
 const outcomeBody = ({ replaying, notFound }: ReplayOutcome) => ({ replaying: replaying.map(toBody), notFound })
 
+/** The `/v1/dead-letters` sub-app over `deps.deadLetters` (`dead-letters/DeadLetters.ts`). */
 export function deadLetterRoutes(deps: { deadLetters: Pick<DeadLetters, 'list' | 'get' | 'replayOne' | 'replay' | 'replayMatching'> }) {
   const { deadLetters } = deps
   return adminRouter()

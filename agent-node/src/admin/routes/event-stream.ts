@@ -23,6 +23,7 @@ const eventStream = jsonRoute({
   },
 })
 
+/** The `/v1/events` sub-app: documents the WebSocket, answers a plain GET with 426. */
 export function eventStreamRoutes() {
   return adminRouter().openapi(eventStream, (c) => {
     c.header('upgrade', 'websocket')

@@ -63,6 +63,7 @@ const deleteSubscription = jsonRoute({
 
 const notFoundMessage = (id: string) => `event subscription '${id}' not found`
 
+/** The `/v1/event-subscriptions` sub-app over `deps.subscriptions`; a refused `url` is a 400 naming it. */
 export function eventSubscriptionRoutes(deps: { subscriptions: Pick<SubscriptionService, 'create' | 'list' | 'get' | 'delete'> }) {
   const { subscriptions } = deps
   return adminRouter()

@@ -98,6 +98,7 @@ const getQr = jsonRoute({
   },
 })
 
+/** The `/v1/invitation` and `/v1/qr` sub-app over `deps.invitations` (`didcomm/invitations.ts`). */
 export function invitationRoutes(deps: { invitations: Pick<ConnectionInvitations, 'create' | 'publicQrCode'> }) {
   const { invitations } = deps
   return adminRouter()

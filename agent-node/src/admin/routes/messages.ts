@@ -34,6 +34,7 @@ const postMessage = jsonRoute({
   },
 })
 
+/** The `/v1/message` sub-app over `deps.messages`; its errors (unknown, unready or terminated connection, reused id or key) reach `onError`. */
 export function messageRoutes(deps: { messages: Pick<MessageService, 'send'> }) {
   return adminRouter().openapi(postMessage, async (c) => {
     const key = c.req.valid('header')['idempotency-key']

@@ -93,6 +93,7 @@ function toInput(body: z.infer<typeof PresentationRequestCreate>): PresentationR
   }
 }
 
+/** The presentation request sub-app (both paths) over `deps.presentationRequests`; a refused `callbackUrl` is a 400 naming it. */
 export function presentationRequestRoutes(deps: { presentationRequests: Pick<PresentationRequests, 'create'> }) {
   const app = adminRouter()
   for (const path of ['/v1/presentation-request', '/v1/invitation/presentation-request']) {

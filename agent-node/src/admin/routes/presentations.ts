@@ -68,6 +68,7 @@ export interface PresentationStore {
   delete(id: string): Promise<boolean>
 }
 
+/** The `/v1/presentations` sub-app over `deps.presentations` (`proofs/presentations.ts`). */
 export function presentationRoutes(deps: { presentations: PresentationStore }) {
   const { presentations } = deps
   return adminRouter()

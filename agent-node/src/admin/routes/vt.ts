@@ -63,6 +63,7 @@ export type IssueFromJsonSchemaCredential = (
   claims: Record<string, string | string[]>,
 ) => Promise<CredentialOfferInvitation>
 
+/** The W3C-style issuance sub-app (both paths), issuing through `deps.issue`. */
 export function vtRoutes(deps: { issue: IssueFromJsonSchemaCredential }) {
   const app = adminRouter()
   for (const path of ['/vt/issue-credential', '/v1/vt/issue-credential']) {
