@@ -23,7 +23,7 @@ import { credentialKeyAttributeNames } from '../shared/src/anoncreds/lib/index.t
 import { createAnoncredsEngine } from '../shared/src/anoncreds/lib/index.ts'
 import { randomBits } from '../shared/src/anoncreds/math/index.ts'
 import { G1, G2, pair, R } from '../shared/src/anoncreds/revocation/index.ts'
-import { type Json, loadIdentusAnoncreds } from '../shared/test/anoncreds/support/identus.ts'
+import { type Json, loadIdentusAnoncreds } from '@parley/shared/testing/anoncreds/identus'
 import { ms, summarize, type LatencySummary } from './stats.ts'
 
 const RUNS = Number(process.env.ANONCREDS_BENCH_RUNS ?? 20)

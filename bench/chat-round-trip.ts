@@ -7,7 +7,7 @@
  * once, each waiting for its reply), all in one run; CPU time of this process per round trip
  * (workerd is another process).
  */
-import { startScriptedLlm } from '../test/support/scripted-llm.ts'
+import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 import { CONNECTING_AT_ONCE, startPlainCredoEcho, type PlainWallet } from './plain-credo.ts'
 import { startBenchStack } from './stack.ts'
 import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'

@@ -11,10 +11,10 @@
  * And for the admin stream `/v1/events`: replay of the whole outbox from `from=0` (events/s).
  */
 import WebSocket from 'ws'
-import { startEventReceiver } from '../test/support/event-receiver.ts'
-import { startTestAgentNode, type TestAgentNode } from '../agent-node/test/support/agent-node.ts'
-import { messageState } from '../agent-node/test/support/events.ts'
-import { startWsSubscriber } from '../agent-node/test/support/ws-subscriber.ts'
+import { startEventReceiver } from '@parley/agent-node/testing/event-receiver'
+import { startTestAgentNode, type TestAgentNode } from '@parley/agent-node/testing/agent-node'
+import { messageState } from '@parley/agent-node/testing/events'
+import { startWsSubscriber } from '@parley/agent-node/testing/ws-subscriber'
 import { ms, summarize } from './stats.ts'
 
 const SAMPLES = Number(process.env.BENCH_MESSAGES ?? 200)

@@ -15,9 +15,9 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import WebSocket from 'ws'
-import { startTestAgentNode, type TestAgentNode } from '../agent-node/test/support/agent-node.ts'
-import { chunkedPost } from '../agent-node/test/support/chunked-post.ts'
-import { bogusEnvelope, recipientsBomb } from '../agent-node/test/support/envelopes.ts'
+import { startTestAgentNode, type TestAgentNode } from '@parley/agent-node/testing/agent-node'
+import { chunkedPost } from '@parley/agent-node/testing/chunked-post'
+import { bogusEnvelope, recipientsBomb } from '@parley/agent-node/testing/envelopes'
 import { ms, summarize } from './stats.ts'
 
 const BOMBS = Number(process.env.BENCH_BOMBS ?? 20)

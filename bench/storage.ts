@@ -17,7 +17,7 @@ import { AgentContext, DependencyManager, GenericRecord } from '@credo-ts/core'
 import { sql } from 'drizzle-orm'
 import { openDatabase, type Database, type Dialect } from '../agent-node/src/database/index.ts'
 import { openWallet } from '../agent-node/src/wallet/index.ts'
-import { createPostgresTestDatabase } from '../agent-node/test/support/temp-databases.ts'
+import { createPostgresTestDatabase } from '@parley/agent-node/testing/temp-databases'
 import startTestPostgres from '../test/support/postgres-server.ts'
 import { ms, summarize } from './stats.ts'
 

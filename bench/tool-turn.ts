@@ -10,7 +10,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startScriptedLlm } from '../test/support/scripted-llm.ts'
+import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 import { measureReplies, startBenchStack } from './stack.ts'
 import { ms, summarize } from './stats.ts'
 

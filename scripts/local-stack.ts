@@ -7,34 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@parley/shared/testing/free-port'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** A port the OS reports free on 127.0.0.1 right now, never one this process was given before. */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer()
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number }
-        server.close(() => resolve(port))
-      })
-    })
-    // The kernel may hand a released port out again at once: two calls in a row (a public and
-    // an admin port) must not get the same one.
-    if (!handedOut.has(port)) {
-      handedOut.add(port)
-      return port
-    }
-  }
-}
-
-/** Ports `freePort` returned in this process. */
-const handedOut = new Set<number>()
+export { freePort }
 
 export interface ManagedProcess {
   child: ChildProcess

@@ -6,9 +6,12 @@
 // First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
 import './anoncreds/register.ts'
 import { ConfigError, loadConfig } from './config/index.ts'
-import { createLogger } from './logging/index.ts'
+import { createLogger, createStartupFailureLogger } from './logging/index.ts'
 import { installLastResortHandlers } from './process/last-resort.ts'
 import { BUILD, startAgentNode } from './app.ts'
+
+/** Start-up failures are logged whatever LOG_LEVEL says, on stderr. */
+const failures = createStartupFailureLogger()
 
 async function main(): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>
@@ -16,7 +19,7 @@ async function main(): Promise<void> {
     loaded = loadConfig()
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`agent-node: ${error.message}`)
+      failures.fatal({ problems: error.problems }, `agent-node: ${error.message}`)
       process.exit(2)
     }
     throw error
@@ -27,8 +30,10 @@ async function main(): Promise<void> {
   installLastResortHandlers(logger)
 
   const node = await startAgentNode(config, logger)
-  console.log(
-    `${config.label} (${BUILD.name} ${BUILD.version}) public port ${node.publicPort}, admin port ${node.adminPort} on ${config.adminHost}, public DID ${node.publicDid}`,
+  const { publicPort, adminPort, publicDid } = node
+  logger.info(
+    { label: config.label, ...BUILD, publicPort, adminPort, adminHost: config.adminHost, publicDid },
+    `${config.label} (${BUILD.name} ${BUILD.version}) public port ${publicPort}, admin port ${adminPort} on ${config.adminHost}, public DID ${publicDid}`,
   )
 
   let stopping = false
@@ -46,6 +51,6 @@ async function main(): Promise<void> {
 // A failed start-up has closed what it opened (startAgentNode): the process ends by itself once
 // nothing is left, so a handle left open would show as a process that never exits.
 main().catch((error) => {
-  console.error('agent-node failed to start:', error)
+  failures.fatal({ err: error }, 'agent-node failed to start')
   process.exitCode = 1
 })

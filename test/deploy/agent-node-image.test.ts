@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { freePort, ROOT } from '../../scripts/local-stack.ts'
-import { usePostgresTestDatabase } from '../../agent-node/test/support/temp-databases.ts'
+import { usePostgresTestDatabase } from '@parley/agent-node/testing/temp-databases'
 import { buildAgentNodeImage, ensureBaseImage, mountImage, type ImageConfig, type MountedImage } from '../support/container-image.ts'
 import type { ChildProcess } from 'node:child_process'
 

@@ -17,7 +17,7 @@ import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { adminCall, authenticateFromMenu, issueCredential } from '../support/credential-auth.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 const ISSUER_DID = 'did:web:issuer.example.org'
 const OOB_INVITATION = 'https://didcomm.org/out-of-band/1.1/invitation'

@@ -15,8 +15,8 @@ import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { ROOT, restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
-import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import { startEventReceiver, type EventReceiver } from '@parley/agent-node/testing/event-receiver'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 const pack = resolveAgentPack(await loadAgentPackFile(join(ROOT, 'agent-packs')), {}).config
 const greetingTemplate = pack.languages[pack.metadata.defaultLanguage]!.greetingMessage!

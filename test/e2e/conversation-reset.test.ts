@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 /** The message whose answer is cut off by a reset (the alarm is waiting for the model). */
 const HELD_TEXT = 'burst 4'

@@ -12,9 +12,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
-import { sampleValue, scrapeUntil } from '../../agent-node/test/support/prometheus.ts'
+import { sampleValue, scrapeUntil } from '@parley/agent-node/testing/prometheus'
 import { startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 /** The JSON log lines of `output` (agent-node: pino's `msg`; worker: `message`) with `message`. */
 function logLines(output: string, message: string): Record<string, unknown>[] {

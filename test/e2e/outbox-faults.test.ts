@@ -17,8 +17,8 @@ import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
 import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
-import type { EventReceiver, ReceivedEvent } from '../support/event-receiver.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import type { EventReceiver, ReceivedEvent } from '@parley/agent-node/testing/event-receiver'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 /** What a controller that drops duplicates by `webhook-id` applied, in order: each id once. */
 function applied(receiver: EventReceiver): ReceivedEvent[] {

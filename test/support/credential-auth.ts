@@ -3,7 +3,7 @@
  * to a wallet peer (a credential offer's short URL), and authenticating from the contextual menu
  * (select the item, answer the proof request, wait for the agent's reply).
  */
-import { nextOfferReceived, nextProofRequestReceived } from '../../agent-node/test/support/credential-stack.ts'
+import { nextOfferReceived, nextProofRequestReceived } from '@parley/agent-node/testing/credential-stack'
 import type { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 
 /** Calls agent-node's admin API at `adminUrl`; `body` makes it a JSON POST. @throws on a non-2xx answer. */

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
-import { startEventReceiver, type EventReceiver } from './event-receiver.ts'
+import { startEventReceiver, type EventReceiver } from '@parley/agent-node/testing/event-receiver'
 
 export interface KillableAgent {
   readonly receiver: EventReceiver

@@ -10,7 +10,10 @@ import type { MessageService } from '../messages/MessageService.ts'
 import type { PresentationRequests } from '../proofs/PresentationRequests.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 
-/** What the admin routes need; built once in `app.ts`, handed to every router. */
+/**
+ * What the admin app is built from (`createAdminApp`, called by `startAgentNode`). No router
+ * sees it whole: `app.ts` hands each resource's router only the services it uses.
+ */
 export interface AdminDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
@@ -20,6 +23,7 @@ export interface AdminDeps {
   delivery: DeliveryEngine
   /** Event subscriptions (`/v1/event-subscriptions`). */
   subscriptions: SubscriptionService
+  /** The admin logger; each request logs through a child carrying its request id. */
   logger: Logger
   /** The agent's public DID (resolved, SCID included): issuer id of its AnonCreds objects. */
   publicDid: string

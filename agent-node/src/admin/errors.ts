@@ -8,11 +8,13 @@
  *
  * `error` is a stable code (validation_error, malformed_json, not_found, conflict, internal_error),
  * `message` is for people, `issues` (validation only) names each offending field by its path.
+ * Services throw typed domain errors (`../errors/`); `errorHandler` maps them here, once.
  */
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
+import { DomainError, type DomainErrorKind } from '../errors/index.ts'
 import type { Logger } from '../logging/index.ts'
 
 export const ErrorBody = z.object({
@@ -54,9 +56,24 @@ export function validationHook(result: { success: boolean; error?: z.ZodError; t
   return errorResponse(c, 400, 'validation_error', issues.map((i) => `${i.field}: ${i.message}`).join('; '), issues)
 }
 
-/** `onError` of the app: HTTP exceptions keep their status, anything else is a logged 500. */
+/** The status each kind of domain error answers. */
+export const DOMAIN_ERROR_STATUS = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  unprocessable: 422,
+} as const satisfies Record<DomainErrorKind, ContentfulStatusCode>
+
+/**
+ * `onError` of the app, the one place errors become answers: a domain error (`../errors/`) gets
+ * its kind's status and its code, message and issues; HTTP exceptions keep their status;
+ * anything else is a 500 logged with the request's logger (so with its request id), or `logger`
+ * when the request has none.
+ */
 export function errorHandler(logger: Logger) {
   return (error: Error, c: Context) => {
+    if (error instanceof DomainError) return errorResponse(c, DOMAIN_ERROR_STATUS[error.kind], error.code, error.message, error.issues)
     if (error instanceof HTTPException) {
       const malformed = error.status === 400 && /JSON/i.test(error.message)
       return errorResponse(
@@ -66,7 +83,8 @@ export function errorHandler(logger: Logger) {
         malformed ? 'request body is not valid JSON' : error.message,
       )
     }
-    logger.error({ err: error, path: c.req.path }, 'admin request failed')
+    const requestLogger: Logger = c.get('logger') ?? logger
+    requestLogger.error({ err: error, method: c.req.method, path: c.req.path }, 'admin request failed')
     return errorResponse(c, 500, 'internal_error', 'internal error')
   }
 }

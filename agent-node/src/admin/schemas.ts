@@ -53,9 +53,3 @@ export const DidCommVersionField = z
   .literal('v1', { error: "only 'v1' is supported (DIDComm v1 envelopes)" })
   .optional()
   .describe("vs-agent field; only 'v1'")
-
-/** An OpenAPI response whose body is `schema` as JSON. */
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-})

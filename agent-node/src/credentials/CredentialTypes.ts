@@ -12,6 +12,7 @@
 import type { Claim } from '@parley/shared'
 import type { CredentialKeyWorkers } from '../anoncreds/key-generation/CredentialKeyWorkers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { type FieldIssue, InvalidInputError, NotFoundError } from '../errors/index.ts'
 import type { Logger } from '../logging/index.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { CredentialTypeRecord } from './CredentialTypeRecord.ts'
@@ -32,19 +33,19 @@ export class CredentialTypeRegistrationError extends Error {
   }
 }
 
-/** No credential type has this credential definition id (HTTP 404). */
-export class UnknownCredentialDefinitionError extends Error {
+/** No credential type has this credential definition id (not found, naming `credentialDefinitionId`). */
+export class UnknownCredentialDefinitionError extends NotFoundError {
   constructor(readonly credentialDefinitionId: string) {
-    super(`unknown credential definition '${credentialDefinitionId}': create it with POST /v1/credential-types`)
-    this.name = 'UnknownCredentialDefinitionError'
+    const message = `unknown credential definition '${credentialDefinitionId}': create it with POST /v1/credential-types`
+    super(message, [{ field: 'credentialDefinitionId', message }])
   }
 }
 
-/** Claims that do not match the type's attributes (HTTP 400); `issues` name each problem. */
-export class ClaimsMismatchError extends Error {
-  constructor(readonly issues: { field: string; message: string }[]) {
-    super(issues.map((i) => `${i.field}: ${i.message}`).join('; '))
-    this.name = 'ClaimsMismatchError'
+/** Claims that do not match the type's attributes (invalid input); `issues` name each problem. */
+export class ClaimsMismatchError extends InvalidInputError {
+  declare readonly issues: FieldIssue[]
+  constructor(issues: FieldIssue[]) {
+    super(issues.map((i) => `${i.field}: ${i.message}`).join('; '), issues)
   }
 }
 

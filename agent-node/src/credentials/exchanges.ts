@@ -5,6 +5,8 @@
 import type { DidCommCredentialExchangeRecord } from '@credo-ts/didcomm'
 import type { Claim } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { newestFirst } from '../didcomm/records.ts'
+import { found } from '../errors/index.ts'
 
 /** One credential exchange; `credentialDefinitionId` and `claims` once an offer or proposal names them. */
 export interface CredentialExchangeView {
@@ -40,4 +42,18 @@ export async function credentialExchangeView(
     createdAt: record.createdAt.toISOString(),
     updatedAt: (record.updatedAt ?? record.createdAt).toISOString(),
   }
+}
+
+/** Every credential exchange, newest first. */
+export async function listCredentialExchanges(agent: DidcommAgent): Promise<CredentialExchangeView[]> {
+  const records = newestFirst(await agent.modules.didcomm.credentials.getAll())
+  return Promise.all(records.map((record) => credentialExchangeView(agent, record)))
+}
+
+/**
+ * Credential exchange `id`.
+ * @throws NotFoundError when there is none.
+ */
+export async function getCredentialExchange(agent: DidcommAgent, id: string): Promise<CredentialExchangeView> {
+  return credentialExchangeView(agent, found(await agent.modules.didcomm.credentials.findById(id), `credential exchange '${id}' not found`))
 }

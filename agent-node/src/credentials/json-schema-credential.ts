@@ -8,6 +8,7 @@
  * Verana trust registry) are not resolvable here and are refused.
  */
 import { z } from 'zod'
+import { InvalidInputError } from '../errors/index.ts'
 import { readBoundedText } from '../http/bounded-body.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 
@@ -16,12 +17,11 @@ export const SCHEMA_FETCH_TIMEOUT_MS = 10_000
 /** Largest document accepted, in bytes (counted while it streams in). */
 export const SCHEMA_MAX_BYTES = 256 * 1024
 
-/** The JSON Schema Credential or its schema could not be used; `field` names the request field. */
-export class JsonSchemaCredentialError extends Error {
+/** The JSON Schema Credential or its schema could not be used (invalid input); `field` names the request field. */
+export class JsonSchemaCredentialError extends InvalidInputError {
   readonly field = 'jsonSchemaCredential'
   constructor(message: string) {
-    super(message)
-    this.name = 'JsonSchemaCredentialError'
+    super(message, [{ field: 'jsonSchemaCredential', message }])
   }
 }
 

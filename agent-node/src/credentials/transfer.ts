@@ -20,7 +20,8 @@ import {
 import { anonCredsObjectId } from '../anoncreds/identifiers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
-import { ClaimsMismatchError, UnknownCredentialDefinitionError } from './CredentialTypes.ts'
+import { ConflictError, NotFoundError } from '../errors/index.ts'
+import { ClaimsMismatchError } from './CredentialTypes.ts'
 import { CredentialTypeRecord } from './CredentialTypeRecord.ts'
 
 /** vs-agent's export format (`ImportCredentialTypeOptions`). */
@@ -36,11 +37,17 @@ export interface ExportedCredentialType {
   }
 }
 
-/** The import names a type this agent already has (HTTP 409). */
-export class CredentialTypeExistsError extends Error {
+/** The import names a type this agent already has (conflict). */
+export class CredentialTypeExistsError extends ConflictError {
   constructor(readonly credentialDefinitionId: string) {
     super(`credential type '${credentialDefinitionId}' already exists`)
-    this.name = 'CredentialTypeExistsError'
+  }
+}
+
+/** The agent has no credential type of this credential definition id (not found). */
+export class UnknownCredentialTypeError extends NotFoundError {
+  constructor(readonly credentialDefinitionId: string) {
+    super(`no credential type with id '${credentialDefinitionId}'`)
   }
 }
 
@@ -48,7 +55,7 @@ const types = (agent: DidcommAgent) => recordRepository(agent.context, Credentia
 
 /**
  * The export of type `credentialDefinitionId`.
- * @throws UnknownCredentialDefinitionError when the agent has no such type (or lost its private part).
+ * @throws UnknownCredentialTypeError when the agent has no such type (or lost its private part).
  */
 export async function exportCredentialType(agent: DidcommAgent, credentialDefinitionId: string): Promise<ExportedCredentialType> {
   const type = await types(agent).findSingleByQuery(agent.context, { credentialDefinitionId })
@@ -69,7 +76,7 @@ export async function exportCredentialType(agent: DidcommAgent, credentialDefini
       .resolve(AnonCredsKeyCorrectnessProofRepository)
       .findByCredentialDefinitionId(context, credentialDefinitionId))
   const { schema } = type ? await agent.modules.anoncreds.getSchema(type.schemaId) : { schema: undefined }
-  if (!type || !definition || !secret || !proof || !schema) throw new UnknownCredentialDefinitionError(credentialDefinitionId)
+  if (!type || !definition || !secret || !proof || !schema) throw new UnknownCredentialTypeError(credentialDefinitionId)
   return {
     id: credentialDefinitionId,
     data: {
@@ -142,12 +149,12 @@ export async function importCredentialType(
 /**
  * Deletes type `credentialDefinitionId` and its private part: nothing more can be issued from it.
  * Its published schema and definition stay resolvable, so credentials already issued still verify.
- * @returns false when there is no such type.
+ * @throws UnknownCredentialTypeError when there is no such type.
  */
-export async function deleteCredentialType(agent: DidcommAgent, credentialDefinitionId: string): Promise<boolean> {
+export async function deleteCredentialType(agent: DidcommAgent, credentialDefinitionId: string): Promise<void> {
   const { context } = agent
   const type = await types(agent).findSingleByQuery(context, { credentialDefinitionId })
-  if (!type) return false
+  if (!type) throw new UnknownCredentialTypeError(credentialDefinitionId)
   const secret = await agent.dependencyManager
     .resolve(AnonCredsCredentialDefinitionPrivateRepository)
     .findByCredentialDefinitionId(context, credentialDefinitionId)
@@ -157,5 +164,27 @@ export async function deleteCredentialType(agent: DidcommAgent, credentialDefini
     .findByCredentialDefinitionId(context, credentialDefinitionId)
   if (proof) await agent.dependencyManager.resolve(AnonCredsKeyCorrectnessProofRepository).delete(context, proof)
   await types(agent).delete(context, type)
-  return true
+}
+
+/** The transfers of one agent's credential types, issuer `issuerId` (its public DID), as one service. */
+export class CredentialTypeTransfer {
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly issuerId: string,
+  ) {}
+
+  /** See `exportCredentialType`. */
+  export(credentialDefinitionId: string): Promise<ExportedCredentialType> {
+    return exportCredentialType(this.agent, credentialDefinitionId)
+  }
+
+  /** See `importCredentialType`. */
+  import(exported: ExportedCredentialType): Promise<CredentialTypeRecord> {
+    return importCredentialType(this.agent, this.issuerId, exported)
+  }
+
+  /** See `deleteCredentialType`. */
+  delete(credentialDefinitionId: string): Promise<void> {
+    return deleteCredentialType(this.agent, credentialDefinitionId)
+  }
 }

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto'
 import type { Claim } from '@parley/shared'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { unsafeUrlAsField } from '../errors/index.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import type { CredentialTypes } from './CredentialTypes.ts'
@@ -28,14 +29,15 @@ export interface VtIssueDeps {
 
 /**
  * Creates (or finds) the type of `jsonSchemaCredential` and offers a credential with `claims`.
- * @throws UnsafeUrlError, JsonSchemaCredentialError (the schema documents), ClaimsMismatchError.
+ * @throws InvalidFieldError naming `jsonSchemaCredential` for a URL the agent may not call;
+ *   JsonSchemaCredentialError (the schema documents), ClaimsMismatchError.
  */
 export async function issueFromJsonSchemaCredential(
   deps: VtIssueDeps,
   jsonSchemaCredential: string,
   claims: Record<string, string | string[]>,
 ): Promise<CredentialOfferInvitation> {
-  const { attributes } = await readJsonSchemaCredential(deps.guard, jsonSchemaCredential)
+  const { attributes } = await readJsonSchemaCredential(deps.guard, jsonSchemaCredential).catch(unsafeUrlAsField('jsonSchemaCredential'))
   const version = createHash('sha256').update(attributes.join('\n')).digest('hex').slice(0, 16)
   const { type } = await deps.credentialTypes.create({ name: jsonSchemaCredential, version, attributes })
   const values: Claim[] = Object.entries(claims).map(([name, value]) => ({

@@ -18,6 +18,7 @@ import {
   type DidCommMessage,
 } from '@credo-ts/didcomm'
 import type { AgentNodeConfig } from '../config/index.ts'
+import { type QrCodeOptions, renderQrCode } from '../public/qr-page.ts'
 import type { DidcommAgent } from './agent.ts'
 
 export interface ConnectionInvitation {
@@ -167,4 +168,28 @@ async function createInvitation(
   }
   const invitation = record.outOfBandInvitation
   return { url: invitation.toUrl({ domain: config.invitationBaseUrl }), outOfBandId: record.id, invitation: invitation.toJSON() }
+}
+
+/** One agent's connection invitations, with its invitation settings and public DID, as one service. */
+export class ConnectionInvitations {
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly config: InvitationConfig,
+    private readonly publicDid: string,
+  ) {}
+
+  /** A new connection invitation (see `createConnectionInvitation`). */
+  async create(options: ConnectionInvitationOptions = {}): Promise<ConnectionInvitation> {
+    const { url, outOfBandId } = await createConnectionInvitation(this.agent, this.config, this.publicDid, options)
+    return { url, outOfBandId }
+  }
+
+  /**
+   * A PNG QR code of the agent's public invitation (`publicConnectionInvitation`: reused, so this creates nothing).
+   * @throws InvitationTooLongError when the URL does not fit in a QR code.
+   */
+  async publicQrCode(options: QrCodeOptions): Promise<Buffer> {
+    const { url } = await publicConnectionInvitation(this.agent, this.config, this.publicDid)
+    return renderQrCode(url, 'png', options)
+  }
 }

@@ -2,17 +2,18 @@
  * Serves a hono app on Node. Resolves with the listening server; rejects with a clear error when
  * the port cannot be bound (EADDRINUSE, EACCES) instead of crashing on an unhandled 'error'.
  * Once it listens, later server errors (an `accept` failing with EMFILE when a peer opens more
- * connections than there are file descriptors) are logged, and the server keeps accepting.
+ * connections than there are file descriptors) are logged (to `logger`, by default a new
+ * process logger at info), and the server keeps accepting.
  */
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
-import type { Logger } from '../logging/index.ts'
+import { createLogger, type Logger } from '../logging/index.ts'
 
 export function listen(
   fetch: (request: Request) => Response | Promise<Response>,
   port: number,
   hostname?: string,
-  logger?: Logger,
+  logger: Logger = createLogger('info'),
 ): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }) as Server
@@ -23,8 +24,7 @@ export function listen(
     server.once('listening', () => {
       server.off('error', onStartError)
       server.on('error', (error: NodeJS.ErrnoException) => {
-        if (logger) logger.error({ err: error, port }, 'server error; still listening')
-        else console.error(`server on port ${port}: ${error.code ?? error.message}`)
+        logger.error({ err: error, port }, 'server error; still listening')
       })
       resolve(server)
     })

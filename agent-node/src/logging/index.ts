@@ -33,6 +33,14 @@ export function createLogger(level: string, name = 'agent-node'): Logger {
   return pino({ name, level, redact: { paths: REDACT, censor: '[redacted]' } })
 }
 
+/**
+ * The logger of failures that end the process before (or while) it starts: JSON lines on stderr,
+ * written synchronously (the process may exit right after), at `info` whatever LOG_LEVEL says.
+ */
+export function createStartupFailureLogger(name = 'agent-node'): Logger {
+  return pino({ name, level: 'info', redact: { paths: REDACT, censor: '[redacted]' } }, pino.destination({ dest: 2, sync: true }))
+}
+
 const credoToPino: Record<LogLevel, string> = {
   [LogLevel.test]: 'trace',
   [LogLevel.trace]: 'trace',

@@ -28,6 +28,7 @@ import type { MessageState, SendMessageBody } from '@parley/shared'
 import { KeyedQueue } from '@parley/shared/concurrency'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { isTerminated } from '../didcomm/hangup.ts'
+import { ConflictError, DomainError, type DomainErrorKind } from '../errors/index.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
 import { requestHash, IdempotencyKeyReusedError, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts'
@@ -42,25 +43,32 @@ const UNAVAILABLE = {
   terminated: 'was terminated (hung up) and takes no more messages',
 } as const
 
+/** The kind and code of each reason a connection cannot take a message. */
+const UNAVAILABLE_KIND = {
+  'not-found': ['not_found', 'not_found'],
+  'not-ready': ['conflict', 'conflict'],
+  terminated: ['gone', 'connection_terminated'],
+} as const satisfies Record<keyof typeof UNAVAILABLE, readonly [DomainErrorKind, string]>
+
 /**
- * The target connection does not exist (HTTP 404), cannot take messages yet (HTTP 409) or was
- * terminated by either side (HTTP 410).
+ * The target connection does not exist (not found), cannot take messages yet (conflict) or was
+ * terminated by either side (gone, code `connection_terminated`).
  */
-export class ConnectionUnavailableError extends Error {
+export class ConnectionUnavailableError extends DomainError {
   constructor(
     readonly connectionId: string,
     readonly reason: keyof typeof UNAVAILABLE,
   ) {
-    super(`connection '${connectionId}' ${UNAVAILABLE[reason]}`)
-    this.name = 'ConnectionUnavailableError'
+    const [kind, code] = UNAVAILABLE_KIND[reason]
+    super(kind, code, `connection '${connectionId}' ${UNAVAILABLE[reason]}`)
   }
 }
 
-/** The controller gave a message `id` already used by another message (HTTP 409). */
-export class MessageIdReusedError extends Error {
+/** The controller gave a message `id` already used by another message (conflict, code `message_id_reused`, naming `id`). */
+export class MessageIdReusedError extends ConflictError {
   constructor(readonly messageId: string) {
-    super(`message id '${messageId}' is already used by another message: give a new UUID, or none`)
-    this.name = 'MessageIdReusedError'
+    const message = `message id '${messageId}' is already used by another message: give a new UUID, or none`
+    super(message, { code: 'message_id_reused', issues: [{ field: 'id', message }] })
   }
 }
 

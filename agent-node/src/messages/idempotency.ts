@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { applySchema, execute, selectRows } from '../database/dialect.ts'
 import type { Database } from '../database/index.ts'
+import { DomainError } from '../errors/index.ts'
 
 /** How long a key is remembered, in milliseconds (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -36,11 +37,14 @@ const SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS message_idempotency_keys_created ON message_idempotency_keys (created_at)`,
 ]
 
-/** The key was used within 24 h for a different request (HTTP 422). */
-export class IdempotencyKeyReusedError extends Error {
+/** The key was used within 24 h for a different request (unprocessable, code `idempotency_key_reused`). */
+export class IdempotencyKeyReusedError extends DomainError {
   constructor(readonly key: string) {
-    super(`Idempotency-Key '${key}' was already used for a different request in the last 24 hours`)
-    this.name = 'IdempotencyKeyReusedError'
+    super(
+      'unprocessable',
+      'idempotency_key_reused',
+      `Idempotency-Key '${key}' was already used for a different request in the last 24 hours`,
+    )
   }
 }
 

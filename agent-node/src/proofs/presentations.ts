@@ -6,6 +6,8 @@
 import type { DidCommProofExchangeRecord } from '@credo-ts/didcomm'
 import type { Claim } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import { newestFirst } from '../didcomm/records.ts'
+import { found } from '../errors/index.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { PresentationFlowRecord, type RequestedCredential } from './PresentationFlowRecord.ts'
 
@@ -61,4 +63,18 @@ export async function deletePresentation(agent: DidcommAgent, proofExchangeId: s
   const flows = recordRepository(agent.context, PresentationFlowRecord)
   if (await flows.findById(agent.context, proofExchangeId)) await flows.deleteById(agent.context, proofExchangeId)
   return true
+}
+
+/** Every presentation exchange, newest first. */
+export async function listPresentations(agent: DidcommAgent): Promise<PresentationView[]> {
+  const records = newestFirst(await agent.modules.didcomm.proofs.getAll())
+  return Promise.all(records.map((record) => presentationView(agent, record)))
+}
+
+/**
+ * Presentation exchange `id`.
+ * @throws NotFoundError when there is none.
+ */
+export async function getPresentation(agent: DidcommAgent, id: string): Promise<PresentationView> {
+  return presentationView(agent, found(await agent.modules.didcomm.proofs.findById(id), `presentation exchange '${id}' not found`))
 }

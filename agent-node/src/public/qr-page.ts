@@ -3,14 +3,14 @@
  * code, plus the link for wallets on the same device. Default target of `GET /invitation`.
  */
 import QRCode from 'qrcode'
+import { InvalidInputError } from '../errors/index.ts'
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
 /** The invitation URL holds more than a QR code can (about 2,950 bytes at the lowest error correction). */
-export class InvitationTooLongError extends Error {
+export class InvitationTooLongError extends InvalidInputError {
   constructor(length: number) {
-    super(`the invitation URL (${length} characters) is too long for a QR code; use a short URL`)
-    this.name = 'InvitationTooLongError'
+    super(`the invitation URL (${length} characters) is too long for a QR code; use a short URL`, undefined, 'invitation_too_long')
   }
 }
 

@@ -29,7 +29,7 @@ import { startAgentNode, type AgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { freePort } from '@parley/shared/testing/free-port'
 import { nextEvent } from '../support/next-event.ts'
 
 const ATTRIBUTES = { name: 'Alice Example', age: '27', height: '172', sex: 'F', id: 'P-0042' }

@@ -16,8 +16,8 @@ import { selectRows } from '../../src/database/dialect.ts'
 import { openDatabase } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
+import { freePort } from '@parley/shared/testing/free-port'
 import { usePostgresTestDatabase } from '../support/temp-databases.ts'
 
 describe('agent-node on DATABASE_URL (PostgreSQL)', () => {

@@ -20,7 +20,7 @@ import { MAX_RESOLUTION_BYTES, resolveDidDocument } from '../../src/did/resolve.
 import { listen } from '../../src/http/listen.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { freePort } from '@parley/shared/testing/free-port'
 
 const walletKey = randomBytes(32).toString('base64url')
 const dataDirs: string[] = []

@@ -5,10 +5,10 @@
  * at its creation, survives a restart, stops on delete), and bad input refused with a clear 4xx.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver, type ReceivedEvent } from '../support/event-receiver.ts'
 import type { Subscription } from '../../src/events/subscriptions/model.ts'
 import { subscriberName } from '../../src/events/subscriptions/service.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { freePort } from '@parley/shared/testing/free-port'
 import { useTestAgentNode } from '../support/agent-node.ts'
 import { dialects } from '../support/temp-databases.ts'
 import { connectionCompleted as connectionOf, messageState as stateOf, nextRecord } from '../support/events.ts'

@@ -19,7 +19,7 @@ import { EventPublisher } from '../../src/events/publisher.ts'
 import { parseSigningSecret } from '../../src/events/webhooks/signing.ts'
 import { WebhookSubscriber } from '../../src/events/webhooks/subscriber.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { startEventReceiver, type EventReceiver, type EventReceiverOptions } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver, type EventReceiverOptions } from '../support/event-receiver.ts'
 import { recordDeliveries } from '../support/delivery-records.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { connectWallet, startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 describe('outbound guard on every fetch made for an API caller', () => {

@@ -10,13 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { freePort, ROOT } from '../../../scripts/local-stack.ts'
+import { freePort } from '@parley/shared/testing/free-port'
 import { usePostgresTestDatabase } from '../support/temp-databases.ts'
+
+/** agent-node's package folder, where `npm start` runs `src/main.ts`. */
+const AGENT_NODE_DIR = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Listens on a free loopback port, so agent-node cannot. */
 async function occupyPort(): Promise<{ port: number; server: Server }> {
@@ -73,8 +77,8 @@ describe('a start-up that fails after the database opened', () => {
   })
 
   it('lets agent-node (main.ts) exit by itself with status 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'agent-node/src/main.ts'], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: AGENT_NODE_DIR,
       env: {
         ...process.env,
         NODE_ENV: 'development',

@@ -11,7 +11,7 @@ import {
   type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 /** Resolves once `condition` holds, checking as B's events arrive (every 20 ms). */

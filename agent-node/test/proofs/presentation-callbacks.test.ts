@@ -5,7 +5,7 @@
  */
 import '../support/anoncreds-engine.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { conditions } from '../support/conditions.ts'
 

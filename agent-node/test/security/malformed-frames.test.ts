@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../../scripts/local-stack.ts'
+import { freePort } from '@parley/shared/testing/free-port'
+import { startAgentNodeProcess, type AgentNodeProcess } from '../../../scripts/local-stack.ts'
 
 /** A client frame: FIN + `opcode` (+ `rsv1`), masked unless `masked` is false, with `payload`. */
 function frame(opcode: number, payload: Buffer, options: { masked?: boolean; rsv1?: boolean; declaredLength?: bigint } = {}): Buffer {

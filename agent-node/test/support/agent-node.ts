@@ -15,7 +15,7 @@ import { Subscription } from '../../src/events/subscriptions/model.ts'
 import type { Dialect } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import type { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { freePort } from '../../../scripts/local-stack.ts'
+import { freePort } from '@parley/shared/testing/free-port'
 import { useSuiteResource } from './suite-resource.ts'
 import { usePostgresTestDatabase } from './temp-databases.ts'
 

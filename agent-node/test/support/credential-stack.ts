@@ -19,7 +19,7 @@ import {
 import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
-import { startEventReceiver, type EventReceiver } from '../../../test/support/event-receiver.ts'
+import { startEventReceiver, type EventReceiver } from './event-receiver.ts'
 import { connectWallet, startTestAgentNode } from './agent-node.ts'
 import { nextEvent } from './next-event.ts'
 

@@ -1,18 +1,20 @@
 /** `GET /v1/agent`: agent information (spec: used to check that AGENT_PUBLIC_DID resolved). */
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi'
-import type { AdminDeps } from '../context.ts'
+import type { z } from '@hono/zod-openapi'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 import { AgentInfoBody } from '../schemas.ts'
 
-const getAgent = createRoute({
+/** What `GET /v1/agent` answers. */
+export type AgentInfo = z.infer<typeof AgentInfoBody>
+
+const getAgent = jsonRoute({
   method: 'get',
   path: '/v1/agent',
   tags: ['agent'],
   summary: 'Agent information',
-  responses: { 200: { description: 'Agent information', content: { 'application/json': { schema: AgentInfoBody } } } },
+  responses: { 200: [AgentInfoBody, 'Agent information'] },
 })
 
-export function agentRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  return app.openapi(getAgent, (c) =>
-    c.json({ publicDid: deps.publicDid, endpoint: deps.config.publicUrl, label: deps.config.label, ...deps.build }, 200),
-  )
+/** The `/v1/agent` sub-app, answering `deps.info`. */
+export function agentRoutes(deps: { info: AgentInfo }) {
+  return adminRouter().openapi(getAgent, (c) => c.json(deps.info, 200))
 }

@@ -1,5 +1,6 @@
 /**
- * Connections (spec "Connection"; the filters and the delete are vs-agent's):
+ * Connections (spec "Connection"; the filters and the delete are vs-agent's), served from
+ * `didcomm/connections.ts`:
  * - `GET /v1/connections[?outOfBandId&state&role&did&theirDid&threadId&invitationDid]`: every
  *   connection matching all the filters given (an unknown filter is a 400, never ignored);
  *   `invitationDid` matches both sides: the connections made through this agent's invitations
@@ -8,13 +9,11 @@
  * - `DELETE /v1/connections/{connection_id}`: deletes the record (204); the peer is not told
  *   (send `terminate-connection` first to hang up).
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { boundedName } from '@parley/shared'
 import { DidCommDidExchangeRole, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
-import { isTerminated } from '../../didcomm/hangup.ts'
-import { outOfBandIdsNamingDid } from '../../didcomm/invitations.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
+import { connectionState, type Connections } from '../../didcomm/connections.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 import { ConnectionBody, ConnectionIdParam } from '../schemas.ts'
 
 /** The spec's Connection view of a Credo connection record. */
@@ -26,7 +25,7 @@ export function toConnectionBody(record: DidCommConnectionRecord): ConnectionBod
     did: record.did,
     theirDid: record.theirDid,
     theirLabel: record.theirLabel,
-    state: isTerminated(record) ? 'terminated' : record.state,
+    state: connectionState(record),
     role: record.role,
     threadId: record.threadId,
     outOfBandId: record.outOfBandId,
@@ -46,76 +45,44 @@ const ConnectionFilters = z.strictObject({
   invitationDid: boundedName(512).optional(),
 })
 
-const listConnections = createRoute({
+const listConnections = jsonRoute({
   method: 'get',
   path: '/v1/connections',
   tags: ['connections'],
   summary: 'List connections',
-  request: { query: ConnectionFilters },
+  query: ConnectionFilters,
   responses: {
-    200: {
-      description: 'The connections matching every filter given, newest first',
-      content: { 'application/json': { schema: z.array(ConnectionBody) } },
-    },
-    400: { description: 'Unknown filter or invalid value; `issues` names it', content: { 'application/json': { schema: ErrorBody } } },
+    200: [z.array(ConnectionBody), 'The connections matching every filter given, newest first'],
+    400: 'Unknown filter or invalid value; `issues` names it',
   },
 })
 
-const getConnection = createRoute({
+const getConnection = jsonRoute({
   method: 'get',
   path: '/v1/connections/{connection_id}',
   tags: ['connections'],
   summary: 'Get one connection',
-  request: { params: ConnectionIdParam },
-  responses: {
-    200: { description: 'The connection', content: { 'application/json': { schema: ConnectionBody } } },
-    400: { description: 'connection_id is not a UUID', content: { 'application/json': { schema: ErrorBody } } },
-    404: { description: 'No such connection', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: ConnectionIdParam,
+  responses: { 200: [ConnectionBody, 'The connection'], 400: 'connection_id is not a UUID', 404: 'No such connection' },
 })
 
-const deleteConnection = createRoute({
+const deleteConnection = jsonRoute({
   method: 'delete',
   path: '/v1/connections/{connection_id}',
   tags: ['connections'],
   summary: 'Delete a connection record',
   description: 'Deletes the record only: the peer is not told. Send a terminate-connection message first to hang up.',
-  request: { params: ConnectionIdParam },
-  responses: {
-    204: { description: 'Deleted' },
-    400: { description: 'connection_id is not a UUID', content: { 'application/json': { schema: ErrorBody } } },
-    404: { description: 'No such connection', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: ConnectionIdParam,
+  responses: { 204: 'Deleted', 400: 'connection_id is not a UUID', 404: 'No such connection' },
 })
 
-export function connectionRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const connections = () => deps.agent.modules.didcomm.connections
-  return app
-    .openapi(listConnections, async (c) => {
-      const { state, invitationDid, ...tags } = c.req.valid('query')
-      // Credo records `invitationDid` on the invitee's connection only: the inviter's are those of its invitations naming the DID.
-      const byInvitationDid = invitationDid
-        ? {
-            $or: [{ invitationDid }, ...(await outOfBandIdsNamingDid(deps.agent, invitationDid)).map((outOfBandId) => ({ outOfBandId }))],
-          }
-        : {}
-      // `terminated` is Parley's view of a completed connection either side hung up (`toConnectionBody`).
-      const query = { ...tags, ...byInvitationDid, ...(state && state !== 'terminated' ? { state } : {}) }
-      const records = (await connections().findAllByQuery(query)).filter((record) => !state || toConnectionBody(record).state === state)
-      records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-      return c.json(records.map(toConnectionBody), 200)
-    })
-    .openapi(getConnection, async (c) => {
-      const { connection_id } = c.req.valid('param')
-      const record = await connections().findById(connection_id)
-      if (!record) return errorResponse(c, 404, 'not_found', `connection '${connection_id}' not found`)
-      return c.json(toConnectionBody(record), 200)
-    })
+/** The `/v1/connections` sub-app over `deps.connections` (`didcomm/connections.ts`). */
+export function connectionRoutes(deps: { connections: Pick<Connections, 'list' | 'get' | 'delete'> }) {
+  return adminRouter()
+    .openapi(listConnections, async (c) => c.json((await deps.connections.list(c.req.valid('query'))).map(toConnectionBody), 200))
+    .openapi(getConnection, async (c) => c.json(toConnectionBody(await deps.connections.get(c.req.valid('param').connection_id)), 200))
     .openapi(deleteConnection, async (c) => {
-      const { connection_id } = c.req.valid('param')
-      if (!(await connections().findById(connection_id)))
-        return errorResponse(c, 404, 'not_found', `connection '${connection_id}' not found`)
-      await connections().deleteById(connection_id)
+      await deps.connections.delete(c.req.valid('param').connection_id)
       return c.body(null, 204)
     })
 }

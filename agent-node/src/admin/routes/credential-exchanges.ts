@@ -3,12 +3,10 @@
  * /v1/credential-exchanges/{credentialExchangeId}`, over every issue-credential exchange
  * (offers by invitation or message, proposals from users).
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
-import { credentialExchangeView } from '../../credentials/exchanges.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
-import { jsonResponse } from '../schemas.ts'
+import type { CredentialExchangeView } from '../../credentials/exchanges.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const CredentialExchangeBody = z
   .object({
@@ -27,43 +25,33 @@ const CredentialExchangeBody = z
 
 const IdParam = z.object({ credentialExchangeId: z.uuid().openapi({ param: { name: 'credentialExchangeId', in: 'path' } }) })
 
-const list = createRoute({
+const list = jsonRoute({
   method: 'get',
   path: '/v1/credential-exchanges',
   tags: ['credentials'],
   summary: 'List credential exchanges, newest first',
-  request: { query: z.strictObject({}) },
-  responses: {
-    200: jsonResponse(z.array(CredentialExchangeBody), 'Every credential exchange'),
-    400: jsonResponse(ErrorBody, 'Unknown query parameter'),
-  },
+  query: z.strictObject({}),
+  responses: { 200: [z.array(CredentialExchangeBody), 'Every credential exchange'], 400: 'Unknown query parameter' },
 })
-const get = createRoute({
+const get = jsonRoute({
   method: 'get',
   path: '/v1/credential-exchanges/{credentialExchangeId}',
   tags: ['credentials'],
   summary: 'Get one credential exchange',
-  request: { params: IdParam },
-  responses: {
-    200: jsonResponse(CredentialExchangeBody, 'The exchange'),
-    400: jsonResponse(ErrorBody, 'Invalid id'),
-    404: jsonResponse(ErrorBody, 'No such credential exchange'),
-  },
+  params: IdParam,
+  responses: { 200: [CredentialExchangeBody, 'The exchange'], 400: 'Invalid id', 404: 'No such credential exchange' },
 })
 
-export function credentialExchangeRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const { agent } = deps
-  return app
-    .openapi(list, async (c) => {
-      const records = await agent.modules.didcomm.credentials.getAll()
-      records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-      return c.json(await Promise.all(records.map((record) => credentialExchangeView(agent, record))), 200)
-    })
-    .openapi(get, async (c) => {
-      const { credentialExchangeId } = c.req.valid('param')
-      const record = await agent.modules.didcomm.credentials.findById(credentialExchangeId)
-      return record
-        ? c.json(await credentialExchangeView(agent, record), 200)
-        : errorResponse(c, 404, 'not_found', `credential exchange '${credentialExchangeId}' not found`)
-    })
+/** The credential exchange reads these routes serve (`credentials/exchanges.ts`). */
+export interface CredentialExchangeReader {
+  list(): Promise<CredentialExchangeView[]>
+  /** @throws NotFoundError when there is no exchange `id`. */
+  get(id: string): Promise<CredentialExchangeView>
+}
+
+/** The `/v1/credential-exchanges` sub-app over `deps.exchanges`. */
+export function credentialExchangeRoutes(deps: { exchanges: CredentialExchangeReader }) {
+  return adminRouter()
+    .openapi(list, async (c) => c.json(await deps.exchanges.list(), 200))
+    .openapi(get, async (c) => c.json(await deps.exchanges.get(c.req.valid('param').credentialExchangeId), 200))
 }

@@ -2,12 +2,10 @@
  * `POST /v1/credential-offer`, also served as `/v1/invitation/credential-offer` (spec "Credential
  * offer"): an out-of-band invitation carrying an AnonCreds credential offer, and its short URL.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { boundedName, Claim } from '@parley/shared'
-import { createCredentialOfferInvitation } from '../../credentials/offers.ts'
-import type { AdminDeps } from '../context.ts'
-import { credentialErrorResponse } from '../credential-errors.ts'
-import { ErrorBody } from '../errors.ts'
+import type { CredentialOfferInvitation } from '../../credentials/offers.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 import { DidCommVersionField } from '../schemas.ts'
 
 const CredentialOfferCreate = z
@@ -27,33 +25,32 @@ const CredentialOfferBody = z
   .openapi('CredentialOffer')
 
 const offerRoute = (path: string) =>
-  createRoute({
+  jsonRoute({
     method: 'post',
     path,
     tags: ['credentials'],
     summary: 'Offer a credential through an invitation',
-    request: { body: { required: true, content: { 'application/json': { schema: CredentialOfferCreate } } } },
+    body: CredentialOfferCreate,
     responses: {
-      200: { description: 'The invitation', content: { 'application/json': { schema: CredentialOfferBody } } },
-      400: {
-        description: 'Invalid body, missing or extra claims; `issues` names them',
-        content: { 'application/json': { schema: ErrorBody } },
-      },
-      404: { description: 'Unknown credential definition', content: { 'application/json': { schema: ErrorBody } } },
+      200: [CredentialOfferBody, 'The invitation'],
+      400: 'Invalid body, missing or extra claims; `issues` names them',
+      404: 'Unknown credential definition',
     },
   })
 
-export function credentialOfferRoutes(deps: AdminDeps, app: OpenAPIHono) {
+/**
+ * Makes offer invitations (`credentials/offers.ts`).
+ * @throws UnknownCredentialDefinitionError, ClaimsMismatchError.
+ */
+export type OfferCredential = (credentialDefinitionId: string, claims: Claim[]) => Promise<CredentialOfferInvitation>
+
+/** The credential offer sub-app (both paths), offering through `deps.offer`. */
+export function credentialOfferRoutes(deps: { offer: OfferCredential }) {
+  const app = adminRouter()
   for (const path of ['/v1/credential-offer', '/v1/invitation/credential-offer']) {
     app.openapi(offerRoute(path), async (c) => {
       const { credentialDefinitionId, claims } = c.req.valid('json')
-      try {
-        return c.json(await createCredentialOfferInvitation(deps, credentialDefinitionId, claims), 200)
-      } catch (error) {
-        const response = credentialErrorResponse(c, error)
-        if (response) return response
-        throw error
-      }
+      return c.json(await deps.offer(credentialDefinitionId, claims), 200)
     })
   }
   return app

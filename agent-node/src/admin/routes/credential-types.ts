@@ -5,13 +5,12 @@
  * `GET /v1/credential-types/export/{id}` and `POST /v1/credential-types/import` (see
  * `credentials/transfer.ts`; the export holds the issuer's private key).
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { AttributeNames, boundedName } from '@parley/shared'
 import type { CredentialTypeRecord } from '../../credentials/CredentialTypeRecord.ts'
-import { CredentialTypeExistsError, deleteCredentialType, exportCredentialType, importCredentialType } from '../../credentials/transfer.ts'
-import { ClaimsMismatchError, UnknownCredentialDefinitionError } from '../../credentials/CredentialTypes.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
+import type { CredentialTypes } from '../../credentials/CredentialTypes.ts'
+import { type CredentialTypeTransfer, UnknownCredentialTypeError } from '../../credentials/transfer.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const CredentialTypeCreate = z
   .strictObject({
@@ -44,45 +43,40 @@ const toBody = (type: CredentialTypeRecord): z.infer<typeof CredentialTypeBody> 
   createdAt: new Date(type.createdAt).toISOString(),
 })
 
-const createType = createRoute({
+const createType = jsonRoute({
   method: 'post',
   path: '/v1/credential-types',
   tags: ['credentials'],
   summary: 'Create a credential type (schema + credential definition)',
   description: 'Repeating a name and version returns the existing type (200) instead of creating another (201).',
-  request: { body: { required: true, content: { 'application/json': { schema: CredentialTypeCreate } } } },
+  body: CredentialTypeCreate,
   responses: {
-    200: { description: 'The existing type of this name and version', content: { 'application/json': { schema: CredentialTypeBody } } },
-    201: { description: 'Created', content: { 'application/json': { schema: CredentialTypeBody } } },
-    400: { description: 'Invalid body', content: { 'application/json': { schema: ErrorBody } } },
+    200: [CredentialTypeBody, 'The existing type of this name and version'],
+    201: [CredentialTypeBody, 'Created'],
+    400: 'Invalid body',
   },
 })
 
-const listTypes = createRoute({
+const listTypes = jsonRoute({
   method: 'get',
   path: '/v1/credential-types',
   tags: ['credentials'],
   summary: 'List credential types',
-  responses: { 200: { description: 'All types, oldest first', content: { 'application/json': { schema: z.array(CredentialTypeBody) } } } },
+  responses: { 200: [z.array(CredentialTypeBody), 'All types, oldest first'] },
 })
 
-const getType = createRoute({
+const getType = jsonRoute({
   method: 'get',
   path: '/v1/credential-types/{id}',
   tags: ['credentials'],
   summary: 'Get one credential type by its credential definition id',
-  request: {
-    params: z.object({
-      id: z
-        .string()
-        .min(1)
-        .openapi({ param: { name: 'id', in: 'path' } }),
-    }),
-  },
-  responses: {
-    200: { description: 'The type', content: { 'application/json': { schema: CredentialTypeBody } } },
-    404: { description: 'No such type', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: z.object({
+    id: z
+      .string()
+      .min(1)
+      .openapi({ param: { name: 'id', in: 'path' } }),
+  }),
+  responses: { 200: [CredentialTypeBody, 'The type'], 404: 'No such type' },
 })
 
 const IdParam = z.object({
@@ -115,52 +109,48 @@ const CredentialTypeExport = z
   })
   .openapi('CredentialTypeExport')
 
-const deleteType = createRoute({
+const deleteType = jsonRoute({
   method: 'delete',
   path: '/v1/credential-types/{id}',
   tags: ['credentials'],
   summary: 'Delete a credential type',
   description:
     'Deletes the type and its private key: nothing more can be issued from it. Its published schema and definition stay resolvable, so issued credentials still verify.',
-  request: { params: IdParam },
-  responses: {
-    204: { description: 'Deleted' },
-    404: { description: 'No such type', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: IdParam,
+  responses: { 204: 'Deleted', 404: 'No such type' },
 })
 
-const exportType = createRoute({
+const exportType = jsonRoute({
   method: 'get',
   path: '/v1/credential-types/export/{id}',
   tags: ['credentials'],
   summary: 'Export a credential type, private key included (vs-agent format)',
-  request: { params: IdParam },
-  responses: {
-    200: { description: 'The type; as secret as the wallet key', content: { 'application/json': { schema: CredentialTypeExport } } },
-    404: { description: 'No such type', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: IdParam,
+  responses: { 200: [CredentialTypeExport, 'The type; as secret as the wallet key'], 404: 'No such type' },
 })
 
-const importType = createRoute({
+const importType = jsonRoute({
   method: 'post',
   path: '/v1/credential-types/import',
   tags: ['credentials'],
   summary: "Import a credential type exported by an installation with this agent's public DID",
-  request: { body: { required: true, content: { 'application/json': { schema: CredentialTypeExport } } } },
+  body: CredentialTypeExport,
   responses: {
-    201: { description: 'Imported', content: { 'application/json': { schema: CredentialTypeBody } } },
-    400: {
-      description: "Invalid body, objects not of this agent's DID or not matching their ids",
-      content: { 'application/json': { schema: ErrorBody } },
-    },
-    409: { description: 'The type exists', content: { 'application/json': { schema: ErrorBody } } },
+    201: [CredentialTypeBody, 'Imported'],
+    400: "Invalid body, objects not of this agent's DID or not matching their ids",
+    409: 'The type exists',
   },
 })
 
-export function credentialTypeRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const notFound = (c: Parameters<typeof errorResponse>[0], id: string) =>
-    errorResponse(c, 404, 'not_found', `no credential type with id '${id}'`)
-  return app
+/** What these routes use: the types (`credentials/CredentialTypes.ts`) and their transfer (`credentials/transfer.ts`). */
+export interface CredentialTypeRouteDeps {
+  credentialTypes: Pick<CredentialTypes, 'create' | 'list' | 'find'>
+  transfer: Pick<CredentialTypeTransfer, 'export' | 'import' | 'delete'>
+}
+
+/** The `/v1/credential-types` sub-app (create, read, delete, export, import). */
+export function credentialTypeRoutes(deps: CredentialTypeRouteDeps) {
+  return adminRouter()
     .openapi(createType, async (c) => {
       const { type, created } = await deps.credentialTypes.create(c.req.valid('json'))
       return created ? c.json(toBody(type), 201) : c.json(toBody(type), 200)
@@ -169,28 +159,13 @@ export function credentialTypeRoutes(deps: AdminDeps, app: OpenAPIHono) {
     .openapi(getType, async (c) => {
       const { id } = c.req.valid('param')
       const type = await deps.credentialTypes.find(id)
-      return type ? c.json(toBody(type), 200) : notFound(c, id)
+      if (!type) throw new UnknownCredentialTypeError(id)
+      return c.json(toBody(type), 200)
     })
     .openapi(deleteType, async (c) => {
-      const { id } = c.req.valid('param')
-      return (await deleteCredentialType(deps.agent, id)) ? c.body(null, 204) : notFound(c, id)
+      await deps.transfer.delete(c.req.valid('param').id)
+      return c.body(null, 204)
     })
-    .openapi(exportType, async (c) => {
-      const { id } = c.req.valid('param')
-      try {
-        return c.json(await exportCredentialType(deps.agent, id), 200)
-      } catch (error) {
-        if (error instanceof UnknownCredentialDefinitionError) return notFound(c, id)
-        throw error
-      }
-    })
-    .openapi(importType, async (c) => {
-      try {
-        return c.json(toBody(await importCredentialType(deps.agent, deps.publicDid, c.req.valid('json'))), 201)
-      } catch (error) {
-        if (error instanceof CredentialTypeExistsError) return errorResponse(c, 409, 'conflict', error.message)
-        if (error instanceof ClaimsMismatchError) return errorResponse(c, 400, 'validation_error', error.message, error.issues)
-        throw error
-      }
-    })
+    .openapi(exportType, async (c) => c.json(await deps.transfer.export(c.req.valid('param').id), 200))
+    .openapi(importType, async (c) => c.json(toBody(await deps.transfer.import(c.req.valid('json'))), 201))
 }

@@ -7,12 +7,13 @@
  * - `GET /v1/dead-letters/{id}`
  * - `POST /v1/dead-letters/{id}/replay`
  * - `POST /v1/dead-letters/replay` with `{ ids }` or a filter `{ subscriber?, connectionId? }`
+ *
+ * The work is in `dead-letters/DeadLetters.ts`.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { AgentEvent } from '@parley/shared'
-import type { DeadLetter } from '../../events/outbox/store.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
+import type { DeadLetters, DeadLetterWithEvent, ReplayOutcome } from '../../dead-letters/DeadLetters.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const DeadLetterStatus = z.enum(['dead', 'replaying', 'replayed'])
 
@@ -55,120 +56,71 @@ const ReplayManyBody = z
     message: 'give `ids`, or a filter: `subscriber` and/or `connectionId`',
   })
 
-const errors = {
-  400: { description: 'Invalid request; `issues` names the fields', content: { 'application/json': { schema: ErrorBody } } },
-}
+const invalid = 'Invalid request; `issues` names the fields'
 
-const listDeadLetters = createRoute({
+const listDeadLetters = jsonRoute({
   method: 'get',
   path: '/v1/dead-letters',
   tags: ['events'],
   summary: 'List dead letters, newest first',
-  request: { query: ListQuery },
-  responses: {
-    200: {
-      description: 'A page of dead letters',
-      content: { 'application/json': { schema: z.object({ deadLetters: z.array(DeadLetterBody) }) } },
-    },
-    ...errors,
-  },
+  query: ListQuery,
+  responses: { 200: [z.object({ deadLetters: z.array(DeadLetterBody) }), 'A page of dead letters'], 400: invalid },
 })
 
-const getDeadLetter = createRoute({
+const getDeadLetter = jsonRoute({
   method: 'get',
   path: '/v1/dead-letters/{id}',
   tags: ['events'],
   summary: 'Get one dead letter',
-  request: { params: IdParam },
-  responses: {
-    200: { description: 'The dead letter', content: { 'application/json': { schema: DeadLetterBody } } },
-    ...errors,
-    404: { description: 'No such dead letter', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: IdParam,
+  responses: { 200: [DeadLetterBody, 'The dead letter'], 400: invalid, 404: 'No such dead letter' },
 })
 
-const replayOne = createRoute({
+const replayOne = jsonRoute({
   method: 'post',
   path: '/v1/dead-letters/{id}/replay',
   tags: ['events'],
   summary: 'Replay one dead letter',
   description:
     "Delivers the event again to its subscriber, before that connection's next event. 202: accepted; the status becomes `replayed` once acknowledged, or `dead` again if it fails.",
-  request: { params: IdParam },
-  responses: {
-    202: { description: 'Replay queued', content: { 'application/json': { schema: DeadLetterBody } } },
-    ...errors,
-    404: { description: 'No such dead letter', content: { 'application/json': { schema: ErrorBody } } },
-  },
+  params: IdParam,
+  responses: { 202: [DeadLetterBody, 'Replay queued'], 400: invalid, 404: 'No such dead letter' },
 })
 
-const replayMany = createRoute({
+const replayMany = jsonRoute({
   method: 'post',
   path: '/v1/dead-letters/replay',
   tags: ['events'],
   summary: 'Replay dead letters by id or by filter',
   description:
     'With `ids`, replays those (unknown ids are listed in `notFound`); with a filter, every dead letter in status `dead` that matches.',
-  request: { body: { required: true, content: { 'application/json': { schema: ReplayManyBody } } } },
+  body: ReplayManyBody,
   responses: {
-    202: {
-      description: 'Replays queued',
-      content: { 'application/json': { schema: z.object({ replaying: z.array(DeadLetterBody), notFound: z.array(z.uuid()) }) } },
-    },
-    ...errors,
+    202: [z.object({ replaying: z.array(DeadLetterBody), notFound: z.array(z.uuid()) }), 'Replays queued'],
+    400: invalid,
   },
 })
 
-/** Most dead letters one filtered replay takes. */
-const MAX_FILTERED_REPLAY = 1000
+const toBody = (letter: DeadLetterWithEvent): DeadLetterBody => ({
+  ...letter,
+  createdAt: new Date(letter.createdAt).toISOString(),
+  updatedAt: new Date(letter.updatedAt).toISOString(),
+})
+const outcomeBody = ({ replaying, notFound }: ReplayOutcome) => ({ replaying: replaying.map(toBody), notFound })
 
-export function deadLetterRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const view = async (letter: DeadLetter): Promise<DeadLetterBody> => ({
-    ...letter,
-    createdAt: new Date(letter.createdAt).toISOString(),
-    updatedAt: new Date(letter.updatedAt).toISOString(),
-    event: (await deps.outbox.event(letter.eventId))?.event ?? null,
-  })
-  const replay = async (ids: readonly string[]) => {
-    const replaying: DeadLetterBody[] = []
-    const notFound: string[] = []
-    for (const id of ids) {
-      const letter = await deps.delivery.replay(id)
-      if (letter) replaying.push(await view(letter))
-      else notFound.push(id)
-    }
-    return { replaying, notFound }
-  }
-
-  return app
+/** The `/v1/dead-letters` sub-app over `deps.deadLetters` (`dead-letters/DeadLetters.ts`). */
+export function deadLetterRoutes(deps: { deadLetters: Pick<DeadLetters, 'list' | 'get' | 'replayOne' | 'replay' | 'replayMatching'> }) {
+  const { deadLetters } = deps
+  return adminRouter()
     .openapi(listDeadLetters, async (c) => {
       const { before, ...query } = c.req.valid('query')
-      const letters = await deps.outbox.listDeadLetters({ ...query, before: before === undefined ? undefined : Date.parse(before) })
-      return c.json({ deadLetters: await Promise.all(letters.map(view)) }, 200)
+      const letters = await deadLetters.list({ ...query, before: before === undefined ? undefined : Date.parse(before) })
+      return c.json({ deadLetters: letters.map(toBody) }, 200)
     })
-    .openapi(getDeadLetter, async (c) => {
-      const letter = await deps.outbox.deadLetterById(c.req.valid('param').id)
-      if (!letter) return errorResponse(c, 404, 'not_found', `dead letter '${c.req.valid('param').id}' not found`)
-      return c.json(await view(letter), 200)
-    })
-    .openapi(replayOne, async (c) => {
-      const { id } = c.req.valid('param')
-      const { replaying } = await replay([id])
-      if (replaying.length === 0) return errorResponse(c, 404, 'not_found', `dead letter '${id}' not found`)
-      return c.json(replaying[0]!, 202)
-    })
+    .openapi(getDeadLetter, async (c) => c.json(toBody(await deadLetters.get(c.req.valid('param').id)), 200))
+    .openapi(replayOne, async (c) => c.json(toBody(await deadLetters.replayOne(c.req.valid('param').id)), 202))
     .openapi(replayMany, async (c) => {
-      const body = c.req.valid('json')
-      const ids =
-        body.ids ??
-        (
-          await deps.outbox.listDeadLetters({
-            status: 'dead',
-            subscriber: body.subscriber,
-            connectionId: body.connectionId,
-            limit: MAX_FILTERED_REPLAY,
-          })
-        ).map((l) => l.id)
-      return c.json(await replay(ids), 202)
+      const { ids, ...filter } = c.req.valid('json')
+      return c.json(outcomeBody(ids ? await deadLetters.replay(ids) : await deadLetters.replayMatching(filter)), 202)
     })
 }

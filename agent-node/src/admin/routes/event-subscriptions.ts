@@ -8,80 +8,74 @@
  * OUTBOUND_ALLOWED_NETWORKS) is a 400 `validation_error` naming `url`; the URL is not called
  * when the subscription is created.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { found, NotFoundError, unsafeUrlAsField } from '../../errors/index.ts'
 import { CreateSubscriptionBody, Subscription } from '../../events/subscriptions/model.ts'
-import { UnsafeUrlError } from '../../http/outbound-guard.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
-import { jsonResponse } from '../schemas.ts'
+import type { SubscriptionService } from '../../events/subscriptions/service.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const SubscriptionIdParam = z.object({
   subscription_id: z.uuid().openapi({ param: { name: 'subscription_id', in: 'path' } }),
 })
-const badId = jsonResponse(ErrorBody, 'subscription_id is not a UUID')
-const notFound = jsonResponse(ErrorBody, 'No such subscription')
+const badId = 'subscription_id is not a UUID'
+const notFound = 'No such subscription'
 
-const createSubscription = createRoute({
+const createSubscription = jsonRoute({
   method: 'post',
   path: '/v1/event-subscriptions',
   tags: ['events'],
   summary: 'Create an event subscription',
   description:
     'Events appended from now on are delivered to `url`, each connection in order, with their own cursor, retries and dead letters. The URL is checked (scheme, host resolves, not private unless allow-listed), not called.',
-  request: { body: { required: true, content: { 'application/json': { schema: CreateSubscriptionBody } } } },
+  body: CreateSubscriptionBody,
   responses: {
-    201: jsonResponse(Subscription, 'Created; delivery has started'),
-    400: jsonResponse(ErrorBody, 'Invalid body, or a URL the agent refuses to call; `issues` names the fields'),
+    201: [Subscription, 'Created; delivery has started'],
+    400: 'Invalid body, or a URL the agent refuses to call; `issues` names the fields',
   },
 })
 
-const listSubscriptions = createRoute({
+const listSubscriptions = jsonRoute({
   method: 'get',
   path: '/v1/event-subscriptions',
   tags: ['events'],
   summary: 'List event subscriptions',
-  responses: { 200: jsonResponse(z.array(Subscription), 'Every subscription, oldest first') },
+  responses: { 200: [z.array(Subscription), 'Every subscription, oldest first'] },
 })
 
-const getSubscription = createRoute({
+const getSubscription = jsonRoute({
   method: 'get',
   path: '/v1/event-subscriptions/{subscription_id}',
   tags: ['events'],
   summary: 'Get one event subscription',
-  request: { params: SubscriptionIdParam },
-  responses: { 200: jsonResponse(Subscription, 'The subscription'), 400: badId, 404: notFound },
+  params: SubscriptionIdParam,
+  responses: { 200: [Subscription, 'The subscription'], 400: badId, 404: notFound },
 })
 
-const deleteSubscription = createRoute({
+const deleteSubscription = jsonRoute({
   method: 'delete',
   path: '/v1/event-subscriptions/{subscription_id}',
   tags: ['events'],
   summary: 'Delete an event subscription',
   description: 'Stops its delivery (an attempt in flight is abandoned) and drops its cursors and dead letters.',
-  request: { params: SubscriptionIdParam },
-  responses: { 204: { description: 'Deleted' }, 400: badId, 404: notFound },
+  params: SubscriptionIdParam,
+  responses: { 204: 'Deleted', 400: badId, 404: notFound },
 })
 
-export function eventSubscriptionRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const notFoundResponse = (c: Parameters<typeof errorResponse>[0], id: string) =>
-    errorResponse(c, 404, 'not_found', `event subscription '${id}' not found`)
-  return app
-    .openapi(createSubscription, async (c) => {
-      try {
-        return c.json(await deps.subscriptions.create(c.req.valid('json')), 201)
-      } catch (error) {
-        if (!(error instanceof UnsafeUrlError)) throw error
-        return errorResponse(c, 400, 'validation_error', `url: ${error.reason}`, [{ field: 'url', message: error.reason }])
-      }
-    })
-    .openapi(listSubscriptions, async (c) => c.json(await deps.subscriptions.list(), 200))
+const notFoundMessage = (id: string) => `event subscription '${id}' not found`
+
+/** The `/v1/event-subscriptions` sub-app over `deps.subscriptions`; a refused `url` is a 400 naming it. */
+export function eventSubscriptionRoutes(deps: { subscriptions: Pick<SubscriptionService, 'create' | 'list' | 'get' | 'delete'> }) {
+  const { subscriptions } = deps
+  return adminRouter()
+    .openapi(createSubscription, async (c) => c.json(await subscriptions.create(c.req.valid('json')).catch(unsafeUrlAsField('url')), 201))
+    .openapi(listSubscriptions, async (c) => c.json(await subscriptions.list(), 200))
     .openapi(getSubscription, async (c) => {
       const { subscription_id } = c.req.valid('param')
-      const subscription = await deps.subscriptions.get(subscription_id)
-      return subscription ? c.json(subscription, 200) : notFoundResponse(c, subscription_id)
+      return c.json(found(await subscriptions.get(subscription_id), notFoundMessage(subscription_id)), 200)
     })
     .openapi(deleteSubscription, async (c) => {
       const { subscription_id } = c.req.valid('param')
-      return (await deps.subscriptions.delete(subscription_id)) ? c.body(null, 204) : notFoundResponse(c, subscription_id)
+      if (!(await subscriptions.delete(subscription_id))) throw new NotFoundError(notFoundMessage(subscription_id))
+      return c.body(null, 204)
     })
 }

@@ -8,13 +8,11 @@
  * - `GET /v1/qr[?size&padding&level&fcolor&bcolor]`: a PNG QR code of the agent's public
  *   (multi-use, reused) invitation, for `<img>` embeds.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { boundedName } from '@parley/shared'
-import { createConnectionInvitation, publicConnectionInvitation } from '../../didcomm/invitations.ts'
-import { InvitationTooLongError, renderQrCode } from '../../public/qr-page.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
-import { DidCommVersionField, InvitationBody, jsonResponse } from '../schemas.ts'
+import type { ConnectionInvitations } from '../../didcomm/invitations.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
+import { DidCommVersionField, InvitationBody } from '../schemas.ts'
 
 const MultiUse = z
   .boolean()
@@ -60,73 +58,58 @@ const QrQuery = z.strictObject({
     .describe('Light colour, rrggbb'),
 })
 
-const invalid = jsonResponse(ErrorBody, 'Invalid query or body; `issues` names the fields')
+const invalid = 'Invalid query or body; `issues` names the fields'
 
-const getInvitation = createRoute({
+const getInvitation = jsonRoute({
   method: 'get',
   path: '/v1/invitation',
   tags: ['connections'],
   summary: 'Create a connection invitation',
-  request: { query: InvitationQuery },
+  query: InvitationQuery,
   responses: {
-    200: jsonResponse(InvitationBody, 'An out-of-band invitation: multi-use naming the public DID, or single-use with multiUse=false'),
+    200: [InvitationBody, 'An out-of-band invitation: multi-use naming the public DID, or single-use with multiUse=false'],
     400: invalid,
   },
 })
 
-const postInvitation = createRoute({
+const postInvitation = jsonRoute({
   method: 'post',
   path: '/v1/invitation',
   tags: ['connections'],
   summary: 'Create a connection invitation (vs-agent form)',
-  request: { body: { required: false, content: { 'application/json': { schema: InvitationCreate } } } },
+  body: InvitationCreate,
+  bodyOptional: true,
   responses: {
-    200: jsonResponse(InvitationBody, 'An out-of-band invitation: multi-use naming the public DID, or single-use with multiUse: false'),
+    200: [InvitationBody, 'An out-of-band invitation: multi-use naming the public DID, or single-use with multiUse: false'],
     400: invalid,
   },
 })
 
-const getQr = createRoute({
+const getQr = jsonRoute({
   method: 'get',
   path: '/v1/qr',
   tags: ['connections'],
   summary: "PNG QR code of the agent's public invitation",
   description: 'The public invitation is multi-use and reused: asking for the QR code creates nothing.',
-  request: { query: QrQuery },
+  query: QrQuery,
   responses: {
     200: { description: 'The QR code', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
     400: invalid,
   },
 })
 
-export function invitationRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  return app
-    .openapi(getInvitation, async (c) => {
-      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, deps.publicDid, {
-        multiUse: c.req.valid('query').multiUse,
-      })
-      return c.json({ url, outOfBandId }, 200)
-    })
-    .openapi(postInvitation, async (c) => {
+/** The `/v1/invitation` and `/v1/qr` sub-app over `deps.invitations` (`didcomm/invitations.ts`). */
+export function invitationRoutes(deps: { invitations: Pick<ConnectionInvitations, 'create' | 'publicQrCode'> }) {
+  const { invitations } = deps
+  return adminRouter()
+    .openapi(getInvitation, async (c) => c.json(await invitations.create({ multiUse: c.req.valid('query').multiUse }), 200))
+    .openapi(postInvitation, async (c) =>
       // The body is optional (vs-agent's clients may POST none): without a JSON body it is not validated and stands for {}.
-      const { url, outOfBandId } = await createConnectionInvitation(deps.agent, deps.config, deps.publicDid, c.req.valid('json') ?? {})
-      return c.json({ url, outOfBandId }, 200)
-    })
+      c.json(await invitations.create(c.req.valid('json') ?? {}), 200),
+    )
     .openapi(getQr, async (c) => {
       const { size, padding, level, fcolor, bcolor } = c.req.valid('query')
-      const { url } = await publicConnectionInvitation(deps.agent, deps.config, deps.publicDid)
-      try {
-        const png = await renderQrCode(url, 'png', {
-          width: size,
-          margin: padding,
-          errorCorrectionLevel: level,
-          dark: fcolor,
-          light: bcolor,
-        })
-        return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png' })
-      } catch (error) {
-        if (error instanceof InvitationTooLongError) return errorResponse(c, 400, 'invitation_too_long', error.message)
-        throw error
-      }
+      const png = await invitations.publicQrCode({ width: size, margin: padding, errorCorrectionLevel: level, dark: fcolor, light: bcolor })
+      return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png' })
     })
 }

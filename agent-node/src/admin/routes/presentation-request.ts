@@ -9,12 +9,11 @@
  * Both answer `{ proofExchangeId, url, shortUrl }`. Statuses reach `callbackUrl` (see
  * `proofs/outcome.ts`); a callback URL the agent may not call is refused here with a 400.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { AttributeNames, boundedName, HttpUrl, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
-import type { PresentationRequestInput } from '../../proofs/PresentationRequests.ts'
-import type { AdminDeps } from '../context.ts'
-import { credentialErrorResponse } from '../credential-errors.ts'
-import { ErrorBody } from '../errors.ts'
+import { unsafeUrlAsField } from '../../errors/index.ts'
+import type { PresentationRequestInput, PresentationRequests } from '../../proofs/PresentationRequests.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 import { DidCommVersionField } from '../schemas.ts'
 
 /**
@@ -71,19 +70,16 @@ const PresentationRequestBody = z
   .openapi('PresentationRequest')
 
 const requestRoute = (path: string) =>
-  createRoute({
+  jsonRoute({
     method: 'post',
     path,
     tags: ['proofs'],
     summary: 'Request a presentation through an invitation',
-    request: { body: { required: true, content: { 'application/json': { schema: PresentationRequestCreate } } } },
+    body: PresentationRequestCreate,
     responses: {
-      200: { description: 'The invitation', content: { 'application/json': { schema: PresentationRequestBody } } },
-      400: {
-        description: 'Invalid body, unknown attributes, or a callback URL the agent may not call',
-        content: { 'application/json': { schema: ErrorBody } },
-      },
-      404: { description: 'Unknown credential definition', content: { 'application/json': { schema: ErrorBody } } },
+      200: [PresentationRequestBody, 'The invitation'],
+      400: 'Invalid body, unknown attributes, or a callback URL the agent may not call',
+      404: 'Unknown credential definition',
     },
   })
 
@@ -97,17 +93,13 @@ function toInput(body: z.infer<typeof PresentationRequestCreate>): PresentationR
   }
 }
 
-export function presentationRequestRoutes(deps: AdminDeps, app: OpenAPIHono) {
+/** The presentation request sub-app (both paths) over `deps.presentationRequests`; a refused `callbackUrl` is a 400 naming it. */
+export function presentationRequestRoutes(deps: { presentationRequests: Pick<PresentationRequests, 'create'> }) {
+  const app = adminRouter()
   for (const path of ['/v1/presentation-request', '/v1/invitation/presentation-request']) {
-    app.openapi(requestRoute(path), async (c) => {
-      try {
-        return c.json(await deps.presentationRequests.create(toInput(c.req.valid('json'))), 200)
-      } catch (error) {
-        const response = credentialErrorResponse(c, error)
-        if (response) return response
-        throw error
-      }
-    })
+    app.openapi(requestRoute(path), async (c) =>
+      c.json(await deps.presentationRequests.create(toInput(c.req.valid('json'))).catch(unsafeUrlAsField('callbackUrl')), 200),
+    )
   }
   return app
 }

@@ -3,12 +3,11 @@
  * /v1/presentations/{proofExchangeId}` and `DELETE /v1/presentations/{proofExchangeId}`, over
  * every proof exchange (invitation flows and `identity-proof-request` messages alike).
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
-import { deletePresentation, presentationView } from '../../proofs/presentations.ts'
-import type { AdminDeps } from '../context.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
-import { jsonResponse } from '../schemas.ts'
+import { NotFoundError } from '../../errors/index.ts'
+import type { PresentationView } from '../../proofs/presentations.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const PresentationBody = z
   .object({
@@ -32,51 +31,52 @@ const PresentationBody = z
   .openapi('Presentation')
 
 const IdParam = z.object({ proofExchangeId: z.uuid().openapi({ param: { name: 'proofExchangeId', in: 'path' } }) })
-const errors = { 400: jsonResponse(ErrorBody, 'Invalid id or query'), 404: jsonResponse(ErrorBody, 'No such presentation exchange') }
+const errors = { 400: 'Invalid id or query', 404: 'No such presentation exchange' } as const
 
-const list = createRoute({
+const list = jsonRoute({
   method: 'get',
   path: '/v1/presentations',
   tags: ['proofs'],
   summary: 'List presentation exchanges, newest first',
-  request: { query: z.strictObject({}) },
-  responses: { 200: jsonResponse(z.array(PresentationBody), 'Every presentation exchange'), 400: errors[400] },
+  query: z.strictObject({}),
+  responses: { 200: [z.array(PresentationBody), 'Every presentation exchange'], 400: errors[400] },
 })
-const get = createRoute({
+const get = jsonRoute({
   method: 'get',
   path: '/v1/presentations/{proofExchangeId}',
   tags: ['proofs'],
   summary: 'Get one presentation exchange',
-  request: { params: IdParam },
-  responses: { 200: jsonResponse(PresentationBody, 'The exchange'), ...errors },
+  params: IdParam,
+  responses: { 200: [PresentationBody, 'The exchange'], ...errors },
 })
-const remove = createRoute({
+const remove = jsonRoute({
   method: 'delete',
   path: '/v1/presentations/{proofExchangeId}',
   tags: ['proofs'],
   summary: 'Delete a presentation exchange',
   description: 'Deletes the exchange record, its DIDComm messages and its flow (a callback still owed is dropped).',
-  request: { params: IdParam },
-  responses: { 204: { description: 'Deleted' }, ...errors },
+  params: IdParam,
+  responses: { 204: 'Deleted', ...errors },
 })
 
-export function presentationRoutes(deps: AdminDeps, app: OpenAPIHono) {
-  const { agent } = deps
-  const notFound = (c: Parameters<typeof errorResponse>[0], id: string) =>
-    errorResponse(c, 404, 'not_found', `presentation exchange '${id}' not found`)
-  return app
-    .openapi(list, async (c) => {
-      const records = await agent.modules.didcomm.proofs.getAll()
-      records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-      return c.json(await Promise.all(records.map((record) => presentationView(agent, record))), 200)
-    })
-    .openapi(get, async (c) => {
-      const { proofExchangeId } = c.req.valid('param')
-      const record = await agent.modules.didcomm.proofs.findById(proofExchangeId)
-      return record ? c.json(await presentationView(agent, record), 200) : notFound(c, proofExchangeId)
-    })
+/** The presentation exchanges these routes serve (`proofs/presentations.ts`). */
+export interface PresentationStore {
+  list(): Promise<PresentationView[]>
+  /** @throws NotFoundError when there is no exchange `id`. */
+  get(id: string): Promise<PresentationView>
+  /** @returns false when there is no exchange `id`. */
+  delete(id: string): Promise<boolean>
+}
+
+/** The `/v1/presentations` sub-app over `deps.presentations` (`proofs/presentations.ts`). */
+export function presentationRoutes(deps: { presentations: PresentationStore }) {
+  const { presentations } = deps
+  return adminRouter()
+    .openapi(list, async (c) => c.json(await presentations.list(), 200))
+    .openapi(get, async (c) => c.json(await presentations.get(c.req.valid('param').proofExchangeId), 200))
     .openapi(remove, async (c) => {
       const { proofExchangeId } = c.req.valid('param')
-      return (await deletePresentation(agent, proofExchangeId)) ? c.body(null, 204) : notFound(c, proofExchangeId)
+      if (!(await presentations.delete(proofExchangeId))) throw new NotFoundError(`presentation exchange '${proofExchangeId}' not found`)
+      return c.body(null, 204)
     })
 }

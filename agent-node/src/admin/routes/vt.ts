@@ -4,13 +4,10 @@
  * field is vs-agent's `jsonSchemaCredentialId`; either name is accepted on both paths (one of
  * them, not both). The body is strict: vs-agent's jsonld-only fields are refused, naming them.
  */
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { boundedName, HttpUrl } from '@parley/shared'
-import { JsonSchemaCredentialError } from '../../credentials/json-schema-credential.ts'
-import { issueFromJsonSchemaCredential } from '../../credentials/vt-issue.ts'
-import type { AdminDeps } from '../context.ts'
-import { credentialErrorResponse } from '../credential-errors.ts'
-import { ErrorBody, errorResponse } from '../errors.ts'
+import type { CredentialOfferInvitation } from '../../credentials/offers.ts'
+import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const SchemaCredentialUrl = HttpUrl.max(2_048)
 
@@ -43,38 +40,36 @@ const VtIssueResult = z
   .openapi('VtIssueResult')
 
 const issueRoute = (path: string) =>
-  createRoute({
+  jsonRoute({
     method: 'post',
     path,
     tags: ['credentials'],
     summary: 'Offer an AnonCreds credential whose type a JSON Schema Credential defines',
-    request: { body: { required: true, content: { 'application/json': { schema: VtIssueCredential } } } },
+    body: VtIssueCredential,
     responses: {
-      200: { description: 'The offer invitation', content: { 'application/json': { schema: VtIssueResult } } },
-      400: {
-        description: 'Invalid body, unusable schema credential, URL the agent may not call, claims not matching',
-        content: { 'application/json': { schema: ErrorBody } },
-      },
-      404: {
-        description: 'Never in practice: the type is created from the schema',
-        content: { 'application/json': { schema: ErrorBody } },
-      },
+      200: [VtIssueResult, 'The offer invitation'],
+      400: 'Invalid body, unusable schema credential, URL the agent may not call, claims not matching',
+      404: 'Never in practice: the type is created from the schema',
     },
   })
 
-export function vtRoutes(deps: AdminDeps, app: OpenAPIHono) {
+/**
+ * Offers a credential whose type the JSON Schema Credential at `jsonSchemaCredential` defines
+ * (`credentials/vt-issue.ts`).
+ * @throws InvalidFieldError, JsonSchemaCredentialError, ClaimsMismatchError.
+ */
+export type IssueFromJsonSchemaCredential = (
+  jsonSchemaCredential: string,
+  claims: Record<string, string | string[]>,
+) => Promise<CredentialOfferInvitation>
+
+/** The W3C-style issuance sub-app (both paths), issuing through `deps.issue`. */
+export function vtRoutes(deps: { issue: IssueFromJsonSchemaCredential }) {
+  const app = adminRouter()
   for (const path of ['/vt/issue-credential', '/v1/vt/issue-credential']) {
     app.openapi(issueRoute(path), async (c) => {
       const { jsonSchemaCredential, jsonSchemaCredentialId, claims } = c.req.valid('json')
-      try {
-        return c.json(await issueFromJsonSchemaCredential(deps, (jsonSchemaCredential ?? jsonSchemaCredentialId)!, claims), 200)
-      } catch (error) {
-        if (error instanceof JsonSchemaCredentialError)
-          return errorResponse(c, 400, 'validation_error', error.message, [{ field: error.field, message: error.message }])
-        const response = credentialErrorResponse(c, error, 'jsonSchemaCredential')
-        if (response) return response
-        throw error
-      }
+      return c.json(await deps.issue((jsonSchemaCredential ?? jsonSchemaCredentialId)!, claims), 200)
     })
   }
   return app
