@@ -6,12 +6,14 @@
  * never reaches a handler; nothing is spawned either way.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { DownstreamFrame, parseFrame } from '@parley/shared/tunnel'
 import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocketServer, type WebSocket } from 'ws'
 import { createLogger } from '../../src/logging/index.ts'
 import {
   loadStdioServers,
@@ -22,6 +24,7 @@ import {
 } from '../../src/mcp/index.ts'
 import type { MessageService } from '../../src/messages/MessageService.ts'
 import { runCommand } from '../../src/tunnel/commands/index.ts'
+import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
 import { captureLogs } from '../support/log-lines.ts'
 import { supervisorTransport } from '../support/mcp-supervisor-transport.ts'
 
@@ -163,6 +166,67 @@ describe('stdio MCP servers of agent-node', () => {
       expect(parsed, JSON.stringify(attempt)).toHaveProperty('error')
     }
     expect(parseFrame(DownstreamFrame, frame({ name: 'mcp-stdio', server: 'tools', message }))).toHaveProperty('frame')
+    expect(existsSync(marker)).toBe(false)
+    expect(supervisor.spawned).toBe(1)
+  })
+
+  it('through the tunnel: only a configured name reaches a process; smuggled commands are dropped and nothing is spawned', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-mcp-tunnel-'))
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
+    const marker = join(dir, 'ran')
+    const { logger, lines } = captureLogs('info')
+    const supervisor = await supervise([testServer('tools')], logger)
+    // A stand-in for the worker's side of the tunnel: a WebSocket server on loopback that sends raw frames.
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    cleanup.push(() => new Promise<void>((done) => wss.close(() => done())))
+    await new Promise((resolve) => wss.once('listening', resolve))
+    const received: Record<string, unknown>[] = []
+    const socket = new Promise<WebSocket>((resolve) =>
+      wss.once('connection', (ws) => {
+        ws.on('message', (data) => received.push(JSON.parse(data.toString()) as Record<string, unknown>))
+        resolve(ws)
+      }),
+    )
+    const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/tunnel`
+    const client = new TunnelClient({ url, secret: 'a-tunnel-secret-of-enough-length' }, {} as MessageService, logger, supervisor)
+    client.start()
+    cleanup.push(() => client.stop())
+    const ws = await socket
+    const send = (command: Record<string, unknown>) => {
+      const id = crypto.randomUUID()
+      ws.send(JSON.stringify({ kind: 'command', id, idempotencyKey: id, command }))
+      return id
+    }
+    const list = { jsonrpc: '2.0', id: 7, method: 'tools/list' }
+    send({ name: 'mcp-stdio', server: 'tools', message: list, command: 'touch', args: [marker] })
+    send({ name: 'mcp-stdio', server: { command: 'touch', args: [marker] }, message: list })
+    const unknown = send({ name: 'mcp-stdio', server: 'touch', message: list })
+    const init = send({
+      name: 'mcp-stdio',
+      server: 'tools',
+      message: {
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+    })
+    await expect
+      .poll(() => received.find((frame) => frame.replyTo === init), { timeout: 10_000 })
+      .toMatchObject({
+        kind: 'mcp-stdio-message',
+        server: 'tools',
+        message: { jsonrpc: '2.0', id: 'init', result: { serverInfo: { name: 'parley-stdio-test' } } },
+      })
+    expect(received.find((frame) => frame.id === unknown)).toMatchObject({
+      kind: 'command-result',
+      ok: false,
+      error: "server: no stdio MCP server named 'touch' in agent-node's agent pack",
+    })
+    expect(received.find((frame) => frame.id === init)).toMatchObject({ kind: 'command-result', ok: true, result: { written: true } })
+    // The two smuggling frames got no answer at all: they never reached a handler.
+    expect(received.filter((frame) => frame.kind === 'command-result')).toHaveLength(2)
+    expect(lines.filter((line) => line.msg === 'rejected tunnel frame')).toHaveLength(2)
     expect(existsSync(marker)).toBe(false)
     expect(supervisor.spawned).toBe(1)
   })
