@@ -14,6 +14,7 @@ import { LoggingMessageNotificationSchema, McpError } from '@modelcontextprotoco
 import { DownstreamFrame, parseFrame } from '@parley/shared/tunnel'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
+import { loadConfig } from '../../src/config/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import {
   loadStdioServers,
@@ -78,6 +79,26 @@ describe('stdio MCP servers of agent-node', () => {
       { name: 'other', command: 'node', args: ['server.js'], env: {} },
     ])
     expect(loadStdioServers({}).servers).toEqual([])
+  })
+
+  it('loadConfig takes the stdio servers from AGENT_PACK_PATH and turns problems of the mcp section into notices', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-mcp-config-'))
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
+    writeFileSync(
+      join(dir, 'agent-pack.yaml'),
+      `mcp:
+  servers:
+    - { name: ok, transport: stdio, command: node, args: [server.js] }
+    - { name: broken, transport: stdio }
+    - { name: ok, transport: stdio, command: other }
+`,
+    )
+    const { config, notices } = loadConfig({ DATA_DIR: dir, AGENT_WALLET_KEY: 'k'.repeat(32), AGENT_PACK_PATH: dir })
+    expect(config.mcpStdioServers).toEqual([{ name: 'ok', command: 'node', args: ['server.js'], env: {} }])
+    expect(notices.filter((notice) => notice.startsWith('agent pack: '))).toEqual([
+      'agent pack: mcp.servers.1.command: expected a command (required for transport stdio), got nothing; mcp.servers.1 dropped',
+      "agent pack: mcp.servers: the stdio server 'ok' is named twice; the first entry is used",
+    ])
   })
 
   it("starts each server and relays an SDK client: tools, a call, and the server's own notifications", async () => {
