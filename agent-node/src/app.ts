@@ -39,6 +39,7 @@ import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
+import { McpStdioSupervisor } from './mcp/index.ts'
 import { openWallet } from './wallet/index.ts'
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -136,7 +137,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
     )
   }
-  const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
+  const mcp = new McpStdioSupervisor(config.mcpStdioServers, logger.child({ component: 'mcp-stdio' }))
+  mcp.start()
+  cleanup.defer('stdio MCP servers', () => mcp.stop())
+  const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' }), mcp) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database),
@@ -232,6 +236,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       await delivery.stop()
       subscriptions.stop()
       await tunnel?.stop()
+      await mcp.stop()
       metrics.close()
       await guard.close()
       await agent.shutdown()

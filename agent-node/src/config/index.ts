@@ -5,7 +5,7 @@
  * Names follow the agent interface spec, "Runtime settings". Settings the
  * spec does not name are documented in docs/configuration.md: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
- * TUNNEL_SECRET, OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
+ * TUNNEL_SECRET, AGENT_PACK_PATH and MCP_SERVERS_CONFIG (stdio MCP servers only), OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
  * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
  * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS.
@@ -22,6 +22,7 @@ import { parseNetworks } from '../http/outbound-guard.ts'
 import { defaultAllowedHosts, normalizeHost, normalizeOrigin, type AdminAccessPolicy } from '../admin/access.ts'
 import type { AdminBodyLimits } from '../admin/body-guard.ts'
 import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from '../didcomm/transport/envelope.ts'
+import { loadStdioServers, type StdioServerConfig } from '../mcp/servers.ts'
 
 export interface AgentNodeConfig {
   /** Label shown in invitations (AGENT_LABEL). */
@@ -79,6 +80,11 @@ export interface AgentNodeConfig {
   databaseUrl?: string
   /** The edge worker's tunnel endpoint and the shared secret (CONTROLLER_TUNNEL_URL, TUNNEL_SECRET). */
   tunnel?: { url: string; secret: string }
+  /**
+   * Stdio MCP servers of agent-node's own agent pack (AGENT_PACK_PATH, MCP_SERVERS_CONFIG; manifest
+   * spec "mcp"): started at start-up, reached through the tunnel by name.
+   */
+  mcpStdioServers: StdioServerConfig[]
   /**
    * CIDR ranges that user-supplied URLs (presentation callbacks, event subscriptions) may reach
    * although they are private, loopback or link-local (OUTBOUND_ALLOWED_NETWORKS, default none).
@@ -254,6 +260,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `ADMIN_HOST ${e.ADMIN_HOST} listens on every interface, but only requests naming ${(adminAccess.allowedHosts as string[]).join(', ')} are served: list the names clients use in ADMIN_ALLOWED_HOSTS`,
     )
   }
+  let mcpStdioServers: StdioServerConfig[] = []
+  try {
+    const stdio = loadStdioServers(present)
+    mcpStdioServers = stdio.servers
+    notices.push(...stdio.warnings.map((warning) => `agent pack: ${warning}`))
+  } catch (error) {
+    problems.push(`AGENT_PACK_PATH: ${(error as Error).message}`)
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   return {
@@ -282,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dataDir,
       databaseUrl: e.DATABASE_URL,
       tunnel,
+      mcpStdioServers,
       outboundAllowedNetworks,
       shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
       readyMaxOutboxLagSeconds: e.READY_MAX_OUTBOX_LAG_SECONDS,

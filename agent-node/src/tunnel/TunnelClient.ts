@@ -43,6 +43,7 @@ import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
+import type { McpStdioSupervisor } from '../mcp/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 import { commandOrderKey, runCommand } from './commands/index.ts'
 import { KeyedQueue } from '@parley/shared/concurrency'
@@ -96,8 +97,11 @@ export class TunnelClient implements Subscriber {
     private readonly options: TunnelClientOptions,
     private readonly messages: MessageService,
     private readonly logger: Logger,
+    /** Stdio MCP servers: `mcp-stdio` commands reach them, what they write goes up as `mcp-stdio-message` frames. */
+    private readonly mcp?: McpStdioSupervisor,
   ) {
     this.rateLimited = new RateLimitedLogger(logger)
+    mcp?.onMessage((frame) => this.send(frame))
   }
 
   /** Starts dialling; resolves at once (connection happens in the background). */
@@ -320,7 +324,12 @@ export class TunnelClient implements Subscriber {
   private async runCommand(frame: CommandFrame): Promise<void> {
     let outcome: CommandResultFrame
     try {
-      const result = await runCommand(frame.command, { messages: this.messages, idempotencyKey: frame.idempotencyKey })
+      const result = await runCommand(frame.command, {
+        messages: this.messages,
+        idempotencyKey: frame.idempotencyKey,
+        commandId: frame.id,
+        mcp: this.mcp,
+      })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
       this.logger.debug({ commandId: frame.id, idempotencyKey: frame.idempotencyKey, result }, 'tunnel command done')
     } catch (error) {

@@ -3,13 +3,15 @@
  * (`idFromName('tunnel')`). It authenticates the socket, routes each event frame to the
  * Conversation object of its DIDComm connection and acknowledges it once stored, and carries
  * commands from the conversations down to the agent, and answers `stats-request` frames with its
- * counters (`counters.ts`). Frames: shared/src/tunnel/frames.ts.
+ * counters (`counters.ts`). It also relays JSON-RPC between the edge's MCP clients and the stdio
+ * MCP servers agent-node runs (`McpStdioRelays.ts`). Frames: shared/src/tunnel/frames.ts.
  *
  * The socket uses the WebSocket hibernation API, so an idle tunnel costs nothing; whatever must
  * survive hibernation (nonces, undelivered commands) is in SQLite.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { asc, eq, lt } from 'drizzle-orm'
+import { prettifyError } from 'zod'
 import { eventConnectionId } from '@parley/shared/events'
 import {
   CommandFrame,
@@ -23,6 +25,7 @@ import {
   type AckFrame,
   type CommandResultFrame,
   type EventFrame,
+  type JsonRpcMessage,
   type RejectFrame,
   type StatsFrame,
 } from '@parley/shared/tunnel'
@@ -31,6 +34,7 @@ import type { Env } from '../env.ts'
 import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import { ConnectionQueues } from './ConnectionQueues.ts'
+import { McpStdioRelays } from './McpStdioRelays.ts'
 import { count, readCounters } from './counters.ts'
 import { migrations } from './migrations.ts'
 import { nonces, outbox, schema } from './schema.ts'
@@ -46,6 +50,7 @@ export class TunnelGateway extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
   private readonly log: Logger
   private readonly queues = new ConnectionQueues()
+  private readonly mcpStdio = new McpStdioRelays()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -107,14 +112,37 @@ export class TunnelGateway extends DurableObject<Env> {
       this.log.debug('command queued', {
         commandId: command.id,
         idempotencyKey: command.idempotencyKey,
-        connectionId: command.command.message.connectionId,
+        connectionId: command.command.name === 'send-message' ? command.command.message.connectionId : undefined,
       })
     }
     const [socket] = this.openSockets()
     if (socket) this.trySend(socket, command)
   }
 
-  /** One frame from agent-node: an event to route, or the result of a command. */
+  /**
+   * RPC for the edge's stdio MCP transport: sends `message` to the stdio server `server` that
+   * agent-node runs (by name only; agent-node refuses a name its own pack does not configure).
+   * @returns the response to a request, `null` once a notification or response is written.
+   * @throws when no agent is connected, the message is not JSON-RPC 2.0 (the error names the
+   *   field), agent-node refuses it, the tunnel closes first or no answer comes in time.
+   */
+  async relayMcpStdio(server: string, message: JsonRpcMessage): Promise<JsonRpcMessage | null> {
+    return this.mcpStdio.relay(server, message, (frame) => {
+      const parsed = CommandFrame.safeParse(frame)
+      if (!parsed.success) throw new Error(`invalid mcp-stdio message: ${prettifyError(parsed.error)}`)
+      const command = parsed.data
+      const [socket] = this.openSockets()
+      if (!socket) throw new Error(`MCP server '${server}': agent-node is not connected`)
+      socket.send(JSON.stringify(command))
+    })
+  }
+
+  /** RPC for the edge's stdio MCP transport: what `server` sends on its own, one JSON-RPC message per line. */
+  async mcpStdioMessages(server: string): Promise<ReadableStream<Uint8Array>> {
+    return this.mcpStdio.open(server)
+  }
+
+  /** One frame from agent-node: an event to route, the result of a command, or an MCP server's message. */
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const parsed = parseFrame(UpstreamFrame, message)
     if ('error' in parsed) {
@@ -123,7 +151,9 @@ export class TunnelGateway extends DurableObject<Env> {
       return
     }
     const { frame } = parsed
-    if (frame.kind === 'command-result') this.settleCommand(frame)
+    if (frame.kind === 'command-result') {
+      if (!this.mcpStdio.settleResult(frame)) this.settleCommand(frame)
+    } else if (frame.kind === 'mcp-stdio-message') this.mcpStdio.receive(frame)
     else if (frame.kind === 'stats-request') this.trySend(ws, { kind: 'stats', id: frame.id, counters: readCounters(this.db) })
     else await this.routeEvent(ws, frame)
   }
@@ -131,6 +161,7 @@ export class TunnelGateway extends DurableObject<Env> {
   /** The agent closed the tunnel: completes the close handshake. */
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     this.log.info('agent disconnected', { code, reason })
+    this.mcpStdio.closed()
     if (ws.readyState === WebSocket.CLOSING) ws.close(1000, 'tunnel closed')
   }
 

@@ -9,11 +9,20 @@
  *   `{ reset: true }`.
  * - `GET /test-hooks/directory/:identity`: what the user directory holds for that identity
  *   (`Directory.user`: roles, admin, connections), or `null`. Read-only.
+ * - `POST /test-hooks/mcp-stdio/:server` `{ calls: [{ name, arguments }] }`: an SDK `Client`
+ *   over the stdio relay transport (`createStdioRelayTransport`) to the stdio MCP server
+ *   `:server` of agent-node's pack: connects, lists the tools, makes the calls in order.
+ *   Answers 200 `{ tools, results, durationsMs, notifications }` (each call's round trip as the
+ *   Worker measured it; the logging notifications the server sent), or 502 `{ error }`.
  */
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { timingSafeEqual } from 'hono/utils/buffer'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
 import { conversationFor, directory } from '../../src/bindings.ts'
+import { createStdioRelayTransport } from '../../src/mcp/stdio/index.ts'
 import type { Env } from '../../src/env.ts'
 import type { Conversation } from './index.ts'
 
@@ -33,3 +42,27 @@ export const testHooks = new Hono<{ Bindings: Env }>()
     return c.json({ reset: true }, 202)
   })
   .get('/directory/:identity', async (c) => c.json(await directory(c.env).user(c.req.param('identity'))))
+  .post('/mcp-stdio/:server', async (c) => {
+    const { calls } = await c.req.json<{ calls: { name: string; arguments?: Record<string, unknown> }[] }>()
+    const client = new Client({ name: 'parley-edge-test', version: '1.0.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+    const notifications: unknown[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      notifications.push(notification.params.data)
+    })
+    try {
+      await client.connect(createStdioRelayTransport(c.req.param('server'), { env: c.env }))
+      const { tools } = await client.listTools()
+      const results: unknown[] = []
+      const durationsMs: number[] = []
+      for (const call of calls) {
+        const started = performance.now()
+        results.push(await client.callTool(call))
+        durationsMs.push(performance.now() - started)
+      }
+      return c.json({ tools: tools.map((tool) => tool.name), results, durationsMs, notifications })
+    } catch (error) {
+      return c.json({ error: error instanceof Error ? error.message : String(error) }, 502)
+    } finally {
+      await client.close()
+    }
+  })

@@ -110,7 +110,11 @@ export class TestAgent {
   /** The next `send-message` command for `connectionId` whose idempotency key is `key`. */
   command(connectionId: string, key: string): Promise<CommandFrame> {
     return this.next(
-      (frame) => frame.kind === 'command' && frame.command.message.connectionId === connectionId && frame.idempotencyKey === key,
+      (frame) =>
+        frame.kind === 'command' &&
+        frame.command.name === 'send-message' &&
+        frame.command.message.connectionId === connectionId &&
+        frame.idempotencyKey === key,
     ) as Promise<CommandFrame>
   }
 

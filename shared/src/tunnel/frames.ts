@@ -6,6 +6,7 @@
  * - `event`: one agent event, with its id (dedupe key) and its per-connection sequence number.
  * - `command-result`: the outcome of a command, keyed by the command id.
  * - `stats-request`: asks for the gateway's counters (agent-node's `/metrics` scrape).
+ * - `mcp-stdio-message`: a message a stdio MCP server wrote (mcp-stdio.ts).
  *
  * worker -> agent-node
  * - `ack`: the conversation Durable Object has stored the event with this id.
@@ -17,6 +18,7 @@
 import { z } from 'zod'
 import { AgentEvent } from '../events/index.ts'
 import { SendMessageBody, SendMessageResult } from '../messages/index.ts'
+import { McpStdioCommand, McpStdioMessageFrame, McpStdioWritten } from './mcp-stdio.ts'
 
 /**
  * WebSocket close code the worker sends to an agent socket that a newer authenticated tunnel
@@ -57,8 +59,12 @@ export type RejectFrame = z.infer<typeof RejectFrame>
  * Commands the edge may ask of the agent, one entry per name; agent-node runs each through its
  * `name -> handler` registry (agent-node/src/tunnel/commands/). `send-message` takes the
  * `POST /v1/message` body, every message type included, validated by the same schema.
+ * `mcp-stdio` carries a server name and a JSON-RPC message, nothing else (mcp-stdio.ts).
  */
-export const TunnelCommand = z.discriminatedUnion('name', [z.object({ name: z.literal('send-message'), message: SendMessageBody })])
+export const TunnelCommand = z.discriminatedUnion('name', [
+  z.object({ name: z.literal('send-message'), message: SendMessageBody }),
+  McpStdioCommand,
+])
 export type TunnelCommand = z.infer<typeof TunnelCommand>
 export type TunnelCommandName = TunnelCommand['name']
 
@@ -70,8 +76,12 @@ export const CommandFrame = z.object({
 })
 export type CommandFrame = z.infer<typeof CommandFrame>
 
+/** What a command that succeeded answers: `send-message` the message id, `mcp-stdio` `{ written: true }`. */
+export const CommandResult = z.union([SendMessageResult, McpStdioWritten])
+export type CommandResult = z.infer<typeof CommandResult>
+
 export const CommandResultFrame = z.discriminatedUnion('ok', [
-  z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(true), result: SendMessageResult }),
+  z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(true), result: CommandResult }),
   z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(false), error: z.string() }),
 ])
 export type CommandResultFrame = z.infer<typeof CommandResultFrame>
@@ -88,7 +98,7 @@ export const StatsFrame = z.object({
 export type StatsFrame = z.infer<typeof StatsFrame>
 
 /** Frames agent-node sends up the tunnel. */
-export const UpstreamFrame = z.union([EventFrame, CommandResultFrame, StatsRequestFrame])
+export const UpstreamFrame = z.union([EventFrame, CommandResultFrame, StatsRequestFrame, McpStdioMessageFrame])
 export type UpstreamFrame = z.infer<typeof UpstreamFrame>
 
 /** Frames the worker sends down the tunnel. */

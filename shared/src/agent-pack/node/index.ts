@@ -2,6 +2,7 @@
  * Node-only part of the agent-pack loader: finding and reading the manifest file in a directory
  * (spec rule 1). Kept apart so the resolver stays free of `node:` imports.
  */
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AGENT_PACK_FILE_NAMES, parseAgentPackSource, type AgentPackSource } from '../source.ts'
@@ -17,6 +18,22 @@ export async function loadAgentPackFile(dir: string): Promise<AgentPackSource | 
     const path = join(dir, name)
     try {
       return { path, text: await readFile(path, 'utf8') }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+  return undefined
+}
+
+/**
+ * `loadAgentPackFile`, synchronously: for a process that reads its configuration once at start-up
+ * (agent-node's `loadConfig`). Same result and errors.
+ */
+export function loadAgentPackFileSync(dir: string): AgentPackSource | undefined {
+  for (const name of AGENT_PACK_FILE_NAMES) {
+    const path = join(dir, name)
+    try {
+      return { path, text: readFileSync(path, 'utf8') }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
