@@ -4,8 +4,10 @@
  * work (packing the burst) shares neither's event loop; one Credo wallet peer sends `BENCH_BURST`
  * texts (default 300) at once over WebSocket, until every text is reported as `message-received`.
  *
- * Printed: `/health` latency p50 / p99 / max over the burst, how many calls, and the burst's wall
- * time until the last text was reported.
+ * Printed: `/health` latency p50 / p99 / max over the burst, how many calls, the burst's wall
+ * time until the last text was reported, and agent-node's event-loop delay p99 / max over the
+ * burst (prom-client's `nodejs_eventloop_lag_*` from the admin `/metrics`, 10 ms resolution; a
+ * scrape resets them, so one just before the burst starts the window).
  */
 import { spawn } from 'node:child_process'
 import { startKillableAgent } from '../test/support/killable-agent.ts'
@@ -26,6 +28,17 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 20))
 }`
 
+/** `nodejs_eventloop_lag_p99_seconds` and `_max_seconds` from agent-node's `/metrics`, in ms, since the previous scrape. */
+async function eventLoopDelay(adminUrl: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${adminUrl}/metrics`)).text()
+  const gauge = (name: string) => {
+    const value = new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]
+    if (value === undefined) throw new Error(`/metrics has no ${name}`)
+    return Number(value) * 1000
+  }
+  return { p99: gauge('nodejs_eventloop_lag_p99_seconds'), max: gauge('nodejs_eventloop_lag_max_seconds') }
+}
+
 export async function runInboundBurst(): Promise<void> {
   const stack = await startKillableAgent('bench-burst')
   try {
@@ -36,17 +49,19 @@ export async function runInboundBurst(): Promise<void> {
     const prober = spawn(process.execPath, ['-e', PROBER, `${stack.agent.publicUrl}/health`], { stdio: ['ignore', 'pipe', 'inherit'] })
     let output = ''
     prober.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    await eventLoopDelay(stack.agent.adminUrl) // resets the histogram: the window starts here
     const start = performance.now()
     await Promise.allSettled(Array.from({ length: BURST }, (_, n) => stack.wallet.sendText(walletConnectionId, `burst ${n}`)))
     while (reported() < BURST) await new Promise((resolve) => setTimeout(resolve, 20))
     const seconds = (performance.now() - start) / 1000
+    const delay = await eventLoopDelay(stack.agent.adminUrl)
     prober.kill()
     const lines = output.trim().split('\n').filter(Boolean)
     const failures = lines.filter((line) => line.startsWith('failed'))
     const latencies = lines.filter((line) => !line.startsWith('failed')).map(Number)
     const { p50, p99 } = summarize(latencies)
     console.log(
-      `/health during a burst of ${BURST} texts: p50 ${ms(p50)} / p99 ${ms(p99)} / max ${ms(percentile(latencies, 100))} (${latencies.length} answered, ${failures.length} failed${failures.length ? `: ${[...new Set(failures)].join('; ')}` : ''}); burst reported in ${seconds.toFixed(1)} s`,
+      `/health during a burst of ${BURST} texts: p50 ${ms(p50)} / p99 ${ms(p99)} / max ${ms(percentile(latencies, 100))} (${latencies.length} answered, ${failures.length} failed${failures.length ? `: ${[...new Set(failures)].join('; ')}` : ''}); burst reported in ${seconds.toFixed(1)} s; agent-node event-loop delay p99 ${ms(delay.p99)} / max ${ms(delay.max)}`,
     )
   } finally {
     await stack.stop()
