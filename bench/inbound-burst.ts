@@ -11,12 +11,17 @@
  */
 import { spawn } from 'node:child_process'
 import { startKillableAgent } from '../test/support/killable-agent.ts'
+import { readGauges } from './agent-metrics.ts'
 import { ms, percentile, summarize } from './stats.ts'
 
 const BURST = Number(process.env.BENCH_BURST ?? 300)
 
-/** A loop timing `GET <argv[1]>` every 20 ms, one line per call: milliseconds, or `failed <reason>`. */
+/**
+ * A loop timing `GET <argv[1]>` every 20 ms, one line per call: milliseconds, or `failed <reason>`.
+ * A first call, not timed, loads `fetch` and opens the connection.
+ */
 const PROBER = `const url = process.argv[1]
+await fetch(url).then((r) => r.arrayBuffer())
 for (;;) {
   const start = performance.now()
   try {
@@ -28,15 +33,10 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 20))
 }`
 
-/** `nodejs_eventloop_lag_p99_seconds` and `_max_seconds` from agent-node's `/metrics`, in ms, since the previous scrape. */
+/** agent-node's event-loop delay p99 and max in ms since the previous scrape of its `/metrics`. */
 async function eventLoopDelay(adminUrl: string): Promise<{ p99: number; max: number }> {
-  const text = await (await fetch(`${adminUrl}/metrics`)).text()
-  const gauge = (name: string) => {
-    const value = new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]
-    if (value === undefined) throw new Error(`/metrics has no ${name}`)
-    return Number(value) * 1000
-  }
-  return { p99: gauge('nodejs_eventloop_lag_p99_seconds'), max: gauge('nodejs_eventloop_lag_max_seconds') }
+  const lag = await readGauges(adminUrl, ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds'])
+  return { p99: lag.nodejs_eventloop_lag_p99_seconds * 1000, max: lag.nodejs_eventloop_lag_max_seconds * 1000 }
 }
 
 export async function runInboundBurst(): Promise<void> {

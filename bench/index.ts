@@ -11,6 +11,7 @@ import { runEventSubscriptions } from './event-subscriptions.ts'
 import { runPublicLimits } from './public-limits.ts'
 import { runToolTurn } from './tool-turn.ts'
 import { runInboundBurst } from './inbound-burst.ts'
+import { runOpenSockets } from './open-sockets.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -21,6 +22,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'public-limits': runPublicLimits,
   'tool-turn': runToolTurn,
   'inbound-burst': runInboundBurst,
+  'open-sockets': runOpenSockets,
   authentication: runAuthentication,
 }
 
