@@ -20,6 +20,7 @@ const SETTLE_MS = 2_000
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
 
+/** agent-node's RSS and heap used, in bytes, from its `/metrics`. */
 async function memory(adminUrl: string): Promise<{ rss: number; heap: number }> {
   const gauges = await readGauges(adminUrl, ['process_resident_memory_bytes', 'nodejs_heap_size_used_bytes'])
   return { rss: gauges.process_resident_memory_bytes, heap: gauges.nodejs_heap_size_used_bytes }
@@ -27,6 +28,7 @@ async function memory(adminUrl: string): Promise<{ rss: number; heap: number }> 
 
 const show = ({ rss, heap }: { rss: number; heap: number }) => `RSS ${(rss / MiB).toFixed(0)} MiB, heap used ${(heap / MiB).toFixed(0)} MiB`
 
+/** Runs the bench (see the module comment) and prints its one line of figures. */
 export async function runOpenSockets(): Promise<void> {
   const stack = await startKillableAgent('bench-sockets')
   const sockets: WebSocket[] = []
