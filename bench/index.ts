@@ -12,6 +12,7 @@ import { runPublicLimits } from './public-limits.ts'
 import { runToolTurn } from './tool-turn.ts'
 import { runInboundBurst } from './inbound-burst.ts'
 import { runMcpStdio } from './mcp-stdio.ts'
+import { runOpenSockets } from './open-sockets.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -22,6 +23,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'public-limits': runPublicLimits,
   'tool-turn': runToolTurn,
   'inbound-burst': runInboundBurst,
+  'open-sockets': runOpenSockets,
   authentication: runAuthentication,
   'mcp-stdio': runMcpStdio,
 }

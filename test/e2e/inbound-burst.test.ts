@@ -1,15 +1,18 @@
 /**
  * Inbound backpressure and durability with real processes: a Credo wallet peer sends bursts of
  * texts over WebSocket to agent-node (child process, real SQLite). `/health` answers during a
- * burst; every text of a burst becomes a `message-received`. Then agent-node is killed with
- * SIGKILL in the middle of a burst: every envelope it had read (stored in its inbox, counted in
- * the database after the kill) is processed after the restart and reported.
+ * burst, while envelopes wait in its inbox (the inbox works off one envelope per event-loop turn,
+ * not the whole backlog in one go); every text of a burst becomes a `message-received`. Then
+ * agent-node is killed with SIGKILL in the middle of a burst: every envelope it had read (stored
+ * in its inbox, counted in the database after the kill) is processed after the restart and
+ * reported.
  */
+import { get } from 'node:http'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { selectRows } from '../../agent-node/src/database/dialect.ts'
-import { openDatabase } from '../../agent-node/src/database/index.ts'
+import { openDatabase, type Database } from '../../agent-node/src/database/index.ts'
 import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
 
 const BURST = 150
@@ -29,13 +32,29 @@ describe('inbound DIDComm bursts', () => {
         .map((e) => (e.body.message as { content: string }).content)
         .filter((c) => c.startsWith(prefix)),
     )
-  const until = async (condition: () => boolean, timeoutMs: number) => {
+  const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs
-    while (!condition()) {
+    while (!(await condition())) {
       if (Date.now() > deadline) throw new Error('condition not met in time')
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await new Promise((resolve) => setTimeout(resolve, 5))
     }
   }
+  /** Envelopes stored in agent-node's inbox and not yet processed (read from its database while it runs). */
+  const inboxSize = async (database: Database) =>
+    Number((await selectRows<{ n: number }>(database, sql`SELECT COUNT(*) AS n FROM didcomm_inbox`))[0]!.n)
+  /**
+   * GET on a connection of its own (`fetch` could reuse a keep-alive connection the wallet left in
+   * the pool, which the server may close just as it is reused).
+   */
+  const getOnNewConnection = (url: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      get(url, { agent: false }, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      }).on('error', reject)
+    })
   const burst = (prefix: string) =>
     Promise.allSettled(Array.from({ length: BURST }, (_, n) => stack.wallet.sendText(walletConnectionId, `${prefix} ${n}`)))
 
@@ -50,11 +69,17 @@ describe('inbound DIDComm bursts', () => {
     await stack?.stop()
   })
 
-  it('answers /health during a burst and reports every text of it', async () => {
+  it('answers /health during a burst, with envelopes waiting in the inbox, and reports every text of it', async () => {
     const sending = burst('first')
-    await until(() => reported('first').size > 0, 60_000)
-    const health = await fetch(`${stack.agent.publicUrl}/health`)
-    expect(health.status).toBe(200)
+    const watcher = await openDatabase(join(stack.dataDir, 'agent.sqlite'))
+    try {
+      await until(async () => (await inboxSize(watcher)) >= BACKLOG, 60_000)
+      const health = await getOnNewConnection(`${stack.agent.publicUrl}/health`)
+      expect(health).toEqual({ status: 200, body: '{"ok":true}' })
+      expect(await inboxSize(watcher)).toBeGreaterThan(0) // answered while the backlog was being worked off
+    } finally {
+      await watcher.close()
+    }
     await sending
     await until(() => reported('first').size === BURST, 120_000)
     expect(connectionId).not.toBe('')
@@ -64,10 +89,9 @@ describe('inbound DIDComm bursts', () => {
     void burst('second')
     // kill once the inbox holds a backlog (read from the database while agent-node runs)
     const watcher = await openDatabase(join(stack.dataDir, 'agent.sqlite'))
-    const inboxSize = async () => Number((await selectRows<{ n: number }>(watcher, sql`SELECT COUNT(*) AS n FROM didcomm_inbox`))[0]!.n)
     try {
       const deadline = Date.now() + 60_000
-      while ((await inboxSize()) < BACKLOG && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+      while ((await inboxSize(watcher)) < BACKLOG && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
       await stack.kill()
     } finally {
       await watcher.close()
@@ -76,8 +100,7 @@ describe('inbound DIDComm bursts', () => {
     const database = await openDatabase(join(stack.dataDir, 'agent.sqlite'))
     let stored: number
     try {
-      const [row] = await selectRows<{ n: number }>(database, sql`SELECT COUNT(*) AS n FROM didcomm_inbox`)
-      stored = Number(row!.n)
+      stored = await inboxSize(database)
     } finally {
       await database.close()
     }
@@ -88,8 +111,7 @@ describe('inbound DIDComm bursts', () => {
     await until(() => reported('second').size >= before + stored - 1, 120_000)
     const after = await openDatabase(join(stack.dataDir, 'agent.sqlite'))
     try {
-      const [row] = await selectRows<{ n: number }>(after, sql`SELECT COUNT(*) AS n FROM didcomm_inbox`)
-      expect(Number(row!.n)).toBe(0)
+      expect(await inboxSize(after)).toBe(0)
     } finally {
       await after.close()
     }

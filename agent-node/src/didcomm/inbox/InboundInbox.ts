@@ -9,7 +9,11 @@
  *
  * The backlog is bounded: `full` tells the transports to stop reading (WebSocket: the socket is
  * paused until the backlog is down to half; HTTP: 503), so a burst waits in the senders' and the
- * kernel's buffers instead of agent-node's memory, and the event loop keeps serving `/health`.
+ * kernel's buffers instead of agent-node's memory.
+ *
+ * Each envelope is processed in an event-loop turn of its own (`EventLoopTurns`): the database
+ * and the crypto answer synchronously, so without that a backlog would be worked off in one
+ * chain of microtasks and `/health` (and every socket) would wait until it is gone.
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
@@ -18,6 +22,7 @@ import { sql } from 'drizzle-orm'
 import { applySchema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { Logger } from '../../logging/index.ts'
+import { EventLoopTurns } from './EventLoopTurns.ts'
 
 /** Envelopes stored and not yet processed beyond which transports stop reading. */
 export const MAX_INBOX_BACKLOG = 200
@@ -45,6 +50,8 @@ export class InboundInbox {
   /** HTTP envelopes being processed in their requests. */
   private inRequests = 0
   private readonly roomListeners = new Set<() => void>()
+  /** One envelope (WebSocket job or HTTP request) processed per event-loop iteration. */
+  private readonly turns = new EventLoopTurns()
   private agentContext?: AgentContext
   private working?: Promise<void>
   private stopped = false
@@ -130,6 +137,7 @@ export class InboundInbox {
     if (!agentContext) throw new Error('the inbox is not started')
     this.inRequests++
     try {
+      await this.turns.next()
       const id = await this.store(envelope)
       const failure = await this.process(agentContext, envelope, session)
       await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${id}`)
@@ -187,6 +195,8 @@ export class InboundInbox {
     while (!this.stopped) {
       const job = this.jobs[0]
       if (!job) return
+      await this.turns.next()
+      if (this.stopped) return
       await this.process(agentContext, job.envelope, job.session)
       await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${job.id}`)
       this.jobs.shift()
