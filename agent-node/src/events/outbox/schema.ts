@@ -1,3 +1,5 @@
+import type { Schema } from '../../database/dialect.ts'
+
 /**
  * Tables of the event outbox in the agent database, as the portable `CREATE … IF NOT EXISTS`
  * statements `applySchema` (`agent-node/src/database`) runs on SQLite and PostgreSQL alike:
@@ -28,7 +30,7 @@
  *
  * Times are milliseconds since the epoch (BIGINT: PostgreSQL's INTEGER is 32-bit).
  */
-export const OUTBOX_SCHEMA_SQL: readonly string[] = [
+const OUTBOX_SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS event_outbox (
     position BIGINT PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -80,3 +82,10 @@ export const OUTBOX_SCHEMA_SQL: readonly string[] = [
     VALUES ('outbox', (SELECT COALESCE(MAX(position), 0) FROM event_outbox))
     ON CONFLICT (id) DO NOTHING`,
 ]
+
+/**
+ * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
+ * "Migrations"): step 1 is the list above, the tables as first released. Append new steps; never
+ * edit a released one.
+ */
+export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL] }

@@ -9,7 +9,7 @@ import { and, sql, type SQL } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
 import { applySchema, execute, returnAtomically, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { OUTBOX_SCHEMA_SQL } from './schema.ts'
+import { OUTBOX_SCHEMA } from './schema.ts'
 
 /**
  * An event as stored and delivered: `id` (UUID) is the receivers' dedupe key, `seq` starts at 1
@@ -154,7 +154,7 @@ export class OutboxStore {
 
   /** Creates the tables if missing and returns the store. */
   static async open(database: Database): Promise<OutboxStore> {
-    await applySchema(database, OUTBOX_SCHEMA_SQL)
+    await applySchema(database, OUTBOX_SCHEMA)
     return new OutboxStore(database)
   }
 
