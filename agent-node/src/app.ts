@@ -37,6 +37,7 @@ import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
+import { RetentionPruner } from './retention/pruner.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
 import { openWallet } from './wallet/index.ts'
@@ -153,6 +154,9 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   inbox.start(agent.context)
   logger.info(recovered, 'start-up event recovery')
   logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
+  const pruner = new RetentionPruner(outbox, config.retention, logger.child({ component: 'retention' }))
+  pruner.start()
+  cleanup.defer('retention', () => pruner.stop())
 
   const publicDid = didRecord.did
   const keyWorkers = new CredentialKeyWorkers()
@@ -223,6 +227,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       await new Promise((resolve) => publicServer.close(resolve))
       publicServer.closeAllConnections?.()
       await inbox.stop()
+      await pruner.stop()
       await messages.drain()
       await presentationRequests.stop()
       await keyWorkers.close()

@@ -95,12 +95,15 @@ describe.each(dialects)('migrations on %s', (dialect) => {
 
     expect(await snapshot(database)).toEqual(before)
     for (const schema of SCHEMAS) expect(await schemaVersion(database, schema.name)).toBe(schema.steps.length)
-    const rows = await selectRows<{ store: string }>(database, sql`SELECT store FROM schema_migrations ORDER BY store`)
-    expect(rows.map((row) => row.store)).toEqual(SCHEMAS.map((schema) => schema.name).sort())
+    const rows = await selectRows<{ store: string; version: number | string }>(database, sql`SELECT store, version FROM schema_migrations`)
+    const steps = SCHEMAS.flatMap((schema) => schema.steps.map((_, i) => `${schema.name} ${i + 1}`))
+    expect(rows.map((row) => `${row.store} ${row.version}`).sort()).toEqual(steps.sort())
+    // the outbox's step 2 ran on the old tables
+    expect(await selectRows(database, sql`SELECT * FROM event_pruned`)).toEqual([])
 
     // a second start changes nothing
     for (const schema of SCHEMAS) await applySchema(database, schema)
-    expect(await selectRows(database, sql`SELECT store FROM schema_migrations`)).toHaveLength(SCHEMAS.length)
+    expect(await selectRows(database, sql`SELECT store FROM schema_migrations`)).toHaveLength(steps.length)
     expect(await snapshot(database)).toEqual(before)
   })
 

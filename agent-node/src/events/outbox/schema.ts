@@ -84,8 +84,22 @@ const OUTBOX_SCHEMA_SQL: readonly string[] = [
 ]
 
 /**
- * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
- * "Migrations"): step 1 is the list above, the tables as first released. Append new steps; never
- * edit a released one.
+ * Step 2, the retention pruner's mark (`retention/`): `event_pruned`, one row (`id = 'outbox'`),
+ * the newest `position` it deleted and the newest `created_at` among deleted events. Events at or
+ * below that position may be gone (`/v1/events?from=` answers 410 below it), and start-up
+ * recovery does not look for events of changes made before that time.
  */
-export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL] }
+const OUTBOX_PRUNED_SQL: readonly string[] = [
+  `CREATE TABLE event_pruned (
+    id TEXT PRIMARY KEY,
+    position BIGINT NOT NULL,
+    created_at BIGINT NOT NULL
+  )`,
+]
+
+/**
+ * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
+ * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
+ * never edit a released one.
+ */
+export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL] }
