@@ -221,27 +221,36 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       return transports.ws.openSockets
     },
     async stop() {
-      await eventStream.close()
-      await new Promise((resolve) => adminServer.close(resolve))
-      for (const socket of transports.socketServer.clients) socket.terminate()
-      await new Promise((resolve) => publicServer.close(resolve))
-      publicServer.closeAllConnections?.()
-      await inbox.stop()
-      await pruner.stop()
-      await messages.drain()
-      await presentationRequests.stop()
-      await keyWorkers.close()
-      await events.drain()
-      await agent.modules.receipts.flush()
-      // Deliveries in flight are abandoned here and made again after the next start.
-      await delivery.stop()
-      subscriptions.stop()
-      await tunnel?.stop()
-      metrics.close()
-      await guard.close()
-      await agent.shutdown()
-      await database.close()
-      unlock()
+      try {
+        await stopServices()
+      } finally {
+        // even when a step above failed: the database and the data folder are never left held
+        await database.close()
+        unlock()
+      }
     },
+  }
+
+  /** Everything `stop` ends before the database, newest consumers first. */
+  async function stopServices(): Promise<void> {
+    await eventStream.close()
+    await new Promise((resolve) => adminServer.close(resolve))
+    for (const socket of transports.socketServer.clients) socket.terminate()
+    await new Promise((resolve) => publicServer.close(resolve))
+    publicServer.closeAllConnections?.()
+    await inbox.stop()
+    await pruner.stop()
+    await messages.drain()
+    await presentationRequests.stop()
+    await keyWorkers.close()
+    await events.drain()
+    await agent.modules.receipts.flush()
+    // Deliveries in flight are abandoned here and made again after the next start.
+    await delivery.stop()
+    subscriptions.stop()
+    await tunnel?.stop()
+    metrics.close()
+    await guard.close()
+    await agent.shutdown()
   }
 }
