@@ -3,12 +3,14 @@
  * database made by the previous release (the frozen DDL of `fixtures/`, no version table) and
  * filled with rows is adopted at version 1 with every row kept; later steps run once, in order;
  * a failing step is rolled back and names itself; a database newer than the code is refused;
- * concurrent runners apply each step once.
+ * concurrent runners apply each step once; agent-node itself starts on such a database with its
+ * identity and events.
  */
+import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { applySchema, execute, MigrationError, runAtomically, type Schema, schemaVersion, selectRows } from '../../src/database/dialect.ts'
-import type { Database } from '../../src/database/index.ts'
+import { openDatabase, type Database } from '../../src/database/index.ts'
 import { PICKUP_QUEUE_SCHEMA } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { INBOX_SCHEMA } from '../../src/didcomm/inbox/InboundInbox.ts'
 import { OUTBOX_SCHEMA } from '../../src/events/outbox/schema.ts'
@@ -16,6 +18,8 @@ import { SUBSCRIPTIONS_SCHEMA } from '../../src/events/subscriptions/schema.ts'
 import { IDEMPOTENCY_SCHEMA } from '../../src/messages/idempotency.ts'
 import { KMS_SCHEMA } from '../../src/wallet/kms/schema.ts'
 import { CREDO_SCHEMA } from '../../src/wallet/storage/schema.ts'
+import { useTestAgentNode } from '../support/agent-node.ts'
+import { messageState } from '../support/events.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 import { SCHEMA_BEFORE_VERSIONING } from './fixtures/schema-before-versioning.ts'
 
@@ -172,5 +176,34 @@ describe.each(dialects)('migrations on %s', (dialect) => {
     await Promise.all([applySchema(a, schema), applySchema(b, schema), applySchema(a, schema)])
     expect(await selectRows(a, sql`SELECT version FROM schema_migrations WHERE store = 'widgets'`)).toHaveLength(2)
     await execute(b, sql`INSERT INTO widgets (id, colour) VALUES ('w1', 'blue')`)
+  })
+})
+
+describe.each(dialects)('agent-node starting on a database of the previous release on %s', (dialect) => {
+  const started = useTestAgentNode(dialect)
+
+  it('adopts it at start-up: same identity, same events, every step recorded', async () => {
+    const { node, config } = started.agent
+    const publicDid = node.publicDid
+    const [event] = await node.outbox.append([{ id: crypto.randomUUID(), connectionId: crypto.randomUUID(), event: messageState('c', 1) }])
+    // back to the previous release's schema: its tables and rows, no versions, nothing added since
+    const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'))
+    try {
+      await runAtomically(database, [sql`DROP TABLE schema_migrations`, sql`DROP TABLE event_pruned`])
+    } finally {
+      await database.close()
+    }
+
+    await started.agent.restart()
+    const restarted = started.agent.node
+    expect(restarted.publicDid).toBe(publicDid)
+    expect(await restarted.outbox.event(event!.id)).toEqual(event)
+    expect(await restarted.outbox.prunedThrough()).toBeUndefined()
+    const reopened = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'))
+    try {
+      for (const schema of SCHEMAS) expect(await schemaVersion(reopened, schema.name)).toBe(schema.steps.length)
+    } finally {
+      await reopened.close()
+    }
   })
 })
