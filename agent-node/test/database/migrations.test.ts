@@ -189,7 +189,11 @@ describe.each(dialects)('agent-node starting on a database of the previous relea
     // back to the previous release's schema: its tables and rows, no versions, nothing added since
     const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'))
     try {
-      await runAtomically(database, [sql`DROP TABLE schema_migrations`, sql`DROP TABLE event_pruned`])
+      await runAtomically(database, [
+        sql`DROP TABLE schema_migrations`,
+        sql`DROP TABLE event_pruned`,
+        sql`DROP INDEX event_dead_letters_event`,
+      ])
     } finally {
       await database.close()
     }

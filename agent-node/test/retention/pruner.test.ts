@@ -122,5 +122,5 @@ describe.each(dialects)('retention on a running agent-node on %s', (dialect) => 
     } finally {
       await wallet.stop()
     }
-  })
+  }, 120_000)
 })

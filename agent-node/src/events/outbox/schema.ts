@@ -87,7 +87,8 @@ const OUTBOX_SCHEMA_SQL: readonly string[] = [
  * Step 2, the retention pruner's mark (`retention/`): `event_pruned`, one row (`id = 'outbox'`),
  * the newest `position` it deleted and the newest `created_at` among deleted events. Events at or
  * below that position may be gone (`/v1/events?from=` answers 410 below it), and start-up
- * recovery does not look for events of changes made before that time.
+ * recovery does not look for events of changes made before that time. The index lets the pruner
+ * ask, per event, whether a dead letter still needs it.
  */
 const OUTBOX_PRUNED_SQL: readonly string[] = [
   `CREATE TABLE event_pruned (
@@ -95,6 +96,7 @@ const OUTBOX_PRUNED_SQL: readonly string[] = [
     position BIGINT NOT NULL,
     created_at BIGINT NOT NULL
   )`,
+  `CREATE INDEX event_dead_letters_event ON event_dead_letters (event_id)`,
 ]
 
 /**
