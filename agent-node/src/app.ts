@@ -37,6 +37,7 @@ import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
+import { RetentionPruner } from './retention/pruner.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
 import { McpStdioSupervisor } from './mcp/index.ts'
@@ -157,6 +158,9 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   inbox.start(agent.context)
   logger.info(recovered, 'start-up event recovery')
   logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
+  const pruner = new RetentionPruner(outbox, config.retention, logger.child({ component: 'retention' }))
+  pruner.start()
+  cleanup.defer('retention', () => pruner.stop())
 
   const publicDid = didRecord.did
   const keyWorkers = new CredentialKeyWorkers()
@@ -221,27 +225,37 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       return transports.ws.openSockets
     },
     async stop() {
-      await eventStream.close()
-      await new Promise((resolve) => adminServer.close(resolve))
-      for (const socket of transports.socketServer.clients) socket.terminate()
-      await new Promise((resolve) => publicServer.close(resolve))
-      publicServer.closeAllConnections?.()
-      await inbox.stop()
-      await messages.drain()
-      await presentationRequests.stop()
-      await keyWorkers.close()
-      await events.drain()
-      await agent.modules.receipts.flush()
-      // Deliveries in flight are abandoned here and made again after the next start.
-      await delivery.stop()
-      subscriptions.stop()
-      await tunnel?.stop()
-      await mcp.stop()
-      metrics.close()
-      await guard.close()
-      await agent.shutdown()
-      await database.close()
-      unlock()
+      try {
+        await stopServices()
+      } finally {
+        // even when a step above failed: the database and the data folder are never left held
+        await database.close()
+        unlock()
+      }
     },
+  }
+
+  /** Everything `stop` ends before the database, newest consumers first. */
+  async function stopServices(): Promise<void> {
+    await eventStream.close()
+    await new Promise((resolve) => adminServer.close(resolve))
+    for (const socket of transports.socketServer.clients) socket.terminate()
+    await new Promise((resolve) => publicServer.close(resolve))
+    publicServer.closeAllConnections?.()
+    await inbox.stop()
+    await pruner.stop()
+    await messages.drain()
+    await presentationRequests.stop()
+    await keyWorkers.close()
+    await events.drain()
+    await agent.modules.receipts.flush()
+    // Deliveries in flight are abandoned here and made again after the next start.
+    await delivery.stop()
+    subscriptions.stop()
+    await tunnel?.stop()
+    await mcp.stop()
+    metrics.close()
+    await guard.close()
+    await agent.shutdown()
   }
 }

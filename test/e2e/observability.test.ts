@@ -3,7 +3,8 @@
  * Credo wallet over WebSocket, the scripted LLM): after a chat, agent-node's `/readyz` reports
  * the tunnel connected, `/metrics` shows the tunnel's state and round trip, the deliveries to the
  * tunnel and the worker's own counters (asked through the tunnel), and both sides' debug logs
- * name the same event ids and command ids.
+ * name the same event ids and command ids: the wallet's message is followed by its event id from
+ * agent-node's delivery through the worker's handling to the reply command and its message id.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -98,5 +99,26 @@ describe('health, metrics and correlated logs of the running stack', () => {
     const done = new Set(logLines(stack.agent.output(), 'tunnel command done').map((entry) => entry.commandId))
     expect(queued.length).toBeGreaterThanOrEqual(2)
     for (const commandId of queued) expect(done).toContain(commandId)
+  })
+
+  it("follows the chat message's event id from agent-node through the worker to the reply's message id", async () => {
+    const sent = logLines(stack.agent.output(), 'event sent up the tunnel').filter((entry) => entry.type === 'message-received')
+    expect(sent).toHaveLength(1)
+    const eventId = sent[0]!.eventId
+    const withEvent = (lines: Record<string, unknown>[]) => lines.filter((entry) => entry.eventId === eventId)
+    expect(withEvent(logLines(stack.agent.output(), 'event acknowledged by the worker'))).toHaveLength(1)
+    expect(withEvent(logLines(stack.worker.output(), 'event stored'))).toHaveLength(1)
+    expect(withEvent(logLines(stack.worker.output(), 'event handled'))).toEqual([expect.objectContaining({ commands: 1 })])
+    const [queued] = withEvent(logLines(stack.worker.output(), 'command queued'))
+    expect(queued).toMatchObject({ idempotencyKey: `${eventId}:0` })
+    await scrapeUntil(
+      `${stack.agent.adminUrl}/metrics`,
+      (s) => (sampleValue(s, 'parley_worker_counter', { counter: 'command_results_ok' }) ?? 0) >= 2,
+    )
+    const [done] = withEvent(logLines(stack.agent.output(), 'tunnel command done'))
+    expect(done).toMatchObject({ commandId: queued!.commandId, idempotencyKey: `${eventId}:0`, messageId: expect.any(String) })
+    expect(withEvent(logLines(stack.worker.output(), 'command done'))).toEqual([
+      expect.objectContaining({ commandId: queued!.commandId, messageId: done!.messageId }),
+    ])
   })
 })

@@ -8,7 +8,8 @@
  * TUNNEL_SECRET, AGENT_PACK_PATH and MCP_SERVERS_CONFIG (stdio MCP servers only), OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
  * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
- * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS.
+ * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS,
+ * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -97,9 +98,22 @@ export interface AgentNodeConfig {
    * in seconds (READY_MAX_OUTBOX_LAG_SECONDS, default 300).
    */
   readyMaxOutboxLagSeconds: number
+  /** What the retention pruner keeps (`retention/`); each in days, 0 keeps forever. */
+  retention: RetentionConfig
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
+}
+
+/**
+ * Retention periods, in days (0: keep forever): `eventsDays` (EVENTS_RETENTION_DAYS, default 7),
+ * outbox events delivered to every subscriber and dead letters already replayed;
+ * `deadLettersDays` (DEAD_LETTERS_RETENTION_DAYS, default 30), dead letters never replayed,
+ * counted from their last change.
+ */
+export interface RetentionConfig {
+  eventsDays: number
+  deadLettersDays: number
 }
 
 /** Thrown when the environment cannot make a valid configuration; `problems` name each variable. */
@@ -153,6 +167,8 @@ const Env = z.object({
     .positive()
     .default(7 * 24 * 3600),
   READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
+  EVENTS_RETENTION_DAYS: z.coerce.number().nonnegative().default(7),
+  DEAD_LETTERS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -300,6 +316,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboundAllowedNetworks,
       shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
       readyMaxOutboxLagSeconds: e.READY_MAX_OUTBOX_LAG_SECONDS,
+      retention: {
+        eventsDays: e.EVENTS_RETENTION_DAYS,
+        deadLettersDays: e.DEAD_LETTERS_RETENTION_DAYS,
+      },
       logLevel: e.LOG_LEVEL,
       production,
     },

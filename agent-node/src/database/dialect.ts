@@ -84,23 +84,96 @@ export async function returnAtomically<Row extends Record<string, unknown>>(
 }
 
 /**
- * Key of the PostgreSQL advisory lock that serializes schema creation: two processes (or two
+ * Key of the PostgreSQL advisory lock that serializes schema changes: two processes (or two
  * stores of one process) running `CREATE TABLE IF NOT EXISTS` on the same table at once would
  * otherwise race in the catalog and one fail with a unique violation.
  */
 const SCHEMA_LOCK_KEY = 0x7061726c // "parl"
 
 /**
- * Creates a store's tables and indexes if missing: runs its `CREATE … IF NOT EXISTS`
- * statements (portable DDL, see `README.md`) in one transaction; on PostgreSQL under an
- * advisory lock so concurrent openers do not collide. Safe to call on every start.
- *
- * @throws the driver's error if a statement fails; nothing is then created.
+ * A store's schema as versioned, forward-only migrations: `steps[i]` takes the store from
+ * version `i` to `i + 1` (statements in the portable SQL of `README.md`). Step 1 is the schema
+ * as first released, written `CREATE … IF NOT EXISTS` so that it also adopts databases made
+ * before versioning; later steps are plain DDL (`ALTER TABLE … ADD COLUMN`, `CREATE TABLE`, data
+ * updates). A released step never changes: a change is a new step at the end.
  */
-export async function applySchema(database: Database, statements: readonly string[]): Promise<void> {
-  const ddl = statements.map((statement) => sql.raw(statement))
-  if (database.dialect === 'postgres') ddl.unshift(sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`)
-  await runAtomically(database, ddl)
+export interface Schema {
+  /** The store's name in `schema_migrations` (snake_case, unique among stores). */
+  readonly name: string
+  readonly steps: readonly (readonly string[])[]
+}
+
+/** A migration step failed (or the database is newer than this code); start-up should stop. */
+export class MigrationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'MigrationError'
+  }
+}
+
+/** Where every store records the steps applied: one row per store and version. */
+const MIGRATIONS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS schema_migrations (
+    store TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    applied_at BIGINT NOT NULL,
+    PRIMARY KEY (store, version)
+  )`
+
+/** The statements prefixed, on PostgreSQL, by the schema lock held until the transaction ends. */
+function underSchemaLock(database: Database, statements: readonly SQL[]): SQL[] {
+  return database.dialect === 'postgres' ? [sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`, ...statements] : [...statements]
+}
+
+/** The version `schema_migrations` records for `store`: 0 when none. */
+export async function schemaVersion(database: Database, store: string): Promise<number> {
+  const [row] = await selectRows<{ version: number | string | null }>(
+    database,
+    sql`SELECT MAX(version) AS version FROM schema_migrations WHERE store = ${store}`,
+  )
+  return Number(row?.version ?? 0)
+}
+
+/**
+ * Brings the store's tables to the newest version of `schema`: runs the steps after the version
+ * recorded in `schema_migrations` (created if missing), in order, each in a transaction of its
+ * own with the row recording it (first, so a concurrent runner that applied the same step makes
+ * this one roll back and re-read); on PostgreSQL under an advisory lock. A database made before
+ * versioning is at version 0 and gets step 1, whose `IF NOT EXISTS` keeps its tables and rows.
+ * Safe to call on every start, from several processes at once.
+ *
+ * @throws MigrationError naming the store and step when a step fails (that step is rolled back:
+ *   the database stays at the previous version) or when the database is at a version newer
+ *   than `schema` (written by a newer agent-node: downgrades are not supported).
+ */
+export async function applySchema(database: Database, schema: Schema): Promise<void> {
+  await runAtomically(database, underSchemaLock(database, [sql.raw(MIGRATIONS_TABLE_SQL)]))
+  const newest = schema.steps.length
+  for (;;) {
+    const current = await schemaVersion(database, schema.name)
+    if (current === newest) return
+    if (current > newest) {
+      throw new MigrationError(
+        `The database holds version ${current} of the ${schema.name} tables, newer than this agent-node knows (${newest}): ` +
+          'it was upgraded by a newer release; run that release or restore a backup taken before the upgrade',
+      )
+    }
+    const version = current + 1
+    const statements = [
+      sql`INSERT INTO schema_migrations (store, version, applied_at) VALUES (${schema.name}, ${version}, ${Date.now()})`,
+      ...schema.steps[current]!.map((statement) => sql.raw(statement)),
+    ]
+    try {
+      await runAtomically(database, underSchemaLock(database, statements))
+    } catch (error) {
+      // Another process applied this step meanwhile: read the version again.
+      if (constraintViolation(error) === 'unique' && (await schemaVersion(database, schema.name)) >= version) continue
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)
+      throw new MigrationError(
+        `Migration ${version} of the ${schema.name} tables failed and was rolled back (the database stays at version ${current}): ${reason}`,
+        { cause: error },
+      )
+    }
+  }
 }
 
 /** Which constraint a failed write broke, as far as the stores care. */

@@ -70,8 +70,13 @@ async function openSqlite(path: string): Promise<SqliteDatabase> {
   }
   // `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one).
   const client = createClient({ url, timeout: BUSY_TIMEOUT_MS })
-  if (url !== ':memory:') await client.execute('PRAGMA journal_mode = WAL')
-  await client.execute('PRAGMA foreign_keys = ON')
+  try {
+    if (url !== ':memory:') await client.execute('PRAGMA journal_mode = WAL')
+    await client.execute('PRAGMA foreign_keys = ON')
+  } catch (error) {
+    client.close() // not a database (or unreadable): leave no handle open
+    throw error
+  }
   return { dialect: 'sqlite', db: drizzleLibsql(client), close: async () => client.close() }
 }
 

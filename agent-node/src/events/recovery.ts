@@ -21,6 +21,10 @@
  *   record with no event at all is skipped: its `created` was never stored, so
  *   `POST /v1/message` failed and the controller never learned its id.
  *
+ * Changes made at or before the retention pruner's mark (`OutboxStore.prunedThrough`: the newest
+ * `created_at` of a pruned event) are not looked at: their events may have been delivered and
+ * pruned, and a lost one was recovered by a start-up within the retention period.
+ *
  * Every recovered event goes through the publisher like any other (new id, next sequence number
  * of its connection), so a second start finds nothing to recover. The outbox is read through its
  * public paging query; the cost is one pass over the stored events at start-up.
@@ -92,6 +96,9 @@ export async function recoverLostEvents(
   const lastConnectionState = new Map<string, ConnectionState>()
   const receivedIds = new Set<string>()
   const lastMessageState = new Map<string, MessageState>()
+  const prunedBefore = (await outbox.prunedThrough())?.createdAt ?? -1
+  /** Whether the record changed after the pruner's mark (else its events may be pruned). */
+  const recent = (record: { createdAt: Date; updatedAt?: Date }) => (record.updatedAt ?? record.createdAt).getTime() > prunedBefore
   await scan(outbox, (e) => {
     if (e.type === 'connection-state-updated') lastConnectionState.set(e.connectionId, e.state)
     else if (e.type === 'message-received') receivedIds.add(e.message.id)
@@ -100,7 +107,7 @@ export async function recoverLostEvents(
 
   for (const record of await dependencyManager.resolve(DidCommConnectionRepository).getAll(context)) {
     const state = reportedConnectionState(record)
-    if (!state || lastConnectionState.get(record.id) === state) continue
+    if (!state || lastConnectionState.get(record.id) === state || !recent(record)) continue
     logger.warn(
       { connectionId: record.id, state, lastReported: lastConnectionState.get(record.id) },
       'recovering a lost connection-state-updated',
@@ -114,7 +121,7 @@ export async function recoverLostEvents(
     .findByQuery(context, { role: DidCommBasicMessageRole.Receiver })
   for (const record of basicMessages) {
     const messageId = record.threadId
-    if (!messageId || receivedIds.has(messageId)) continue
+    if (!messageId || receivedIds.has(messageId) || !recent(record)) continue
     logger.warn({ connectionId: record.connectionId, messageId }, 'recovering a lost message-received')
     pending.push(events.publish({ type: 'message-received', message: textEnvelope(record, messageId) }))
     report.receivedMessages++

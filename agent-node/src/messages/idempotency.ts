@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { applySchema, execute, selectRows } from '../database/dialect.ts'
+import { applySchema, type Schema, execute, selectRows } from '../database/dialect.ts'
 import type { Database } from '../database/index.ts'
 import { DomainError } from '../errors/index.ts'
 
@@ -37,6 +37,9 @@ const SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS message_idempotency_keys_created ON message_idempotency_keys (created_at)`,
 ]
 
+/** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
+export const IDEMPOTENCY_SCHEMA: Schema = { name: 'message_idempotency_keys', steps: [SCHEMA_SQL] }
+
 /** The key was used within 24 h for a different request (unprocessable, code `idempotency_key_reused`). */
 export class IdempotencyKeyReusedError extends DomainError {
   constructor(readonly key: string) {
@@ -61,7 +64,7 @@ export class IdempotencyStore {
 
   /** Creates the table if missing. */
   static async open(database: Database): Promise<IdempotencyStore> {
-    await applySchema(database, SCHEMA_SQL)
+    await applySchema(database, IDEMPOTENCY_SCHEMA)
     return new IdempotencyStore(database)
   }
 

@@ -187,7 +187,7 @@ export class TunnelClient implements Subscriber {
       const timer = setTimeout(() => settle({ result: 'retry', error: `no acknowledgement within ${timeoutMs} ms` }), timeoutMs)
       const onOpen = () => {
         this.awaitingAck.set(id, settle)
-        this.logger.debug({ eventId: id, connectionId, seq }, 'event sent up the tunnel')
+        this.logger.debug({ eventId: id, connectionId, seq, type: event.type }, 'event sent up the tunnel')
         this.send({ kind: 'event', id, connectionId, seq, event })
       }
       signal.addEventListener('abort', onAbort, { once: true })
@@ -307,8 +307,10 @@ export class TunnelClient implements Subscriber {
       return
     }
     const { frame } = parsed
-    if (frame.kind === 'ack') this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
-    else if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
+    if (frame.kind === 'ack') {
+      this.logger.debug({ eventId: frame.id }, 'event acknowledged by the worker')
+      this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
+    } else if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
     else if (frame.kind === 'reject') {
       this.logger.error({ eventId: frame.id, reason: frame.reason }, 'the worker can never store this event; dead-lettered')
       this.awaitingAck.get(frame.id)?.({ result: 'rejected', error: `rejected by the worker: ${frame.reason}` })
@@ -323,6 +325,7 @@ export class TunnelClient implements Subscriber {
    */
   private async runCommand(frame: CommandFrame): Promise<void> {
     let outcome: CommandResultFrame
+    const ids = { commandId: frame.id, eventId: frame.eventId, idempotencyKey: frame.idempotencyKey }
     try {
       const result = await runCommand(frame.command, {
         messages: this.messages,
@@ -331,9 +334,9 @@ export class TunnelClient implements Subscriber {
         mcp: this.mcp,
       })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
-      this.logger.debug({ commandId: frame.id, idempotencyKey: frame.idempotencyKey, result }, 'tunnel command done')
+      this.logger.debug({ ...ids, messageId: result.id }, 'tunnel command done')
     } catch (error) {
-      this.logger.warn({ commandId: frame.id, err: error }, 'tunnel command failed')
+      this.logger.warn({ ...ids, err: error }, 'tunnel command failed')
       outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }
     }
     this.send(outcome)

@@ -10,6 +10,7 @@ import { StreamEventFrame } from '../../src/events/websocket/frames.ts'
 import { useTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { dialects } from '../support/temp-databases.ts'
 import { conditions } from '../support/conditions.ts'
+import { refusedUpgrade } from '../support/refused-upgrade.ts'
 import { connectionCompleted as connectionOf, messageState as stateOf, timestampOf as timestampOfEvent } from '../support/events.ts'
 
 const C1 = '66666666-6666-4666-8666-666666666666'
@@ -38,23 +39,6 @@ async function openStream(agent: TestAgentNode, query: string) {
         socket.close()
       }),
   }
-}
-
-/** The HTTP answer to an upgrade the agent refuses. */
-function refusedUpgrade(
-  agent: TestAgentNode,
-  path: string,
-): Promise<{ status: number; body: { error: string; issues?: { field: string }[] } }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${agent.node.adminPort}${path}`)
-    socket.once('open', () => reject(new Error(`${path} was accepted`)))
-    socket.once('unexpected-response', (_request, response) => {
-      let body = ''
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(body) }))
-    })
-    socket.once('error', () => undefined)
-  })
 }
 
 describe.each(dialects)('admin event stream /v1/events on %s', (dialect) => {

@@ -1,8 +1,9 @@
 /**
- * A start-up that fails after the database opened (the admin port is taken, the last step)
- * closes everything it started: in process, the PostgreSQL pool has no connection left and the
- * public port is free again; as a process (`main.ts`), agent-node exits by itself with status 1,
- * which it only does when no handle (database, server, timer) is left open.
+ * A start-up that fails after the database opened (the admin port is taken, the last step; a
+ * database migration, among the first) closes everything it started: in process, the PostgreSQL
+ * pool has no connection left and the public port is free again; as a process (`main.ts`),
+ * agent-node exits by itself with status 1, which it only does when no handle (database, server,
+ * timer) is left open.
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -11,10 +12,13 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAgentNode } from '../../src/app.ts'
 import { loadConfig } from '../../src/config/index.ts'
+import { applySchema, execute, MigrationError } from '../../src/database/dialect.ts'
+import { openDatabase } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { freePort } from '@parley/shared/testing/free-port'
 import { usePostgresTestDatabase } from '../support/temp-databases.ts'
@@ -27,6 +31,46 @@ async function occupyPort(): Promise<{ port: number; server: Server }> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { port: (server.address() as { port: number }).port, server }
+}
+
+/** How many connections other than this check's own are open to the database at `url`. */
+async function openConnections(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ count: string }>(
+      'SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    )
+    return Number(rows[0]!.count)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Records version 99 of the outbox tables at `location`, as a newer agent-node would have. */
+async function markNewerRelease(location: string): Promise<void> {
+  const database = await openDatabase(location)
+  try {
+    await applySchema(database, { name: 'event_outbox', steps: [] })
+    await execute(database, sql`INSERT INTO schema_migrations (store, version, applied_at) VALUES ('event_outbox', 99, 0)`)
+  } finally {
+    await database.close()
+  }
+}
+
+/** Starts `agent-node/src/main.ts` with `env`; resolves with its exit status and stderr (killed after 30 s: a handle was left open). */
+async function runMain(env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: AGENT_NODE_DIR,
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+  const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  clearTimeout(killer)
+  return { status, output }
 }
 
 /** Resolves once `port` can be bound on 127.0.0.1 (and releases it), rejects otherwise. */
@@ -63,41 +107,57 @@ describe('a start-up that fails after the database opened', () => {
     })
     await expect(startAgentNode(config, createLogger('silent'))).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/)
 
-    const client = new pg.Client({ connectionString: database.url })
-    await client.connect()
-    try {
-      const { rows } = await client.query<{ count: string }>(
-        'SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-      )
-      expect(Number(rows[0]!.count)).toBe(0)
-    } finally {
-      await client.end()
-    }
+    expect(await openConnections(database.url)).toBe(0)
     await bindable(publicPort)
   })
 
   it('lets agent-node (main.ts) exit by itself with status 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: AGENT_NODE_DIR,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        DATA_DIR: join(dataDir, 'process'),
-        AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-        PUBLIC_PORT: String(await freePort()),
-        ADMIN_PORT: String(busy.port),
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { status, output } = await runMain({
+      DATA_DIR: join(dataDir, 'process'),
+      AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+      PUBLIC_PORT: String(await freePort()),
+      ADMIN_PORT: String(busy.port),
     })
-    let output = ''
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    // a handle left open keeps the process alive: it is killed after 30 s and the test fails
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000)
-    const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    clearTimeout(killer)
     expect(output).toContain('agent-node failed to start')
     expect(output).toContain('EADDRINUSE')
+    expect(status).toBe(1)
+  }, 60_000)
+})
+
+describe('a start-up whose database migration fails', () => {
+  const database = usePostgresTestDatabase()
+  let dataDir: string
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-migration-failure-'))
+  })
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+  it('on PostgreSQL, rejects naming the tables and versions, with no connection left', async () => {
+    await markNewerRelease(database.url)
+    const { config } = loadConfig({
+      DATA_DIR: dataDir,
+      AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+      DATABASE_URL: database.url,
+      PUBLIC_PORT: String(await freePort()),
+      ADMIN_PORT: String(await freePort()),
+    })
+    const started = startAgentNode(config, createLogger('silent'))
+    await expect(started).rejects.toBeInstanceOf(MigrationError)
+    await expect(started).rejects.toThrow(/version 99 of the event_outbox tables, newer than this agent-node knows \(2\)/)
+    expect(await openConnections(database.url)).toBe(0)
+  })
+
+  it('on SQLite, lets agent-node (main.ts) exit by itself with status 1 and the reason', async () => {
+    const processDir = join(dataDir, 'process')
+    await markNewerRelease(join(processDir, 'agent.sqlite'))
+    const { status, output } = await runMain({
+      DATA_DIR: processDir,
+      AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+      PUBLIC_PORT: String(await freePort()),
+      ADMIN_PORT: String(await freePort()),
+    })
+    expect(output).toContain('agent-node failed to start')
+    expect(output).toContain('version 99 of the event_outbox tables')
     expect(status).toBe(1)
   }, 60_000)
 })

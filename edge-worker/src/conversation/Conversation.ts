@@ -147,6 +147,7 @@ export class Conversation extends DurableObject<Env> {
     const session = this.session()
     const connectionId = this.connectionId()
     const now = Date.now()
+    const log = this.log.child({ eventId, connectionId })
     const {
       session: next,
       commands,
@@ -157,7 +158,7 @@ export class Conversation extends DurableObject<Env> {
       session,
       config: this.config,
       now,
-      log: this.log,
+      log,
       connectionId,
       chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
     })
@@ -169,7 +170,7 @@ export class Conversation extends DurableObject<Env> {
         .run()
       commands.forEach((command, step) => {
         tx.insert(effects)
-          .values({ commandId: crypto.randomUUID(), idempotencyKey: `${eventId}:${step}`, command, createdAt: now })
+          .values({ commandId: crypto.randomUUID(), idempotencyKey: effectKey(eventId, step), command, createdAt: now })
           .onConflictDoNothing()
           .run()
       })
@@ -181,6 +182,7 @@ export class Conversation extends DurableObject<Env> {
         tx.update(events).set({ handledAt: now }).where(eq(events.position, position)).run()
       }
     })
+    log.debug('event handled', { seq: position === undefined ? undefined : seq, commands: commands.length })
     this.memory.remember(
       seq,
       record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'),
@@ -210,6 +212,7 @@ export class Conversation extends DurableObject<Env> {
         kind: 'command',
         id: effect.commandId,
         idempotencyKey: effect.idempotencyKey,
+        eventId: eventOfEffectKey(effect.idempotencyKey),
         command: effect.command,
       })
       this.db
@@ -240,4 +243,14 @@ function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number)
     createdAt,
     tool: { name: entry.toolName, callId: entry.toolCallId, arguments: entry.arguments, ok: entry.ok },
   }
+}
+
+/** The idempotency key of the `step`-th command issued while handling `eventId` (agent-node sends each key's message once). */
+function effectKey(eventId: string, step: number): string {
+  return `${eventId}:${step}`
+}
+
+/** The event id an `effectKey` was made from. */
+function eventOfEffectKey(key: string): string {
+  return key.slice(0, key.lastIndexOf(':'))
 }

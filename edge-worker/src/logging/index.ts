@@ -11,6 +11,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void
   warn(message: string, fields?: Record<string, unknown>): void
   error(message: string, fields?: Record<string, unknown>): void
+  /** A logger adding `fields` (e.g. `{ eventId }`) to every line, under the fields of each call. */
+  child(fields: Record<string, unknown>): Logger
 }
 
 /**
@@ -18,17 +20,26 @@ export interface Logger {
  * unknown or missing means `info`).
  */
 export function createLogger(component: string, level: unknown): Logger {
-  const threshold = LEVELS[level as LogLevel] ?? LEVELS.info
+  return boundLogger(component, LEVELS[level as LogLevel] ?? LEVELS.info, {})
+}
+
+function boundLogger(component: string, threshold: number, bound: Record<string, unknown>): Logger {
   const write =
     (entryLevel: LogLevel) =>
     (message: string, fields: Record<string, unknown> = {}) => {
       if (LEVELS[entryLevel] < threshold) return
-      const line = JSON.stringify({ level: entryLevel, component, message, ...fields })
+      const line = JSON.stringify({ level: entryLevel, component, message, ...bound, ...fields })
       if (entryLevel === 'error') console.error(line)
       else if (entryLevel === 'warn') console.warn(line)
       else console.log(line)
     }
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') }
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: (fields) => boundLogger(component, threshold, { ...bound, ...fields }),
+  }
 }
 
 /** The message of a thrown value, for logs (no stack, no attached request data). */

@@ -111,6 +111,7 @@ export class TunnelGateway extends DurableObject<Env> {
       count(this.db, 'commands_queued')
       this.log.debug('command queued', {
         commandId: command.id,
+        eventId: command.eventId,
         idempotencyKey: command.idempotencyKey,
         connectionId: command.command.name === 'send-message' ? command.command.message.connectionId : undefined,
       })
@@ -226,9 +227,10 @@ export class TunnelGateway extends DurableObject<Env> {
   private settleCommand(result: CommandResultFrame): void {
     const removed = this.db.delete(outbox).where(eq(outbox.commandId, result.id)).returning({ frame: outbox.frame }).get()
     if (removed) count(this.db, result.ok ? 'command_results_ok' : 'command_results_failed')
-    if (!result.ok)
-      this.log.error('command failed', { commandId: result.id, idempotencyKey: removed?.frame.idempotencyKey, error: result.error })
+    const ids = { commandId: result.id, eventId: removed?.frame.eventId, idempotencyKey: removed?.frame.idempotencyKey }
+    if (!result.ok) this.log.error('command failed', { ...ids, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
+    else this.log.debug('command done', { ...ids, messageId: result.result.id })
   }
 
   /** Answers `reject` for an event that can never be stored, with a log line saying why. */

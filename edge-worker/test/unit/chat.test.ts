@@ -18,7 +18,7 @@ const text = (content: string) => ({
 function recordingLogger() {
   const entries: { level: string; message: string; fields?: Record<string, unknown> }[] = []
   const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void entries.push({ level, message, fields })
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
+  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => log }
   return { entries, log }
 }
 

@@ -72,6 +72,8 @@ export const CommandFrame = z.object({
   kind: z.literal('command'),
   id: z.uuid(),
   idempotencyKey: z.string().min(1).max(200),
+  /** The event (or timer) whose handling issued the command, so both sides' log lines name it; absent from older workers. */
+  eventId: z.string().min(1).max(200).optional(),
   command: TunnelCommand,
 })
 export type CommandFrame = z.infer<typeof CommandFrame>

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
 import { DidCommMessageReceiver, type DidCommEncryptedMessage, type DidCommTransportSession } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
-import { applySchema, execute, selectRows } from '../../database/dialect.ts'
+import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { Logger } from '../../logging/index.ts'
 import { EventLoopTurns } from './EventLoopTurns.ts'
@@ -35,6 +35,9 @@ const SCHEMA_SQL: readonly string[] = [
   )`,
   `CREATE INDEX IF NOT EXISTS didcomm_inbox_received ON didcomm_inbox (received_at, id)`,
 ]
+
+/** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
+export const INBOX_SCHEMA: Schema = { name: 'didcomm_inbox', steps: [SCHEMA_SQL] }
 
 interface Job {
   id: string
@@ -63,7 +66,7 @@ export class InboundInbox {
 
   /** Creates the table if missing; envelopes left by a previous run wait for `start`. */
   static async open(database: Database, logger: Logger): Promise<InboundInbox> {
-    await applySchema(database, SCHEMA_SQL)
+    await applySchema(database, INBOX_SCHEMA)
     const inbox = new InboundInbox(database, logger)
     const left = await selectRows<{ id: string; envelope: string }>(
       database,

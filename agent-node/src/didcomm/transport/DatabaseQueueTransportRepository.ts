@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDidCommMessage } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
-import { applySchema, execute, selectRows } from '../../database/dialect.ts'
+import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 
 /** One row per queued message; `seq` keeps arrival order, `recipient_dids` is a JSON array. */
@@ -30,6 +30,9 @@ const SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS didcomm_pickup_queue_connection ON didcomm_pickup_queue (context_id, connection_id, state, received_at)`,
 ]
 
+/** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
+export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL] }
+
 interface QueueRow extends Record<string, unknown> {
   id: string
   recipient_dids: string
@@ -44,7 +47,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
 
   /** Creates the table if missing and makes messages left `sending` by a stopped process `pending` again. */
   static async open(database: Database): Promise<DatabaseQueueTransportRepository> {
-    await applySchema(database, SCHEMA_SQL)
+    await applySchema(database, PICKUP_QUEUE_SCHEMA)
     await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending'`)
     return new DatabaseQueueTransportRepository(database)
   }

@@ -1,3 +1,5 @@
+import type { Schema } from '../../database/dialect.ts'
+
 /**
  * Tables of the event outbox in the agent database, as the portable `CREATE … IF NOT EXISTS`
  * statements `applySchema` (`agent-node/src/database`) runs on SQLite and PostgreSQL alike:
@@ -28,7 +30,7 @@
  *
  * Times are milliseconds since the epoch (BIGINT: PostgreSQL's INTEGER is 32-bit).
  */
-export const OUTBOX_SCHEMA_SQL: readonly string[] = [
+const OUTBOX_SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS event_outbox (
     position BIGINT PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -80,3 +82,26 @@ export const OUTBOX_SCHEMA_SQL: readonly string[] = [
     VALUES ('outbox', (SELECT COALESCE(MAX(position), 0) FROM event_outbox))
     ON CONFLICT (id) DO NOTHING`,
 ]
+
+/**
+ * Step 2, the retention pruner's mark (`retention/`): `event_pruned`, one row (`id = 'outbox'`),
+ * the newest `position` it deleted and the newest `created_at` among deleted events. Events at or
+ * below that position may be gone (`/v1/events?from=` answers 410 below it), and start-up
+ * recovery does not look for events of changes made before that time. The index lets the pruner
+ * ask, per event, whether a dead letter still needs it.
+ */
+const OUTBOX_PRUNED_SQL: readonly string[] = [
+  `CREATE TABLE event_pruned (
+    id TEXT PRIMARY KEY,
+    position BIGINT NOT NULL,
+    created_at BIGINT NOT NULL
+  )`,
+  `CREATE INDEX event_dead_letters_event ON event_dead_letters (event_id)`,
+]
+
+/**
+ * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
+ * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
+ * never edit a released one.
+ */
+export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL] }

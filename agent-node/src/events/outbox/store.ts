@@ -9,7 +9,7 @@ import { and, sql, type SQL } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
 import { applySchema, execute, returnAtomically, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { OUTBOX_SCHEMA_SQL } from './schema.ts'
+import { OUTBOX_SCHEMA } from './schema.ts'
 
 /**
  * An event as stored and delivered: `id` (UUID) is the receivers' dedupe key, `seq` starts at 1
@@ -154,7 +154,7 @@ export class OutboxStore {
 
   /** Creates the tables if missing and returns the store. */
   static async open(database: Database): Promise<OutboxStore> {
-    await applySchema(database, OUTBOX_SCHEMA_SQL)
+    await applySchema(database, OUTBOX_SCHEMA)
     return new OutboxStore(database)
   }
 
@@ -217,7 +217,7 @@ export class OutboxStore {
     await execute(
       this.database,
       sql`INSERT INTO event_subscribers (name, start_position, created_at)
-      VALUES (${name}, (SELECT COALESCE(MAX(position), 0) FROM event_outbox), ${Date.now()})
+      VALUES (${name}, (SELECT last_position FROM event_positions WHERE id = 'outbox'), ${Date.now()})
       ON CONFLICT (name) DO NOTHING`,
     )
     const [row] = await selectRows<{ start_position: Integer }>(
@@ -382,10 +382,77 @@ export class OutboxStore {
     return row && toDeadLetter(row)
   }
 
-  /** The position of the newest event, 0 when the outbox is empty. */
+  /** The position of the newest event appended (even if since pruned), 0 before the first. */
   async newestPosition(): Promise<number> {
-    const [row] = await selectRows<{ position: Integer | null }>(this.database, sql`SELECT MAX(position) AS position FROM event_outbox`)
+    const [row] = await selectRows<{ position: Integer | null }>(
+      this.database,
+      sql`SELECT last_position AS position FROM event_positions WHERE id = 'outbox'`,
+    )
     return Number(row?.position ?? 0)
+  }
+
+  /**
+   * Deletes up to `limit` events, oldest first, appended before `before` (ms since the epoch)
+   * that no subscriber still needs: every subscriber the event is for (added before it) has its
+   * cursor at or past it, and no dead letter of it waits (`dead` or `replaying`). Moves the
+   * `event_pruned` mark in the same transaction.
+   * @returns how many events were deleted (fewer than `limit`: nothing more to prune now).
+   */
+  async pruneDelivered(before: number, limit: number): Promise<number> {
+    const candidates = await selectRows<{ position: Integer; created_at: Integer }>(
+      this.database,
+      sql`SELECT o.position, o.created_at FROM event_outbox o
+      WHERE o.created_at < ${before}
+        AND NOT EXISTS (SELECT 1 FROM event_subscribers s WHERE s.start_position < o.position
+          AND NOT EXISTS (SELECT 1 FROM event_cursors c
+            WHERE c.subscriber = s.name AND c.connection_id = o.connection_id AND c.delivered_seq >= o.seq))
+        AND NOT EXISTS (SELECT 1 FROM event_dead_letters d WHERE d.event_id = o.id AND d.status <> 'replayed')
+      ORDER BY o.position LIMIT ${limit}`,
+    )
+    if (candidates.length === 0) return 0
+    const positions = candidates.map((row) => Number(row.position))
+    const newest = Math.max(...positions)
+    const newestCreatedAt = Math.max(...candidates.map((row) => Number(row.created_at)))
+    const [deleted] = await runAtomically(this.database, [
+      // cursors only move forward; a replay asked for meanwhile keeps its event
+      sql`DELETE FROM event_outbox WHERE position IN ${positions}
+        AND NOT EXISTS (SELECT 1 FROM event_dead_letters d WHERE d.event_id = event_outbox.id AND d.status <> 'replayed')`,
+      sql`INSERT INTO event_pruned (id, position, created_at) VALUES ('outbox', ${newest}, ${newestCreatedAt})
+        ON CONFLICT (id) DO UPDATE SET
+          position = CASE WHEN excluded.position > event_pruned.position THEN excluded.position ELSE event_pruned.position END,
+          created_at = CASE WHEN excluded.created_at > event_pruned.created_at THEN excluded.created_at ELSE event_pruned.created_at END`,
+    ])
+    return deleted!
+  }
+
+  /**
+   * Deletes up to `limit` dead letters last changed before the given times (ms since the epoch;
+   * undefined: kept forever): `dead` ones before `dead`, `replayed` ones before `replayed`. Those
+   * `replaying` are kept.
+   * @returns how many were deleted.
+   */
+  async pruneDeadLetters(before: { dead?: number; replayed?: number }, limit: number): Promise<number> {
+    const conditions: SQL[] = []
+    if (before.dead !== undefined) conditions.push(sql`(status = 'dead' AND updated_at < ${before.dead})`)
+    if (before.replayed !== undefined) conditions.push(sql`(status = 'replayed' AND updated_at < ${before.replayed})`)
+    if (conditions.length === 0) return 0
+    return execute(
+      this.database,
+      sql`DELETE FROM event_dead_letters WHERE id IN (
+        SELECT id FROM event_dead_letters WHERE ${sql.join(conditions, sql` OR `)} ORDER BY updated_at LIMIT ${limit})`,
+    )
+  }
+
+  /**
+   * The retention pruner's mark: the newest position it deleted (events at or below it may be
+   * gone) and the newest `created_at` of the deleted events; undefined when nothing was pruned.
+   */
+  async prunedThrough(): Promise<{ position: number; createdAt: number } | undefined> {
+    const [row] = await selectRows<{ position: Integer; created_at: Integer }>(
+      this.database,
+      sql`SELECT position, created_at FROM event_pruned WHERE id = 'outbox'`,
+    )
+    return row && { position: Number(row.position), createdAt: Number(row.created_at) }
   }
 
   /**

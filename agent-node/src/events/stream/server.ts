@@ -12,6 +12,10 @@
  * Frames are sent one at a time, each after the previous one was written to the socket, so a
  * slow reader holds the stream back instead of filling memory.
  *
+ * Retention (`retention/`) deletes delivered events after EVENTS_RETENTION_DAYS: `from=0` replays
+ * the events still kept; a `from` below the newest pruned position answers the upgrade with HTTP
+ * 410 `cursor_expired` (events after it are gone), naming the position to resume from instead.
+ *
  * A query that does not validate answers the upgrade with HTTP 400 and the admin error envelope;
  * an upgrade on any other path gets 404, one from a Host or Origin the admin API does not allow
  * 403 (`admin/access.ts`). Frames the client sends are bounded (4 KiB) and ignored; a protocol
@@ -91,17 +95,35 @@ export class EventStreamServer {
     }
     const { from, ...filter } = parsed.data
     // "From now on" is fixed before the client sees the stream open, so nothing it causes next is missed.
-    Promise.resolve(from ?? this.outbox.newestPosition()).then(
-      (start) =>
+    this.startPosition(from).then(
+      (start) => {
+        if (typeof start !== 'number') return refuse(socket, 410, start)
         this.sockets.handleUpgrade(request, socket, head, (ws) => {
           const stream = this.stream(ws, filter, start).finally(() => this.streams.delete(stream))
           this.streams.add(stream)
-        }),
+        })
+      },
       (error: unknown) => {
         this.logger.error({ err: error }, 'event stream could not start')
         refuse(socket, 500, { error: 'internal_error', message: 'internal error' })
       },
     )
+  }
+
+  /**
+   * Where a stream asked to resume after `from` starts: the newest position when absent, `from`
+   * unless events after it were pruned (then the error body of a 410).
+   */
+  private async startPosition(from: number | undefined): Promise<number | ErrorBody> {
+    if (from === undefined) return this.outbox.newestPosition()
+    const pruned = await this.outbox.prunedThrough()
+    if (from === 0 || !pruned || from >= pruned.position) return from
+    return {
+      error: 'cursor_expired',
+      message:
+        `from: events after cursor ${from} up to ${pruned.position} were deleted by retention (EVENTS_RETENTION_DAYS); ` +
+        `reconnect with from=${pruned.position} (or from=0) for the events still kept, or without from for new events only`,
+    }
   }
 
   /** Sends `filter`'s events after position `from`, then live ones, until the socket closes. */

@@ -1,3 +1,5 @@
+import type { Schema } from '../../database/dialect.ts'
+
 /**
  * The table of event subscriptions (`/v1/event-subscriptions`), next to the outbox's tables in
  * the agent database, as the portable `CREATE … IF NOT EXISTS` statement `applySchema`
@@ -12,7 +14,7 @@
  * - `connection_id`: only events of this connection, or NULL for every connection;
  * - `created_at`: milliseconds since the epoch (BIGINT, as in the outbox).
  */
-export const SUBSCRIPTIONS_SCHEMA_SQL: readonly string[] = [
+const SUBSCRIPTIONS_SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS event_subscriptions (
     id TEXT PRIMARY KEY,
     url TEXT NOT NULL,
@@ -21,3 +23,10 @@ export const SUBSCRIPTIONS_SCHEMA_SQL: readonly string[] = [
     created_at BIGINT NOT NULL
   )`,
 ]
+
+/**
+ * The versioned schema of the event subscriptions (`applySchema`, `agent-node/src/database/README.md`,
+ * "Migrations"): step 1 is the list above, the tables as first released. Append new steps; never
+ * edit a released one.
+ */
+export const SUBSCRIPTIONS_SCHEMA: Schema = { name: 'event_subscriptions', steps: [SUBSCRIPTIONS_SCHEMA_SQL] }

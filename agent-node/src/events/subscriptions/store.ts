@@ -8,7 +8,7 @@ import { applySchema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { Subscription } from './model.ts'
 import { deliveryKindOf } from './model.ts'
-import { SUBSCRIPTIONS_SCHEMA_SQL } from './schema.ts'
+import { SUBSCRIPTIONS_SCHEMA } from './schema.ts'
 
 interface Row extends Record<string, unknown> {
   id: string
@@ -37,7 +37,7 @@ export class SubscriptionStore {
 
   /** Creates the table if missing and returns the store. */
   static async open(database: Database): Promise<SubscriptionStore> {
-    await applySchema(database, SUBSCRIPTIONS_SCHEMA_SQL)
+    await applySchema(database, SUBSCRIPTIONS_SCHEMA)
     return new SubscriptionStore(database)
   }
 

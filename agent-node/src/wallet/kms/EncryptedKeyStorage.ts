@@ -29,7 +29,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
   readonly #key: SealingKey
 
   /**
-   * @param database the agent database, whose `kms_keys` table exists (`KMS_SCHEMA_SQL`, created
+   * @param database the agent database, whose `kms_keys` table exists (`KMS_SCHEMA`, created
    *   by `deriveWalletKeys`)
    * @param key `deriveWalletKeys(database, walletKey).kms`
    */

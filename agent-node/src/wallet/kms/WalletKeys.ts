@@ -18,7 +18,7 @@ import { Kms } from '@credo-ts/core'
 import { sql } from 'drizzle-orm'
 import { applySchema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { KMS_SCHEMA_SQL } from './schema.ts'
+import { KMS_SCHEMA } from './schema.ts'
 
 /** scrypt cost parameters (RFC 7914). */
 interface ScryptParams {
@@ -171,7 +171,7 @@ async function readMeta(database: Database): Promise<MetaRow | undefined> {
  */
 export async function deriveWalletKeys(database: Database, walletKey: string): Promise<WalletKeys> {
   if (walletKey.length === 0) throw new WalletKeyError('The wallet key must not be empty')
-  await applySchema(database, KMS_SCHEMA_SQL)
+  await applySchema(database, KMS_SCHEMA)
 
   let meta = await readMeta(database)
   let master: Buffer | undefined

@@ -1,3 +1,5 @@
+import type { Schema } from '../../database/dialect.ts'
+
 /**
  * Tables of the key store (`EncryptedKeyStorage`) in the agent database, as the portable
  * `CREATE TABLE IF NOT EXISTS` statements `applySchema` (`agent-node/src/database`) runs on
@@ -14,7 +16,7 @@
  * (ciphertext || 16-byte tag), `iv` the 12-byte GCM nonce; the AAD is
  * `context_id + '\n' + key_id`, so a row cannot be moved to another key id or context.
  */
-export const KMS_SCHEMA_SQL: readonly string[] = [
+const KMS_SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS kms_meta (
     id TEXT PRIMARY KEY,
     kdf TEXT NOT NULL,
@@ -32,3 +34,10 @@ export const KMS_SCHEMA_SQL: readonly string[] = [
     PRIMARY KEY (context_id, key_id)
   )`,
 ]
+
+/**
+ * The versioned schema of the key store (`applySchema`, `agent-node/src/database/README.md`,
+ * "Migrations"): step 1 is the list above, the tables as first released. Append new steps; never
+ * edit a released one.
+ */
+export const KMS_SCHEMA: Schema = { name: 'kms', steps: [KMS_SCHEMA_SQL] }

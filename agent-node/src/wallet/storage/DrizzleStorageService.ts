@@ -19,7 +19,7 @@ import { applySchema, constraintViolation, execute, runAtomically, selectRows } 
 import type { Database } from '../../database/index.ts'
 import type { SealingKey } from '../kms/index.ts'
 import { selectRecords, type RecordScope, type StoredRecordRow } from './query.ts'
-import { CREDO_SCHEMA_SQL } from './schema.ts'
+import { CREDO_SCHEMA } from './schema.ts'
 import { recordTagEntries, storedTags } from './tags.ts'
 
 interface RecordKey extends RecordScope {
@@ -94,7 +94,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
   ) {}
 
   /**
-   * Creates the tables and indexes if missing (`CREDO_SCHEMA_SQL`), seals values still stored in
+   * Creates the tables and indexes if missing (`CREDO_SCHEMA`), seals values still stored in
    * clear, and returns the service.
    *
    * @param database from `openDatabase` (`agent-node/src/database`), SQLite or PostgreSQL
@@ -102,7 +102,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    * @throws the driver's error if the schema cannot be created.
    */
   public static async open(database: Database, sealing: SealingKey): Promise<DrizzleStorageService> {
-    await applySchema(database, CREDO_SCHEMA_SQL)
+    await applySchema(database, CREDO_SCHEMA)
     const clear = await selectRows<{ contextId: string; type: string; id: string; value: string }>(
       database,
       sql`SELECT context_id AS "contextId", type, id, value FROM credo_records WHERE value NOT LIKE ${`${SEALED_PREFIX}%`}`,

@@ -1,3 +1,5 @@
+import type { Schema } from '../../database/dialect.ts'
+
 /**
  * The tables of the Credo record store, as the portable `CREATE … IF NOT EXISTS` statements
  * that create them when the store is opened (`applySchema`, `agent-node/src/database`), the same
@@ -19,7 +21,7 @@
  * replace a record's tags; `credo_record_tags_lookup` answers tag queries from the index alone.
  * Rows go with their record (`ON DELETE CASCADE`).
  */
-export const CREDO_SCHEMA_SQL: readonly string[] = [
+const CREDO_SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS credo_records (
     context_id TEXT NOT NULL,
     type TEXT NOT NULL,
@@ -44,3 +46,10 @@ export const CREDO_SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS credo_record_tags_lookup
     ON credo_record_tags (context_id, type, name, value, kind, record_id)`,
 ]
+
+/**
+ * The versioned schema of the Credo record store (`applySchema`, `agent-node/src/database/README.md`,
+ * "Migrations"): step 1 is the list above, the tables as first released. Append new steps; never
+ * edit a released one.
+ */
+export const CREDO_SCHEMA: Schema = { name: 'credo_records', steps: [CREDO_SCHEMA_SQL] }
