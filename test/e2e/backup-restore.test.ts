@@ -16,7 +16,7 @@ import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { sampleValue, scrapeUntil } from '../../agent-node/test/support/prometheus.ts'
 import { freePort, startAgentNodeProcess, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 describe('a SQLite backup restored into a fresh agent-node', () => {
   let llm: ScriptedLlm

@@ -334,7 +334,7 @@ export class TunnelClient implements Subscriber {
         mcp: this.mcp,
       })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
-      this.logger.debug({ ...ids, messageId: result.id }, 'tunnel command done')
+      this.logger.debug({ ...ids, messageId: 'id' in result ? result.id : undefined }, 'tunnel command done')
     } catch (error) {
       this.logger.warn({ ...ids, err: error }, 'tunnel command failed')
       outcome = { kind: 'command-result', id: frame.id, ok: false, error: (error as Error).message }

@@ -230,7 +230,7 @@ export class TunnelGateway extends DurableObject<Env> {
     const ids = { commandId: result.id, eventId: removed?.frame.eventId, idempotencyKey: removed?.frame.idempotencyKey }
     if (!result.ok) this.log.error('command failed', { ...ids, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
-    else this.log.debug('command done', { ...ids, messageId: result.result.id })
+    else this.log.debug('command done', { ...ids, messageId: 'id' in result.result ? result.result.id : undefined })
   }
 
   /** Answers `reject` for an event that can never be stored, with a log line saying why. */
