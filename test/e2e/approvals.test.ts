@@ -235,7 +235,6 @@ describe('tool approvals: request, approve, reject, cancel, expire, self-approva
   }, 400_000)
 
   afterAll(async () => {
-    writeFileSync('/tmp/h15-worker.log', stack?.worker.output() ?? '')
     for (const wallet of wallets) await wallet.stop()
     await stack?.stop()
     await llm?.close()

@@ -251,7 +251,9 @@ export class Approvals extends DurableObject<Env> {
       for (const connectionId of approver.connectionIds) notices.set(connectionId, own ? [] : texts.approvers)
     }
     for (const [connectionId, noticeTexts] of notices) {
-      await conversationFor(this.env, connectionId).receiveNotice(connectionId, { id: `approval:${transition.key}`, texts: noticeTexts })
+      // The id is also the stem of the commands' idempotency keys, which agent-node keeps across connections.
+      const id = `approval:${transition.key}:${connectionId}`
+      await conversationFor(this.env, connectionId).receiveNotice(connectionId, { id, texts: noticeTexts })
     }
     this.db.update(transitions).set({ doneAt: Date.now() }).where(eq(transitions.key, transition.key)).run()
   }

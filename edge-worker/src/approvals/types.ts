@@ -75,8 +75,9 @@ export interface NoticeText {
 
 /**
  * What the approvals object hands a conversation after a transition: texts to say there (maybe
- * none: then only the menu is refreshed, with fresh badge counts). `id` is unique per transition,
- * so a notice delivered twice is handled once.
+ * none: then only the menu is refreshed, with fresh badge counts). `id` is unique per transition
+ * and connection (`approval:<request id>:<status>:<connection id>`), so a notice delivered twice
+ * is handled once.
  */
 export interface ApprovalNotice {
   id: string
