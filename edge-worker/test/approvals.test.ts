@@ -6,7 +6,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import type { Approvals } from '../src/approvals/index.ts'
 import type { ApprovalRequest, ApprovalSubmission } from '../src/approvals/types.ts'
+import type { Env as WorkerEnv } from '../src/env.ts'
 
 const rae = { identity: 'rae', roles: ['finance'], admin: false }
 const max = { identity: 'max', roles: ['manager'], admin: false }
@@ -14,12 +16,15 @@ const flo = { identity: 'flo', roles: ['manager'], admin: false }
 const root = { identity: 'root', roles: [], admin: true }
 
 /** A fresh approvals object (one per test: storage is not reset between tests). */
-const approvalsObject = () => env.APPROVALS.get(env.APPROVALS.idFromName(crypto.randomUUID()))
+const approvalsObject = () => {
+  const namespace = (env as unknown as WorkerEnv).APPROVALS
+  return namespace.get(namespace.idFromName(crypto.randomUUID()))
+}
 
 const submission = (overrides: Partial<ApprovalSubmission> = {}): ApprovalSubmission => ({
   id: crypto.randomUUID(),
   tool: 'lookup',
-  args: { query: 'word' },
+  argsJson: JSON.stringify({ query: 'word' }),
   requester: { identity: 'rae', roles: ['finance'], connectionId: crypto.randomUUID() },
   approvers: ['manager'],
   timeoutMinutes: 60,
@@ -53,8 +58,10 @@ describe('the approvals object', () => {
   it('refuses bad input, and actions by users who may not act', async () => {
     const stub = approvalsObject()
     await runInDurableObject(stub, async (instance) => {
-      await expect(instance.submit(submission({ timeoutMinutes: 0 }))).rejects.toThrow('timeoutMinutes: expected a positive number')
-      await expect(instance.submit(submission({ approvers: [] }))).rejects.toThrow('approvers: expected at least one role')
+      const approvals = instance as unknown as Approvals
+      await expect(approvals.submit(submission({ timeoutMinutes: 0 }))).rejects.toThrow('timeoutMinutes: expected a positive number')
+      await expect(approvals.submit(submission({ approvers: [] }))).rejects.toThrow('approvers: expected at least one role')
+      await expect(approvals.submit(submission({ argsJson: '[1]' }))).rejects.toThrow('argsJson: expected the JSON text of an object')
     })
     const { id } = await stub.submit(submission())
     expect(await stub.resolve(id, 'approve', rae)).toMatchObject({ ok: false, reason: 'not-allowed' })

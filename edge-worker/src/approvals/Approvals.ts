@@ -76,13 +76,16 @@ export class Approvals extends DurableObject<Env> {
 
   /**
    * Creates the pending request `input` (or returns the one of that id, unchanged).
-   * @throws when `timeoutMinutes` is not a positive number or `approvers` is empty.
+   * @throws when `timeoutMinutes` is not a positive number, `approvers` is empty or `argsJson`
+   * is not the JSON text of an object.
    */
   async submit(input: ApprovalSubmission, now = Date.now()): Promise<ApprovalRequest> {
     if (!(input.timeoutMinutes > 0) || !Number.isFinite(input.timeoutMinutes)) {
       throw new Error(`timeoutMinutes: expected a positive number, got ${input.timeoutMinutes}`)
     }
     if (input.approvers.length === 0) throw new Error('approvers: expected at least one role')
+    const args: unknown = JSON.parse(input.argsJson)
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error('argsJson: expected the JSON text of an object')
     const { row, created } = this.db.transaction((tx) => {
       const existing = tx.select().from(requests).where(eq(requests.id, input.id)).get()
       if (existing) return { row: existing, created: false }
@@ -92,7 +95,7 @@ export class Approvals extends DurableObject<Env> {
           id: input.id,
           tool: input.tool,
           server: input.server ?? null,
-          args: input.args,
+          argsJson: input.argsJson,
           requester: input.requester.identity,
           requesterRoles: input.requester.roles,
           requesterConnection: input.requester.connectionId,
@@ -269,7 +272,8 @@ export class Approvals extends DurableObject<Env> {
       else {
         const config = workerConfig(this.env)
         const { fetch } = workerServices(this.env, config)
-        result = (await runTool(decision.tool, row.args, { principal, integrations: config.integrations, fetch })).result
+        const args = JSON.parse(row.argsJson) as Record<string, unknown>
+        result = (await runTool(decision.tool, args, { principal, integrations: config.integrations, fetch })).result
       }
       this.log.info('approved tool call ran', { requestId: row.id, tool: row.tool })
     }

@@ -17,8 +17,8 @@ import type { ApprovalRequest, NoticeText } from './types.ts'
 const MAX_ARGS_CHARS = 300
 
 /** The one-line description of `request` shown to people: the tool and its arguments. */
-export function requestDetails(request: Pick<ApprovalRequest, 'tool' | 'args'>): string {
-  const args = JSON.stringify(request.args)
+export function requestDetails(request: Pick<ApprovalRequest, 'tool' | 'argsJson'>): string {
+  const args = request.argsJson
   return `${request.tool} ${args.length > MAX_ARGS_CHARS ? `${args.slice(0, MAX_ARGS_CHARS)}…` : args}`
 }
 

@@ -11,7 +11,8 @@ export const requests = sqliteTable(
     id: text('id').primaryKey(),
     tool: text('tool').notNull(),
     server: text('server'),
-    args: text('args', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The arguments as JSON text (an object). */
+    argsJson: text('args').notNull(),
     requester: text('requester').notNull(),
     requesterRoles: text('requester_roles', { mode: 'json' }).$type<string[]>().notNull(),
     requesterConnection: text('requester_connection').notNull(),

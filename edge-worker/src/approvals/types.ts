@@ -22,7 +22,8 @@ export interface ApprovalSubmission {
   tool: string
   /** The tool's MCP server, when it has one. */
   server?: string
-  args: Record<string, unknown>
+  /** The call's arguments as JSON text (an object); text keeps the RPC types finite. */
+  argsJson: string
   requester: { identity: string; roles: string[]; connectionId: string }
   /** Roles that may approve (the policy's `approvers`). */
   approvers: string[]
@@ -35,7 +36,8 @@ export interface ApprovalRequest {
   id: string
   tool: string
   server: string | null
-  args: Record<string, unknown>
+  /** The call's arguments as JSON text (an object). */
+  argsJson: string
   requester: string
   requesterRoles: string[]
   /** The connection the request was made on. */

@@ -132,7 +132,7 @@ export function askToConfirm(context: FlowContext, tool: Tool, args: Record<stri
     say(context, 'APPROVAL_NEEDS_IDENTITY')
     return {}
   }
-  const details = requestDetails({ tool: tool.name, args })
+  const details = requestDetails({ tool: tool.name, argsJson: JSON.stringify(args) })
   const prompt = render(context, 'APPROVAL_CONFIRM', { details, tool: tool.name, approvers: approval.approvers.join(', ') })
   const items = [
     { id: 'yes', text: render(context, 'APPROVAL_YES') },
@@ -158,7 +158,7 @@ async function confirm(
     id,
     tool: question.tool,
     ...(question.server === undefined ? {} : { server: question.server }),
-    args: question.args,
+    argsJson: JSON.stringify(question.args),
     requester: { identity: session.identity, roles: session.roles, connectionId: context.connectionId },
     approvers: question.approval.approvers,
     timeoutMinutes: question.approval.timeoutMinutes,
