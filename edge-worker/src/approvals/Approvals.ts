@@ -253,11 +253,16 @@ export class Approvals extends DurableObject<Env> {
       const own = approver.identity === request.approver
       for (const connectionId of approver.connectionIds) notices.set(connectionId, own ? [] : texts.approvers)
     }
+    // Every connection is tried before a failure makes the pass retry (a notice handed twice is handled once).
+    const failures: unknown[] = []
     for (const [connectionId, noticeTexts] of notices) {
       // The id is also the stem of the commands' idempotency keys, which agent-node keeps across connections.
       const id = `approval:${transition.key}:${connectionId}`
-      await conversationFor(this.env, connectionId).receiveNotice(connectionId, { id, texts: noticeTexts })
+      await conversationFor(this.env, connectionId)
+        .receiveNotice(connectionId, { id, texts: noticeTexts })
+        .catch((error: unknown) => failures.push(error))
     }
+    if (failures.length > 0) throw new Error(`${failures.length} notices of ${transition.key} not delivered: ${errorMessage(failures[0])}`)
     this.db.update(transitions).set({ doneAt: Date.now() }).where(eq(transitions.key, transition.key)).run()
   }
 
