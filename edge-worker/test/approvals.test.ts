@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { Approvals } from '../src/approvals/index.ts'
 import type { ApprovalRequest, ApprovalSubmission } from '../src/approvals/types.ts'
+import { directory } from '../src/bindings.ts'
 import type { Env as WorkerEnv } from '../src/env.ts'
 
 const rae = { identity: 'rae', roles: ['finance'], admin: false }
@@ -103,5 +104,25 @@ describe('the approvals object', () => {
     await runDurableObjectAlarm(stub)
     expect(await settled(stub, id, (candidate) => candidate.status === 'expired')).toMatchObject({ status: 'expired', result: null })
     expect(await stub.actionable(max)).toEqual([])
+  })
+
+  it('the directory names the approvers: users holding an approver role, and admins, with all their connections', async () => {
+    const role = `approver-${crypto.randomUUID()}`
+    const people = directory(env as unknown as WorkerEnv)
+    const [phone, laptop, other, adminPhone] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
+    const approver = `ann-${role}`
+    await people.signIn(phone, { identity: approver, roles: [role], admin: false }, 1)
+    await people.signIn(laptop, { identity: approver, roles: [role], admin: false }, 2)
+    await people.signIn(other, { identity: `bob-${role}`, roles: ['finance'], admin: false }, 3)
+    await people.signIn(adminPhone, { identity: `root-${role}`, roles: [], admin: true }, 4)
+    const holders = await people.holders([role])
+    expect(holders.find((user) => user.identity === approver)).toEqual({
+      identity: approver,
+      roles: [role],
+      admin: false,
+      connectionIds: [phone, laptop],
+    })
+    expect(holders.some((user) => user.identity === `root-${role}`)).toBe(true)
+    expect(holders.some((user) => user.identity === `bob-${role}`)).toBe(false)
   })
 })
