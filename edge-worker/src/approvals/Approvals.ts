@@ -14,8 +14,8 @@
  *   runs the tool of an approved request (at most once: a run interrupted half-way is not
  *   repeated, its result says so) and hands a notice (approvals/notices.ts) to every connection of
  *   the requester and of every approver (the user directory knows them), where the approvals
- *   flow says the texts and the menu's badges are refreshed. A pass that fails is retried by the
- *   alarm.
+ *   flow says the texts and the menu's badges are refreshed. A transition that fails does not
+ *   hold up the others; the alarm retries it for `GIVE_UP_MS`, then it is logged and given up.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { and, asc, eq, isNull, lte } from 'drizzle-orm'
@@ -44,6 +44,8 @@ import type {
 
 /** Delay before a failed pass is retried, ms. */
 const RETRY_MS = 5_000
+/** How long a transition's side effects are retried before they are given up (logged), ms. */
+const GIVE_UP_MS = 24 * 60 * 60_000
 /** What an approved request's result says when its run was interrupted (it is never run twice). */
 const INTERRUPTED = 'error: the approved call was interrupted before it finished; it is not run again'
 
@@ -204,11 +206,21 @@ export class Approvals extends DurableObject<Env> {
   private async pass(): Promise<void> {
     this.expireDue(Date.now())
     const owed = this.db.select().from(transitions).where(isNull(transitions.doneAt)).orderBy(asc(transitions.createdAt)).all()
-    try {
-      for (const transition of owed) await this.settle(transition)
-    } catch (error) {
+    let failed: unknown
+    for (const transition of owed) {
+      try {
+        await this.settle(transition)
+      } catch (error) {
+        if (Date.now() - transition.createdAt < GIVE_UP_MS) failed ??= error
+        else {
+          this.log.error('transition side effects given up', { key: transition.key, error: errorMessage(error) })
+          this.db.update(transitions).set({ doneAt: Date.now() }).where(eq(transitions.key, transition.key)).run()
+        }
+      }
+    }
+    if (failed !== undefined) {
       await this.ctx.storage.setAlarm(Date.now() + RETRY_MS)
-      throw error
+      throw failed
     }
     const next = this.db
       .select({ expiresAt: requests.expiresAt })
