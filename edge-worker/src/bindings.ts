@@ -9,6 +9,8 @@ import type { Env } from './env.ts'
 const TUNNEL_GATEWAY_NAME = 'tunnel'
 /** Name of the single directory object. */
 const DIRECTORY_NAME = 'directory'
+/** Name of the single approvals object. */
+const APPROVALS_NAME = 'approvals'
 
 /** The Conversation object of DIDComm connection `connectionId`. */
 export function conversationFor(env: Env, connectionId: string): ReturnType<Env['CONVERSATION']['get']> {
@@ -23,4 +25,9 @@ export function tunnelGateway(env: Env): ReturnType<Env['TUNNEL_GATEWAY']['get']
 /** The user directory object (identities → connections and roles). */
 export function directory(env: Env): ReturnType<Env['DIRECTORY']['get']> {
   return env.DIRECTORY.get(env.DIRECTORY.idFromName(DIRECTORY_NAME))
+}
+
+/** The approvals object (approval requests across users). */
+export function approvals(env: Env): ReturnType<Env['APPROVALS']['get']> {
+  return env.APPROVALS.get(env.APPROVALS.idFromName(APPROVALS_NAME))
 }

@@ -3,6 +3,7 @@
  * string here also feeds the agent-pack resolver, so the spec's env overrides (COMPAT_MODEL, ...)
  * work as Worker vars or secrets.
  */
+import type { Approvals } from './approvals/index.ts'
 import type { Conversation } from './conversation/index.ts'
 import type { Directory } from './directory/index.ts'
 import type { TunnelGateway } from './tunnel-gateway/index.ts'
@@ -11,6 +12,7 @@ export interface Env {
   TUNNEL_GATEWAY: DurableObjectNamespace<TunnelGateway>
   CONVERSATION: DurableObjectNamespace<Conversation>
   DIRECTORY: DurableObjectNamespace<Directory>
+  APPROVALS: DurableObjectNamespace<Approvals>
   /** Shared HMAC key of the tunnel handshake (secret). Without it the tunnel refuses every agent. */
   TUNNEL_SECRET?: string
   /** Key of the chat-completions-compatible API (secret). */

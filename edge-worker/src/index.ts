@@ -5,6 +5,7 @@
 import type { Env } from './env.ts'
 import { app } from './router/index.ts'
 
+export { Approvals } from './approvals/index.ts'
 export { Conversation } from './conversation/index.ts'
 export { Directory } from './directory/index.ts'
 export { TunnelGateway } from './tunnel-gateway/index.ts'

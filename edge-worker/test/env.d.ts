@@ -13,7 +13,7 @@ declare global {
     }
     interface GlobalProps {
       mainModule: typeof import('../src/index.ts')
-      durableNamespaces: 'TunnelGateway' | 'Conversation' | 'Directory'
+      durableNamespaces: 'TunnelGateway' | 'Conversation' | 'Directory' | 'Approvals'
     }
   }
 }

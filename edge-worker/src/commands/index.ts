@@ -64,3 +64,11 @@ export function inviteToDid(connectionId: string, did: string): TunnelCommand {
 export function contextualMenu(connectionId: string, menu: Omit<ContextualMenuUpdateMessageBody, 'connectionId' | 'type'>): TunnelCommand {
   return sendMessage({ connectionId, type: 'contextual-menu-update', ...menu })
 }
+
+/**
+ * `send-message` of a `menu-display` (a question with buttons) under message id `messageId`: the
+ * `menu-select` answering it carries that id as `threadId`. Item ids and texts must be unique.
+ */
+export function menuDisplay(connectionId: string, messageId: string, prompt: string, items: { id: string; text: string }[]): TunnelCommand {
+  return sendMessage({ connectionId, id: messageId, type: 'menu-display', prompt, menuItems: items })
+}

@@ -21,7 +21,8 @@ import { DurableObject } from 'cloudflare:workers'
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { EventFrame } from '@parley/shared/tunnel'
-import { directory, tunnelGateway } from '../bindings.ts'
+import type { ApprovalNotice } from '../approvals/types.ts'
+import { approvals, directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
 import { adminIdentities } from '../flows/authentication/roles.ts'
@@ -43,7 +44,8 @@ import { workerServices, type WorkerServices } from './services.ts'
 export class Conversation extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
   private readonly config: AgentPackConfig
-  private readonly services: WorkerServices
+  /** Model, tools and fetch (the test entry adds test-only tool access to the tools). */
+  protected services: WorkerServices
   private readonly memory: MemoryWindow
   private readonly log: Logger
   /** The last pass over owed work asked for (`handleOwed`); each runs after the one before. */
@@ -92,14 +94,46 @@ export class Conversation extends DurableObject<Env> {
         latestSeq: stored.outOfSequence,
       })
     }
-    if (stored) {
-      await this.ctx.storage.setAlarm(now)
-      // Without waiting for the alarm's hop; the alarm finds the work done, or does it if this fails.
-      this.handleOwed().catch((error: unknown) =>
-        this.log.warn('handling stored events failed; the alarm retries', { eventId: frame.id, error: String(error) }),
-      )
-    }
+    if (stored) await this.owe(now, frame.id)
     return { duplicate: stored === undefined }
+  }
+
+  /**
+   * RPC for the approvals object: stores `notice` (approvals/) as an event of this connection,
+   * handled after the events stored before it by the approvals flow, which says its texts; the
+   * menu is then refreshed with fresh badge counts. A notice id seen before is not stored again.
+   * @throws when this conversation is not the one of `connectionId`.
+   */
+  async receiveNotice(connectionId: string, notice: ApprovalNotice): Promise<{ duplicate: boolean }> {
+    const now = Date.now()
+    const stored = this.db.transaction((tx) => {
+      const owner = tx.select().from(conversation).get()
+      if (owner?.connectionId !== connectionId) throw new Error(`notice for connection ${connectionId} routed to another conversation`)
+      const latest = tx.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).get()
+      return tx
+        .insert(events)
+        .values({
+          id: notice.id,
+          seq: latest?.seq ?? 0,
+          type: 'approval-notice',
+          body: { type: 'approval-notice', texts: notice.texts },
+          receivedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning()
+        .get()
+    })
+    if (stored) await this.owe(now, notice.id)
+    return { duplicate: stored === undefined }
+  }
+
+  /** Arms the alarm for stored work and starts handling it at once. */
+  private async owe(now: number, eventId: string): Promise<void> {
+    await this.ctx.storage.setAlarm(now)
+    // Without waiting for the alarm's hop; the alarm finds the work done, or does it if this fails.
+    this.handleOwed().catch((error: unknown) =>
+      this.log.warn('handling stored events failed; the alarm retries', { eventId, error: String(error) }),
+    )
   }
 
   /** Runs a pass over owed work (`handleOwed`); the runtime retries the alarm if it fails. */
@@ -161,6 +195,7 @@ export class Conversation extends DurableObject<Env> {
       log,
       connectionId,
       chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
+      approvals: approvals(this.env),
     })
     await this.updateDirectory(session, next, connectionId)
     this.db.transaction((tx) => {

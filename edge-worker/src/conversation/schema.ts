@@ -4,6 +4,7 @@
  * (messages and tool calls) and the effect log of commands owed to the tunnel.
  */
 import type { AgentEvent } from '@parley/shared/events'
+import type { ApprovalNoticeEvent } from '../flows/types.ts'
 import type { TunnelCommand } from '@parley/shared/tunnel'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { Session } from '../session/index.ts'
@@ -12,6 +13,9 @@ import type { Session } from '../session/index.ts'
 export const conversation = sqliteTable('conversation', {
   connectionId: text('connection_id').primaryKey(),
 })
+
+/** What an event row holds: an agent event of the connection, or a notice of the approvals object. */
+export type StoredEvent = AgentEvent | ApprovalNoticeEvent
 
 /**
  * Every event stored, in arrival order (`position`); they are handled in the connection's `seq`
@@ -23,8 +27,8 @@ export const events = sqliteTable(
     position: integer('position').primaryKey({ autoIncrement: true }),
     id: text('id').notNull().unique(),
     seq: integer('seq').notNull(),
-    type: text('type').$type<AgentEvent['type']>().notNull(),
-    body: text('body', { mode: 'json' }).$type<AgentEvent>().notNull(),
+    type: text('type').$type<StoredEvent['type']>().notNull(),
+    body: text('body', { mode: 'json' }).$type<StoredEvent>().notNull(),
     receivedAt: integer('received_at').notNull(),
     handledAt: integer('handled_at'),
   },

@@ -23,7 +23,7 @@ export interface DirectoryUser {
   connectionIds: string[]
 }
 
-/** Durable Object holding the directory. RPC: `signIn`, `signOut`, `user`. */
+/** Durable Object holding the directory. RPC: `signIn`, `signOut`, `user`, `holders`. */
 export class Directory extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
 
@@ -55,12 +55,27 @@ export class Directory extends DurableObject<Env> {
       .where(eq(members.identity, identity))
       .orderBy(asc(members.since), asc(members.connectionId))
       .all()
-    if (rows.length === 0) return null
-    return {
-      identity,
-      roles: [...new Set(rows.flatMap((row) => row.roles))],
-      admin: rows.some((row) => row.admin),
-      connectionIds: rows.map((row) => row.connectionId),
-    }
+    return usersOf(rows)[0] ?? null
   }
+
+  /**
+   * The users holding one of `roles`, and the admins (who bypass every role check), each with all
+   * their connections: who is told of an approval request (the approvers). Ordered by identity.
+   */
+  async holders(roles: string[]): Promise<DirectoryUser[]> {
+    const rows = this.db.select().from(members).orderBy(asc(members.identity), asc(members.since), asc(members.connectionId)).all()
+    return usersOf(rows).filter((user) => user.admin || user.roles.some((role) => roles.includes(role)))
+  }
+}
+
+/** The users of `rows` (already ordered by identity, then age), in that order. */
+function usersOf(rows: (typeof members.$inferSelect)[]): DirectoryUser[] {
+  const byIdentity = new Map<string, (typeof members.$inferSelect)[]>()
+  for (const row of rows) byIdentity.set(row.identity, [...(byIdentity.get(row.identity) ?? []), row])
+  return [...byIdentity].map(([identity, own]) => ({
+    identity,
+    roles: [...new Set(own.flatMap((row) => row.roles))],
+    admin: own.some((row) => row.admin),
+    connectionIds: own.map((row) => row.connectionId),
+  }))
 }

@@ -4,6 +4,7 @@
  */
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { Session } from '../session/index.ts'
+import { approvalsFlow } from './approvals/index.ts'
 import { authenticationFlow } from './authentication/index.ts'
 import { chatFlow } from './chat/index.ts'
 import { menuFlow } from './menu/index.ts'
@@ -14,7 +15,7 @@ import { welcomeFlow } from './welcome/index.ts'
  * Order matters: the authentication gates come before `chat`, so a guest's message that a gate
  * stops never reaches the model.
  */
-export const flows: readonly Flow[] = [welcomeFlow, menuFlow, authenticationFlow, chatFlow]
+export const flows: readonly Flow[] = [welcomeFlow, menuFlow, authenticationFlow, approvalsFlow, chatFlow]
 
 /** The flow that handles `event`: for a timer, the flow that set it; else the first that claims it. */
 export function flowFor(event: FlowEvent, session: Session, config: AgentPackConfig): Flow | undefined {

@@ -1,12 +1,15 @@
 /**
  * One event through the flows, as the conversation object handles it (pure but for what the
  * flows themselves call): the flow that claims the event runs, its session patch is applied, and
- * the contextual menu is re-sent when the session's menu changed (menu/ `refreshMenu`). The
- * conversation commits what this returns; tests call it directly.
+ * the contextual menu is re-sent when the session's menu changed (menu/ `refreshMenu`; for an
+ * authenticated user whose menu shows approval badges, with counts fresh from the approvals
+ * object). The conversation commits what this returns; tests call it directly.
  */
-import { applyPatch, type Session } from '../session/index.ts'
+import { applyPatch, principalOf, type Session } from '../session/index.ts'
 import type { TunnelCommand } from '@parley/shared/tunnel'
+import { adminIdentities } from './authentication/roles.ts'
 import { refreshMenu } from './menu/index.ts'
+import { usesApprovalCounts } from './menu/menu.ts'
 import { flowFor } from './registry.ts'
 import type { FlowContext, RecordEntry } from './types.ts'
 
@@ -24,7 +27,11 @@ export async function handleEvent(context: Omit<FlowContext, 'send'>): Promise<S
   const commands: TunnelCommand[] = []
   const result = flow ? await flow.handle({ ...context, send: (command) => commands.push(command) }) : {}
   let next = applyPatch(session, { ...(event.type === 'timer' ? { timer: undefined } : {}), ...result.session })
-  const menu = refreshMenu(event, next, config, connectionId)
+  const counts =
+    context.approvals && next.identity !== undefined && usesApprovalCounts(config)
+      ? await context.approvals.counts(principalOf(next, adminIdentities(config.flows.authentication)))
+      : undefined
+  const menu = refreshMenu(event, next, config, connectionId, counts)
   if (menu.command) commands.push(menu.command)
   if (menu.patch) next = applyPatch(next, menu.patch)
   return { session: next, commands, record: result.record ?? [] }

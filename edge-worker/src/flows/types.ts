@@ -10,6 +10,8 @@ import type { AgentEvent } from '@parley/shared/events'
 import type { TunnelCommand } from '@parley/shared/tunnel'
 import type { Logger } from '../logging/index.ts'
 import type { Session, SessionPatch } from '../session/index.ts'
+import type { NoticeText } from '../approvals/types.ts'
+import type { ApprovalsPort } from './approvals/port.ts'
 import type { ChatServices } from './chat/services.ts'
 
 /** A flow's own timer firing (set with `FlowResult.timer`). */
@@ -19,8 +21,14 @@ export interface TimerEvent {
   at: number
 }
 
-/** What flows handle: an agent event of this connection, or a timer. */
-export type FlowEvent = AgentEvent | TimerEvent
+/** A notice of the approvals object (approvals/ `ApprovalNotice`): texts to say, then a menu refresh. */
+export interface ApprovalNoticeEvent {
+  type: 'approval-notice'
+  texts: NoticeText[]
+}
+
+/** What flows handle: an agent event of this connection, a timer, or an approvals notice. */
+export type FlowEvent = AgentEvent | TimerEvent | ApprovalNoticeEvent
 
 /** One entry of the conversation record: a message of the chat or a tool call and its result. */
 export type RecordEntry =
@@ -41,6 +49,8 @@ export interface FlowContext {
   log: Logger
   /** Model, tools and memory, for the flows that talk with the model. */
   chat: ChatServices
+  /** The approval requests (the approvals object); absent in tests that do not need it. */
+  approvals?: ApprovalsPort
 }
 
 /** What a flow asks the conversation to commit. */

@@ -8,6 +8,8 @@
  * by the fields of those names).
  */
 
+import { APPROVAL_TEXTS } from '../flows/approvals/texts.ts'
+
 /** Language of last resort when neither the user's language nor the pack's default has a text. */
 export const BUILT_IN_LANGUAGE = 'en'
 
@@ -34,6 +36,7 @@ const en = {
   AUTH_ALREADY: 'You are already authenticated as {userName}.',
   AUTH_NOT_AVAILABLE: 'Authentication is not available on this service.',
   LOGOUT_DONE: 'You are logged out.',
+  ...APPROVAL_TEXTS.en,
 }
 
 /** A key of the built-in texts. */
@@ -64,6 +67,7 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     AUTH_ALREADY: 'Ya estás autenticado como {userName}.',
     AUTH_NOT_AVAILABLE: 'La autenticación no está disponible en este servicio.',
     LOGOUT_DONE: 'Has cerrado sesión.',
+    ...APPROVAL_TEXTS.es,
   },
   fr: {
     greetingMessage: 'Bonjour {userName} ! Comment puis-je vous aider aujourd’hui ?',
@@ -89,5 +93,6 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     AUTH_ALREADY: 'Vous êtes déjà authentifié en tant que {userName}.',
     AUTH_NOT_AVAILABLE: 'L’authentification n’est pas disponible sur ce service.',
     LOGOUT_DONE: 'Vous êtes déconnecté.',
+    ...APPROVAL_TEXTS.fr,
   },
 }

@@ -1,26 +1,81 @@
 /**
- * Who may use which tool: pure decisions over a principal (manifest spec "Authentication",
- * rules 3 and 4). Admins bypass every check; a guest never sees a `requiresAuth` tool; a tool
- * restricted to roles is for users holding one of them.
+ * Who may use which tool, and which calls wait for an approval: pure decisions over a principal
+ * (manifest spec "Authentication", rules 3 to 5, and "mcp", `toolAccess`).
+ *
+ * - Admins bypass every check, approvals included.
+ * - `requiresAuth`: a guest never sees the tool. `roles`: only users holding one of them.
+ * - `access` (a server's `toolAccess`), role-based when it has `roles`: a user's roles are theirs
+ *   plus `guest` (a guest has `guest` only, so logging in never loses a tool); a tool listed
+ *   under one of them is allowed, a tool listed only under other roles is denied, and an unlisted
+ *   tool follows `default`: `none` (the default) and the legacy `admin` deny it, `all` allows it
+ *   to authenticated users, the legacy `public` to everyone.
+ * - `access` without `roles` (legacy): `default: public` (the default) or `all` allows every tool
+ *   but those in `adminOnly`; `admin` or `none` allows only those in `public`.
+ * - `access.approval`: a call of a tool a policy lists waits for a user holding one of the
+ *   policy's `approvers` roles, unless the caller holds one (self-approval, rule 5).
  */
 import type { Principal } from '../session/index.ts'
-import type { Tool, ToolPolicy } from './types.ts'
+import type { Tool, ToolAccess } from './types.ts'
 
-/** Whether `principal` may use a tool with `policy`. */
-export function mayUse(policy: ToolPolicy, principal: Principal): boolean {
+/** The role that applies to unauthenticated users in `toolAccess.roles`. */
+export const GUEST_ROLE = 'guest'
+
+/** The tool's name in its `access` lists. */
+const accessName = (tool: Pick<Tool, 'name' | 'policy'>) => tool.policy.accessName ?? tool.name
+
+/** Whether `access` (without the admin bypass) lets `principal` use tool `name`. */
+export function accessAllows(access: ToolAccess, name: string, principal: Principal): boolean {
+  const authenticated = principal.identity !== undefined
+  if (access.roles === undefined) {
+    const fallback = access.default ?? 'public'
+    if (fallback === 'admin' || fallback === 'none') return access.public?.includes(name) ?? false
+    return !(access.adminOnly?.includes(name) ?? false)
+  }
+  const roles = access.roles
+  const held = authenticated ? [...principal.roles, GUEST_ROLE] : [GUEST_ROLE]
+  if (held.some((role) => roles[role]?.includes(name))) return true
+  if (Object.values(roles).some((tools) => tools.includes(name))) return false
+  const fallback = access.default ?? 'none'
+  if (fallback === 'all') return authenticated
+  return fallback === 'public'
+}
+
+/** Whether `principal` may use `tool` (its `requiresAuth`, `roles` and `access`). */
+export function mayUse(tool: Pick<Tool, 'name' | 'policy'>, principal: Principal): boolean {
+  const { policy } = tool
   if (principal.admin) return true
   if (policy.requiresAuth && principal.identity === undefined) return false
-  if (policy.roles?.length) return principal.roles.some((role) => policy.roles!.includes(role))
-  return true
+  if (policy.roles?.length && !principal.roles.some((role) => policy.roles!.includes(role))) return false
+  return policy.access === undefined || accessAllows(policy.access, accessName(tool), principal)
 }
 
 /** The tools `principal` may use: the only ones the model is shown. */
-export function visibleTo<T extends Tool>(tools: readonly T[], principal: Principal): T[] {
-  return tools.filter((tool) => mayUse(tool.policy, principal))
+export function visibleTo<T extends Pick<Tool, 'name' | 'policy'>>(tools: readonly T[], principal: Principal): T[] {
+  return tools.filter((tool) => mayUse(tool, principal))
 }
 
-/** The decision on one call: the tool to run, or why not. */
-export type CallDecision = { allowed: true; tool: Tool } | { allowed: false; reason: string }
+/** Whether `principal` may approve a request whose policy names `approvers` (an approver role, or an admin). */
+export function mayApprove(principal: Principal, approvers: readonly string[]): boolean {
+  return principal.admin || (principal.identity !== undefined && principal.roles.some((role) => approvers.includes(role)))
+}
+
+/** What a call that waits for approval needs: who may approve it and how long it may wait. */
+export interface ApprovalNeed {
+  /** Roles that may approve (the policy's `approvers`). */
+  approvers: string[]
+  /** Minutes before the request expires (the policy's `timeoutMinutes`). */
+  timeoutMinutes: number
+}
+
+/** The approval `principal`'s call of `tool` waits for, or undefined when it runs now (no policy, admin, self-approval). */
+export function approvalNeeded(tool: Pick<Tool, 'name' | 'policy'>, principal: Principal): ApprovalNeed | undefined {
+  const policy = tool.policy.access?.approval?.find((candidate) => candidate.tools.includes(accessName(tool)))
+  if (!policy || mayApprove(principal, policy.approvers)) return undefined
+  return { approvers: [...policy.approvers], timeoutMinutes: policy.timeoutMinutes }
+}
+
+/** The decision on one call: run the tool, ask for an approval first, or why not. */
+export type CallDecision = { allowed: true; tool: Tool; approval?: ApprovalNeed } | { allowed: false; reason: string }
 
 /**
  * Decides a call of tool `name` by `principal` among `tools`. A name the model was not shown is
@@ -28,6 +83,24 @@ export type CallDecision = { allowed: true; tool: Tool } | { allowed: false; rea
  */
 export function decideCall(tools: readonly Tool[], name: string, principal: Principal): CallDecision {
   const tool = tools.find((candidate) => candidate.name === name)
-  if (!tool || !mayUse(tool.policy, principal)) return { allowed: false, reason: `no tool named '${name}' is available to this user` }
+  if (!tool || !mayUse(tool, principal)) return { allowed: false, reason: `no tool named '${name}' is available to this user` }
+  const approval = approvalNeeded(tool, principal)
+  return approval ? { allowed: true, tool, approval } : { allowed: true, tool }
+}
+
+/**
+ * Decides whether `principal` may hand media to tool `toolName` of MCP server `server` (the
+ * target of `upload_media_to_mcp`): the same check as a direct call of that tool, so the upload
+ * never reaches a tool the user could not call. A target that waits for an approval is refused
+ * (an upload is not held for approval; the user calls the tool itself).
+ */
+export function decideUploadTarget(tools: readonly Tool[], server: string, toolName: string, principal: Principal): CallDecision {
+  const tool = tools.find((candidate) => candidate.policy.server === server && accessName(candidate) === toolName)
+  if (!tool || !mayUse(tool, principal)) {
+    return { allowed: false, reason: `no tool named '${toolName}' on server '${server}' is available to this user` }
+  }
+  if (approvalNeeded(tool, principal)) {
+    return { allowed: false, reason: `tool '${toolName}' on server '${server}' needs an approval; it cannot receive uploads` }
+  }
   return { allowed: true, tool }
 }

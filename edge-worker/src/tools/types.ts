@@ -2,8 +2,19 @@
  * A tool the model may call: its description for the model, its access
  * policy, and how it runs.
  */
+import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { Principal } from '../session/index.ts'
 import type { GuardedFetch } from '../net/outbound.ts'
+
+/**
+ * A server's `toolAccess` as the manifest resolves it (manifest spec "mcp"): the legacy model
+ * (`default: public | admin`, `public`, `adminOnly`) or, when `roles` is present, the role-based
+ * one (`default: none | all`, `roles`, `approval`).
+ */
+export type ToolAccess = NonNullable<AgentPackConfig['mcp']['servers'][number]['toolAccess']>
+
+/** One approval policy of a `toolAccess` (`tools`, `approvers`, `timeoutMinutes`). */
+export type ApprovalPolicy = NonNullable<ToolAccess['approval']>[number]
 
 /** Who may use a tool (tools/policy.ts decides). */
 export interface ToolPolicy {
@@ -11,6 +22,15 @@ export interface ToolPolicy {
   requiresAuth: boolean
   /** When set and not empty, only users holding one of these roles may use it (admins always may). */
   roles?: readonly string[]
+  /**
+   * The `toolAccess` governing the tool (an MCP server's, attached by mcp/ to each of its tools);
+   * when set, tools/policy.ts also decides by it, approvals included.
+   */
+  access?: ToolAccess
+  /** The tool's name in `access` lists when it differs from `Tool.name` (an MCP tool's own name). */
+  accessName?: string
+  /** The MCP server the tool belongs to (for `upload_media_to_mcp`'s target check). */
+  server?: string
 }
 
 /** What a running tool may use. */

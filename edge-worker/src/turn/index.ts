@@ -2,19 +2,19 @@
  * One model turn: the user's message, the memory window and the tools
  * this user may use go to the model; each tool call it asks for is decided by the access policy,
  * run with a time limit, and its result (or its failure, as text) handed back, until the model
- * answers in text or the step limit is reached. Pure over its ports (`ChatModel`, `Tool`): no
- * storage, no clock, no network of its own, so it is tested in plain Node.
+ * answers in text or the step limit is reached. A call that needs an approval is not run: the
+ * model is told so and the step carries the approval it waits for. Pure over its ports
+ * (`ChatModel`, `Tool`): no storage, no clock, no network of its own, so it is tested in plain Node.
  */
 import type { ChatModel, ModelMessage, ToolCall, ToolSpec } from '../llm/types.ts'
 import type { Principal } from '../session/index.ts'
 import type { GuardedFetch } from '../net/outbound.ts'
-import { decideCall, visibleTo } from '../tools/policy.ts'
+import { decideCall, visibleTo, type ApprovalNeed } from '../tools/policy.ts'
+import { DEFAULT_TOOL_TIMEOUT_MS, runTool } from '../tools/run.ts'
 import type { Tool } from '../tools/types.ts'
 
 /** Model calls that may ask for tools, per turn; one more call without tools then forces a text answer. */
 export const DEFAULT_MAX_STEPS = 4
-/** Time limit of one tool call, ms. */
-export const DEFAULT_TOOL_TIMEOUT_MS = 15_000
 
 /** A message of the memory window. */
 export interface HistoryTurn {
@@ -28,6 +28,13 @@ export interface ToolStep {
   /** The text handed back to the model: the result, or why there is none. */
   result: string
   ok: boolean
+  /** Set when the call was not run because it waits for an approval (tools/policy.ts `decideCall`). */
+  approval?: ApprovalNeed
+}
+
+/** What the model is told about a call that waits for an approval. */
+export function approvalPendingResult(need: ApprovalNeed): string {
+  return `not run yet: this call needs an approval from a user with the role ${need.approvers.join(' or ')}. The user is being asked whether to submit an approval request; the result is sent to them once it is approved. Do not call the tool again.`
 }
 
 export interface TurnInput {
@@ -49,6 +56,7 @@ export interface TurnInput {
 export interface TurnResult {
   /** The model's final text (empty when it gave none). */
   text: string
+  /** Every tool call, in order; those with `approval` were not run and wait for the user's confirmation (flows/approvals). */
   steps: ToolStep[]
   /** Model calls made. */
   modelCalls: number
@@ -62,23 +70,9 @@ function specOf(tool: Tool): ToolSpec {
 async function runCall(call: ToolCall, input: TurnInput, timeoutMs: number): Promise<ToolStep> {
   const decision = decideCall(input.tools, call.name, input.principal)
   if (!decision.allowed) return { call, result: `error: ${decision.reason}`, ok: false }
-  const controller = new AbortController()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort()
-      reject(new Error(`timed out after ${timeoutMs} ms`))
-    }, timeoutMs)
-  })
-  try {
-    const context = { principal: input.principal, integrations: input.integrations, fetch: input.fetch, signal: controller.signal }
-    const result = await Promise.race([decision.tool.execute(call.arguments, context), timeout])
-    return { call, result, ok: true }
-  } catch (error) {
-    return { call, result: `error: ${error instanceof Error ? error.message : String(error)}`, ok: false }
-  } finally {
-    clearTimeout(timer)
-  }
+  if (decision.approval) return { call, result: approvalPendingResult(decision.approval), ok: false, approval: decision.approval }
+  const context = { principal: input.principal, integrations: input.integrations, fetch: input.fetch }
+  return { call, ...(await runTool(decision.tool, call.arguments, context, timeoutMs)) }
 }
 
 /**

@@ -7,13 +7,20 @@ import { Hono } from 'hono'
 import { Conversation as ProductionConversation } from '../../src/conversation/index.ts'
 import type { Env } from '../../src/env.ts'
 import { app } from '../../src/router/index.ts'
+import { withTestAccess } from './access.ts'
 import { testHooks } from './test-hooks.ts'
 
+export { Approvals } from './approvals.ts'
 export { Directory } from '../../src/directory/index.ts'
 export { TunnelGateway } from '../../src/tunnel-gateway/index.ts'
 
-/** The production conversation, plus `reset`. */
+/** The production conversation, plus `reset`, with the test-only tool access of access.ts. */
 export class Conversation extends ProductionConversation {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.services = { ...this.services, tools: withTestAccess(this.services.tools, env) }
+  }
+
   /**
    * RPC, test hook: ends this instance with `ctx.abort`, as the runtime resets an object on a
    * code update or an internal error. Calls in progress (an event being stored, the alarm

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Principal } from '../../src/session/index.ts'
-import { decideCall, visibleTo } from '../../src/tools/policy.ts'
-import type { Tool, ToolPolicy } from '../../src/tools/types.ts'
+import { approvalNeeded, decideCall, decideUploadTarget, mayApprove, visibleTo } from '../../src/tools/policy.ts'
+import type { Tool, ToolAccess, ToolPolicy } from '../../src/tools/types.ts'
 
 const tool = (name: string, policy: ToolPolicy): Tool => ({
   name,
@@ -39,5 +39,129 @@ describe('tool access policy', () => {
     expect(decideCall(tools, 'balance', guest)).toEqual({ allowed: false, reason: "no tool named 'balance' is available to this user" })
     expect(decideCall(tools, 'nope', user)).toEqual({ allowed: false, reason: "no tool named 'nope' is available to this user" })
     expect(decideCall(tools, 'balance', user)).toMatchObject({ allowed: true, tool: { name: 'balance' } })
+  })
+})
+
+/** A principal by shorthand: `guest`, `admin`, or an identity holding `roles`. */
+const who = {
+  guest: { roles: [], admin: false },
+  employee: { identity: 'eve', roles: ['employee'], admin: false },
+  finance: { identity: 'fay', roles: ['finance'], admin: false },
+  manager: { identity: 'max', roles: ['manager'], admin: false },
+  both: { identity: 'sam', roles: ['finance', 'manager'], admin: false },
+  admin: { identity: 'root', roles: [], admin: true },
+} satisfies Record<string, Principal>
+
+const roleBased = (fallback?: ToolAccess['default']): ToolAccess => ({
+  ...(fallback ? { default: fallback } : {}),
+  roles: { guest: ['rate'], employee: ['balance'], finance: ['balance', 'send'] },
+  approval: [{ tools: ['send'], approvers: ['manager'], timeoutMinutes: 60 }],
+})
+const accesses: Record<string, ToolAccess> = {
+  'legacy default (public)': {},
+  'legacy public + adminOnly': { default: 'public', adminOnly: ['send'] },
+  'legacy admin + public list': { default: 'admin', public: ['rate'] },
+  'roles, default none (implied)': roleBased(),
+  'roles, default none': roleBased('none'),
+  'roles, default all': roleBased('all'),
+  'roles, legacy default public': roleBased('public'),
+}
+const serverTools = (access: ToolAccess) =>
+  ['rate', 'balance', 'send', 'other'].map((name) =>
+    tool(`wise__${name}`, { requiresAuth: false, access, accessName: name, server: 'wise' }),
+  )
+
+/** Expected visible tools: [access][principal] → names (the `wise__` prefix left out). */
+const matrix: [string, keyof typeof who, string[]][] = [
+  ['legacy default (public)', 'guest', ['rate', 'balance', 'send', 'other']],
+  ['legacy default (public)', 'employee', ['rate', 'balance', 'send', 'other']],
+  ['legacy public + adminOnly', 'guest', ['rate', 'balance', 'other']],
+  ['legacy public + adminOnly', 'finance', ['rate', 'balance', 'other']],
+  ['legacy public + adminOnly', 'admin', ['rate', 'balance', 'send', 'other']],
+  ['legacy admin + public list', 'guest', ['rate']],
+  ['legacy admin + public list', 'both', ['rate']],
+  ['legacy admin + public list', 'admin', ['rate', 'balance', 'send', 'other']],
+  ['roles, default none (implied)', 'guest', ['rate']],
+  ['roles, default none (implied)', 'employee', ['rate', 'balance']],
+  ['roles, default none', 'guest', ['rate']],
+  ['roles, default none', 'employee', ['rate', 'balance']],
+  ['roles, default none', 'finance', ['rate', 'balance', 'send']],
+  ['roles, default none', 'manager', ['rate']],
+  ['roles, default none', 'both', ['rate', 'balance', 'send']],
+  ['roles, default none', 'admin', ['rate', 'balance', 'send', 'other']],
+  ['roles, default all', 'guest', ['rate']],
+  ['roles, default all', 'employee', ['rate', 'balance', 'other']],
+  ['roles, default all', 'manager', ['rate', 'other']],
+  ['roles, default all', 'admin', ['rate', 'balance', 'send', 'other']],
+  ['roles, legacy default public', 'guest', ['rate', 'other']],
+  ['roles, legacy default public', 'finance', ['rate', 'balance', 'send', 'other']],
+]
+
+describe('toolAccess: the access matrix (roles × default × legacy)', () => {
+  it.each(matrix)('%s: %s sees %j', (access, principal, expected) => {
+    const visible = visibleTo(serverTools(accesses[access]!), who[principal]).map((t) => t.policy.accessName)
+    expect(visible).toEqual(expected)
+    // A call of any tool outside that list is refused, even when the model names it.
+    for (const name of ['rate', 'balance', 'send', 'other']) {
+      expect(decideCall(serverTools(accesses[access]!), `wise__${name}`, who[principal]).allowed).toBe(expected.includes(name))
+    }
+  })
+
+  it('keeps requiresAuth and roles on top of access', () => {
+    const guarded = tool('wise__rate', { requiresAuth: true, access: roleBased(), accessName: 'rate' })
+    expect(visibleTo([guarded], who.guest)).toEqual([])
+    expect(visibleTo([guarded], who.employee)).toEqual([guarded])
+    const hrOnly = tool('wise__rate', { requiresAuth: false, roles: ['hr'], access: roleBased(), accessName: 'rate' })
+    expect(visibleTo([hrOnly], who.employee)).toEqual([])
+  })
+})
+
+describe('toolAccess: approvals', () => {
+  const tools = serverTools(roleBased('none'))
+  it('asks for an approval when the caller holds a tool role but no approver role', () => {
+    expect(decideCall(tools, 'wise__send', who.finance)).toMatchObject({
+      allowed: true,
+      tool: { name: 'wise__send' },
+      approval: { approvers: ['manager'], timeoutMinutes: 60 },
+    })
+    expect(decideCall(tools, 'wise__balance', who.finance)).not.toHaveProperty('approval')
+  })
+
+  it('runs at once for a caller holding both roles (self-approval) and for an admin', () => {
+    expect(decideCall(tools, 'wise__send', who.both)).not.toHaveProperty('approval')
+    expect(decideCall(tools, 'wise__send', who.admin)).not.toHaveProperty('approval')
+    expect(approvalNeeded(tools[2]!, who.both)).toBeUndefined()
+  })
+
+  it('an approver role alone does not let a user call the tool', () => {
+    expect(decideCall(tools, 'wise__send', who.manager)).toMatchObject({ allowed: false })
+  })
+
+  it('mayApprove: an approver role or an admin; never a guest', () => {
+    expect(mayApprove(who.manager, ['manager'])).toBe(true)
+    expect(mayApprove(who.admin, ['manager'])).toBe(true)
+    expect(mayApprove(who.finance, ['manager'])).toBe(false)
+    expect(mayApprove({ roles: ['manager'], admin: false }, ['manager'])).toBe(false)
+  })
+})
+
+describe('upload_media_to_mcp target check', () => {
+  const tools = serverTools(roleBased('none'))
+  it('allows a target the user may call directly', () => {
+    expect(decideUploadTarget(tools, 'wise', 'balance', who.employee)).toMatchObject({ allowed: true, tool: { name: 'wise__balance' } })
+  })
+
+  it('refuses a target the user may not call, an unknown server or tool, and one that needs an approval', () => {
+    expect(decideUploadTarget(tools, 'wise', 'send', who.employee)).toEqual({
+      allowed: false,
+      reason: "no tool named 'send' on server 'wise' is available to this user",
+    })
+    expect(decideUploadTarget(tools, 'other', 'balance', who.employee)).toMatchObject({ allowed: false })
+    expect(decideUploadTarget(tools, 'wise', 'nope', who.admin)).toMatchObject({ allowed: false })
+    expect(decideUploadTarget(tools, 'wise', 'send', who.finance)).toEqual({
+      allowed: false,
+      reason: "tool 'send' on server 'wise' needs an approval; it cannot receive uploads",
+    })
+    expect(decideUploadTarget(tools, 'wise', 'send', who.both)).toMatchObject({ allowed: true })
   })
 })

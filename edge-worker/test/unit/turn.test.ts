@@ -140,4 +140,40 @@ describe('runTurn', () => {
     expect(ran).toBe(false)
     expect(result.steps[0]).toMatchObject({ ok: false, result: "error: no tool named 'lookup' is available to this user" })
   })
+
+  it('does not run a call that needs an approval: the model is told, the step carries the approval', async () => {
+    let runs = 0
+    const tool: Tool = {
+      ...lookupTool(async () => {
+        runs++
+        return 'ran'
+      }),
+      policy: {
+        requiresAuth: true,
+        access: { roles: { finance: ['lookup'] }, approval: [{ tools: ['lookup'], approvers: ['manager'], timeoutMinutes: 60 }] },
+      },
+    }
+    const model = scriptedModel((_, call) => (call === 0 ? callLookup : { text: 'asked', toolCalls: [] }))
+    const finance: Principal = { identity: 'fay', roles: ['finance'], admin: false }
+    const result = await runTurn(input(model, [tool], { principal: finance }))
+    expect(runs).toBe(0)
+    expect(result.steps).toEqual([
+      {
+        call: callLookup.toolCalls[0],
+        ok: false,
+        approval: { approvers: ['manager'], timeoutMinutes: 60 },
+        result: expect.stringMatching(/^not run yet: this call needs an approval from a user with the role manager\./),
+      },
+    ])
+    const both: Principal = { identity: 'sam', roles: ['finance', 'manager'], admin: false }
+    const selfApproved = await runTurn(
+      input(
+        scriptedModel((_, call) => (call === 0 ? callLookup : { text: 'done', toolCalls: [] })),
+        [tool],
+        { principal: both },
+      ),
+    )
+    expect(selfApproved.steps).toMatchObject([{ ok: true, result: 'ran' }])
+    expect(runs).toBe(1)
+  })
 })

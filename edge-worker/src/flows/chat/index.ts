@@ -2,17 +2,20 @@
  * Flow `chat`: answers a user's text with one model turn (turn/), in the user's language, with
  * the tools this user may use. Without a model it says so (LLM_NOT_CONFIGURED); when the model
  * fails it apologises (LLM_UNAVAILABLE). The user's message, every tool call with its result and
- * the answer go to the conversation record.
+ * the answer go to the conversation record. A tool call that waits for an approval is not run:
+ * after the answer, the user is asked to confirm an approval request (flows/approvals).
  */
 import { maskSecrets } from '@parley/shared/agent-pack'
 import { sendText } from '../../commands/index.ts'
 import { textFor } from '../../i18n/index.ts'
 import { systemPromptFor } from '../../llm/prompt.ts'
 import { errorMessage } from '../../logging/index.ts'
-import { principalOf } from '../../session/index.ts'
+import { applyPatch, principalOf } from '../../session/index.ts'
+import { askToConfirm } from '../approvals/index.ts'
 import { adminIdentities } from '../authentication/roles.ts'
 import { runTurn, type TurnResult } from '../../turn/index.ts'
-import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
+import type { SessionPatch } from '../../session/index.ts'
+import type { Flow, FlowEvent, FlowResult, RecordEntry } from '../types.ts'
 
 /** The text of a `message-received` text event, if `event` is one with content. */
 function userText(event: FlowEvent): { content: string; threadId?: string | null } | undefined {
@@ -23,11 +26,12 @@ function userText(event: FlowEvent): { content: string; threadId?: string | null
 export const chatFlow: Flow = {
   name: 'chat',
   claims: (event) => userText(event) !== undefined,
-  async handle({ event, session, config, send, connectionId, log, chat }) {
+  async handle(context) {
+    const { event, session, config, send, connectionId, log, chat } = context
     const { content, threadId } = userText(event)!
     const language = session.language ?? config.metadata.defaultLanguage
     const record: RecordEntry[] = [{ role: 'user', content }]
-    const answer = (text: string) => {
+    const answer = (text: string): FlowResult => {
       send(sendText(connectionId, text, threadId))
       record.push({ role: 'assistant', content: text })
       return { record }
@@ -71,10 +75,16 @@ export const chatFlow: Flow = {
         ok: step.ok,
       })
     }
-    if (!turn.text) {
-      log.error('model returned no text', { model: chat.model.label, modelCalls: turn.modelCalls })
-      return answer(textFor(config, language, 'LLM_UNAVAILABLE'))
+    const text = turn.text || textFor(config, language, 'LLM_UNAVAILABLE')
+    if (!turn.text) log.error('model returned no text', { model: chat.model.label, modelCalls: turn.modelCalls })
+    const result = answer(text)
+    let patch: SessionPatch | undefined
+    for (const step of turn.steps) {
+      const tool = step.approval && chat.tools.find((candidate) => candidate.name === step.call.name)
+      if (!tool || !step.approval) continue
+      const asked = askToConfirm({ ...context, session: applyPatch(session, patch ?? {}) }, tool, step.call.arguments, step.approval)
+      patch = { ...patch, ...asked, flowState: { ...patch?.flowState, ...asked.flowState } }
     }
-    return answer(turn.text)
+    return patch ? { ...result, session: patch } : result
   },
 }

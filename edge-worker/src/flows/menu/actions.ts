@@ -1,8 +1,9 @@
 /**
  * The registry of menu actions (`flows.menu.items[].action`): name → what selecting the item
  * does. An action is a flow step: it gets the flow context and returns a session patch. The MCP
- * issue adds mcp-config, abort-config, my-approval-requests and pending-approvals here.
+ * issue adds mcp-config and abort-config here.
  */
+import { myApprovalRequests, pendingApprovals } from '../approvals/index.ts'
 import { authenticate, logout } from '../authentication/index.ts'
 import type { FlowContext, FlowResult } from '../types.ts'
 
@@ -12,4 +13,6 @@ export type MenuAction = (context: FlowContext) => Promise<FlowResult>
 export const menuActions: Readonly<Record<string, MenuAction>> = {
   authenticate,
   logout,
+  'my-approval-requests': myApprovalRequests,
+  'pending-approvals': pendingApprovals,
 }

@@ -12,6 +12,7 @@
  */
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { TunnelCommand } from '@parley/shared/tunnel'
+import type { ApprovalCounts } from '../../approvals/types.ts'
 import { contextualMenu } from '../../commands/index.ts'
 import type { Session, SessionPatch } from '../../session/index.ts'
 import type { Flow, FlowEvent } from '../types.ts'
@@ -24,6 +25,8 @@ interface MenuState {
   connected?: boolean
   /** Fingerprint of the last menu sent (menu.ts `menuFingerprint`). */
   sent?: string
+  /** The approval counts that menu was made with (menu.ts `menuFacts`). */
+  counts?: ApprovalCounts
 }
 
 function stateOf(session: Session): MenuState {
@@ -51,13 +54,15 @@ export const menuFlow: Flow = {
 
 /**
  * After `event` has been handled and `session` is the result: the menu to send, if it changed,
- * and the session patch recording it. Pure.
+ * and the session patch recording it; `counts` are the approval counts now (omitted: those of
+ * the menu last sent). Pure.
  */
 export function refreshMenu(
   event: FlowEvent,
   session: Session,
   config: AgentPackConfig,
   connectionId: string,
+  counts?: ApprovalCounts,
 ): { command?: TunnelCommand; patch?: SessionPatch } {
   const state = stateOf(session)
   if (event.type === 'connection-state-updated' && (event.state === 'terminated' || event.state === 'abandoned')) {
@@ -65,13 +70,15 @@ export function refreshMenu(
   }
   const connected = state.connected || (event.type === 'connection-state-updated' && event.state === 'completed')
   if (!connected) return {}
-  const menu = menuFor(config, session)
+  const menu = menuFor(config, session, counts)
   const fingerprint = menuFingerprint(menu)
+  const known = counts ?? state.counts
   if (fingerprint === (state.sent ?? menuFingerprint(undefined))) {
-    return state.connected ? {} : { patch: { flowState: { menu: { ...state, connected } satisfies MenuState } } }
+    const same = state.connected && JSON.stringify(known) === JSON.stringify(state.counts)
+    return same ? {} : { patch: { flowState: { menu: { ...state, connected, counts: known } satisfies MenuState } } }
   }
   return {
     command: menu && contextualMenu(connectionId, menu),
-    patch: { flowState: { menu: { connected, sent: fingerprint } satisfies MenuState } },
+    patch: { flowState: { menu: { connected, sent: fingerprint, counts: known } satisfies MenuState } },
   }
 }

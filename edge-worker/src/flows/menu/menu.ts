@@ -11,6 +11,7 @@
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { ContextualMenuUpdateMessageBody } from '@parley/shared/messages'
 import { textFor } from '../../i18n/index.ts'
+import type { ApprovalCounts } from '../../approvals/types.ts'
 import type { Session } from '../../session/index.ts'
 
 /** One configured menu item (`flows.menu.items[]`). */
@@ -20,9 +21,10 @@ export type MenuItem = AgentPackConfig['flows']['menu']['items'][number]
 export type Menu = Omit<ContextualMenuUpdateMessageBody, 'connectionId' | 'type'>
 
 /**
- * What `visibleWhen` and `badge` are evaluated against. `configuring` and the two approval
- * counts come from the MCP configuration and approvals flows, which do not exist yet: they are
- * `false` and `0` until those flows record them in the session.
+ * What `visibleWhen` and `badge` are evaluated against. `configuring` comes from the MCP
+ * configuration flow, which does not exist yet: it is `false`. The two approval counts come
+ * from the approvals object (flows/step.ts asks for them after each event when the menu uses
+ * them) and are kept in the session with the menu last sent; a guest's are 0.
  */
 export interface MenuFacts {
   authenticated: boolean
@@ -31,9 +33,23 @@ export interface MenuFacts {
   pendingApprovalCount: number
 }
 
-/** The facts of `session` (see `MenuFacts` for the ones not tracked yet). */
-export function menuFacts(session: Session): MenuFacts {
-  return { authenticated: session.identity !== undefined, configuring: false, approvalRequestCount: 0, pendingApprovalCount: 0 }
+/** The facts of `session`, with `counts` when given, else the counts of the menu last sent (see `MenuFacts`). */
+export function menuFacts(session: Session, counts?: ApprovalCounts): MenuFacts {
+  const authenticated = session.identity !== undefined
+  const known = counts ?? (session.flowState.menu as { counts?: ApprovalCounts } | undefined)?.counts
+  return {
+    authenticated,
+    configuring: false,
+    approvalRequestCount: authenticated ? (known?.approvalRequestCount ?? 0) : 0,
+    pendingApprovalCount: authenticated ? (known?.pendingApprovalCount ?? 0) : 0,
+  }
+}
+
+/** Whether the menu shows anything that depends on the approval counts (a badge, or an approvals `visibleWhen`). */
+export function usesApprovalCounts(config: AgentPackConfig): boolean {
+  return menuItems(config).some(
+    (item) => item.badge !== undefined || item.visibleWhen === 'hasApprovalRequests' || item.visibleWhen === 'hasPendingApprovals',
+  )
 }
 
 /** Whether an item with `visibleWhen` (default `always`) is shown under `facts`. */
@@ -68,9 +84,9 @@ export function menuItems(config: AgentPackConfig): readonly MenuItem[] {
   return config.flows.authentication.enabled ? AUTHENTICATION_ITEMS : []
 }
 
-/** The items `session` sees now. */
-export function visibleItems(config: AgentPackConfig, session: Session): MenuItem[] {
-  const facts = menuFacts(session)
+/** The items `session` sees now (with `counts`, else those of the menu last sent). */
+export function visibleItems(config: AgentPackConfig, session: Session, counts?: ApprovalCounts): MenuItem[] {
+  const facts = menuFacts(session, counts)
   return menuItems(config).filter((item) => isVisible(item.visibleWhen, facts))
 }
 
@@ -81,12 +97,12 @@ export function itemLabel(config: AgentPackConfig, language: string, item: MenuI
   return count > 0 ? `${label} (${count})` : label
 }
 
-/** The menu `session` sees, or undefined when it has no item (no menu is sent then). */
-export function menuFor(config: AgentPackConfig, session: Session): Menu | undefined {
-  const items = visibleItems(config, session)
+/** The menu `session` sees (with `counts`, else those of the menu last sent), or undefined when it has no item (no menu is sent then). */
+export function menuFor(config: AgentPackConfig, session: Session, counts?: ApprovalCounts): Menu | undefined {
+  const items = visibleItems(config, session, counts)
   if (items.length === 0 && menuItems(config).length === 0) return undefined
   const language = session.language ?? config.metadata.defaultLanguage
-  const facts = menuFacts(session)
+  const facts = menuFacts(session, counts)
   return {
     title: textFor(config, language, 'ROOT_TITLE'),
     options: items.map((item) => ({ id: item.id, title: itemLabel(config, language, item, facts) })),
