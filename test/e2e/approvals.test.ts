@@ -29,7 +29,7 @@ import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
 import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { adminCall, authenticateFromMenu, issueCredential } from '../support/credential-auth.ts'
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm.ts'
+import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
 const WORKER_ENTRY = 'edge-worker/test/entry/index.ts'
 const TOOL_ACCESS = {
