@@ -38,6 +38,7 @@ import { MessageService } from './messages/MessageService.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
+import { redactReceivedMessage } from './messages/redaction.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
 import { openWallet } from './wallet/index.ts'
 
@@ -136,7 +137,11 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
     )
   }
-  const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
+  const tunnel = config.tunnel
+    ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' }), {
+        redactMessage: (connectionId, messageId) => redactReceivedMessage(agent, outbox, connectionId, messageId),
+      })
+    : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database),

@@ -44,7 +44,7 @@ import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
 import type { MessageService } from '../messages/MessageService.ts'
-import { commandOrderKey, runCommand } from './commands/index.ts'
+import { type CommandContext, commandOrderKey, runCommand } from './commands/index.ts'
 import { KeyedQueue } from '@parley/shared/concurrency'
 
 export interface TunnelClientOptions {
@@ -96,6 +96,8 @@ export class TunnelClient implements Subscriber {
     private readonly options: TunnelClientOptions,
     private readonly messages: MessageService,
     private readonly logger: Logger,
+    /** What commands other than `send-message` use (`CommandContext.redactMessage`). */
+    private readonly commandServices: Pick<CommandContext, 'redactMessage'> = {},
   ) {
     this.rateLimited = new RateLimitedLogger(logger)
   }
@@ -320,7 +322,11 @@ export class TunnelClient implements Subscriber {
   private async runCommand(frame: CommandFrame): Promise<void> {
     let outcome: CommandResultFrame
     try {
-      const result = await runCommand(frame.command, { messages: this.messages, idempotencyKey: frame.idempotencyKey })
+      const result = await runCommand(frame.command, {
+        ...this.commandServices,
+        messages: this.messages,
+        idempotencyKey: frame.idempotencyKey,
+      })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
       this.logger.debug({ commandId: frame.id, idempotencyKey: frame.idempotencyKey, result }, 'tunnel command done')
     } catch (error) {

@@ -64,3 +64,8 @@ export function inviteToDid(connectionId: string, did: string): TunnelCommand {
 export function contextualMenu(connectionId: string, menu: Omit<ContextualMenuUpdateMessageBody, 'connectionId' | 'type'>): TunnelCommand {
   return sendMessage({ connectionId, type: 'contextual-menu-update', ...menu })
 }
+
+/** `redact-message`: agent-node overwrites its stored copies of received message `messageId` (it held a secret). */
+export function redactMessage(connectionId: string, messageId: string): TunnelCommand {
+  return { name: 'redact-message', connectionId, messageId }
+}

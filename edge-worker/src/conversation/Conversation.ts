@@ -20,14 +20,18 @@
 import { DurableObject } from 'cloudflare:workers'
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import type { EventFrame } from '@parley/shared/tunnel'
-import { directory, tunnelGateway } from '../bindings.ts'
+import type { AgentEvent } from '@parley/shared/events'
+import { type EventFrame, REDACTION_MARKER } from '@parley/shared/tunnel'
+import { directory, mcpServerHub, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
 import { adminIdentities } from '../flows/authentication/roles.ts'
 import { handleEvent } from '../flows/step.ts'
 import type { FlowEvent, RecordEntry } from '../flows/types.ts'
 import { createLogger, type Logger } from '../logging/index.ts'
+import { McpClients, type SharedServer } from '../mcp/clients.ts'
+import { transportDeps } from '../mcp/deps.ts'
+import { secretBox } from '../mcp/secrets.ts'
 import { newSession, principalOf, type Session } from '../session/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
@@ -45,6 +49,8 @@ export class Conversation extends DurableObject<Env> {
   private readonly config: AgentPackConfig
   private readonly services: WorkerServices
   private readonly memory: MemoryWindow
+  /** This conversation's MCP clients (its own connections to user-controlled servers live here). */
+  private readonly mcp: McpClients
   private readonly log: Logger
   /** The last pass over owed work asked for (`handleOwed`); each runs after the one before. */
   private passes: Promise<void> = Promise.resolve()
@@ -55,6 +61,13 @@ export class Conversation extends DurableObject<Env> {
     this.config = workerConfig(env)
     this.services = workerServices(env, this.config)
     this.db = openDatabase(ctx, schema, migrations)
+    this.mcp = new McpClients({
+      servers: this.config.mcp.servers,
+      shared: (name) => mcpServerHub(env, name) as unknown as SharedServer,
+      deps: transportDeps(env, this.log),
+      secrets: secretBox(env.MCP_SECRETS_KEY),
+      log: this.log,
+    })
     this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow()
   }
 
@@ -151,6 +164,7 @@ export class Conversation extends DurableObject<Env> {
       session: next,
       commands,
       record,
+      redact,
     } = await handleEvent({
       event,
       eventId,
@@ -159,7 +173,7 @@ export class Conversation extends DurableObject<Env> {
       now,
       log: this.log,
       connectionId,
-      chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
+      chat: { ...this.services, mcp: this.mcp, history: () => this.memory.before(seq, this.config.memory.window - 1) },
     })
     await this.updateDirectory(session, next, connectionId)
     this.db.transaction((tx) => {
@@ -178,7 +192,11 @@ export class Conversation extends DurableObject<Env> {
           tx.insert(turns)
             .values(recordRow(position, entry, now))
             .run()
-        tx.update(events).set({ handledAt: now }).where(eq(events.position, position)).run()
+        const body = redact && event.type !== 'timer' ? redactedEvent(event) : undefined
+        tx.update(events)
+          .set(body ? { handledAt: now, body } : { handledAt: now })
+          .where(eq(events.position, position))
+          .run()
       }
     })
     this.memory.remember(
@@ -229,6 +247,12 @@ export class Conversation extends DurableObject<Env> {
     if (!row) throw new Error('conversation has no connection id (no event stored yet)')
     return row.connectionId
   }
+}
+
+/** `event` with its message text replaced by the redaction marker (a text that held a secret). */
+function redactedEvent(event: AgentEvent): AgentEvent {
+  if (event.type !== 'message-received' || event.message.type !== 'text') return event
+  return { ...event, message: { ...event.message, content: REDACTION_MARKER } }
 }
 
 function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number): typeof turns.$inferInsert {

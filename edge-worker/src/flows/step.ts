@@ -15,6 +15,8 @@ export interface StepResult {
   session: Session
   commands: TunnelCommand[]
   record: RecordEntry[]
+  /** The event's stored text must be redacted (`FlowResult.redact`). */
+  redact: boolean
 }
 
 /** Handles `context.event` for `context.session` (`send` is provided here and collected). */
@@ -27,5 +29,5 @@ export async function handleEvent(context: Omit<FlowContext, 'send'>): Promise<S
   const menu = refreshMenu(event, next, config, connectionId)
   if (menu.command) commands.push(menu.command)
   if (menu.patch) next = applyPatch(next, menu.patch)
-  return { session: next, commands, record: result.record ?? [] }
+  return { session: next, commands, record: result.record ?? [], redact: result.redact === true }
 }

@@ -21,6 +21,7 @@ import {
   UpstreamFrame,
   verifyTunnelHandshake,
   type AckFrame,
+  commandConnectionId,
   type CommandResultFrame,
   type EventFrame,
   type RejectFrame,
@@ -107,7 +108,7 @@ export class TunnelGateway extends DurableObject<Env> {
       this.log.debug('command queued', {
         commandId: command.id,
         idempotencyKey: command.idempotencyKey,
-        connectionId: command.command.message.connectionId,
+        connectionId: commandConnectionId(command.command),
       })
     }
     const [socket] = this.openSockets()

@@ -10,6 +10,7 @@ import { app } from '../../src/router/index.ts'
 import { testHooks } from './test-hooks.ts'
 
 export { Directory } from '../../src/directory/index.ts'
+export { McpServerHub } from '../../src/mcp-hub/index.ts'
 export { TunnelGateway } from '../../src/tunnel-gateway/index.ts'
 
 /** The production conversation, plus `reset`. */

@@ -56,7 +56,7 @@ class Harness {
       chat: { tools: [], fetch, history: () => [] },
     })
     this.session = step.session
-    return step.commands.map((command) => command.message)
+    return step.commands.flatMap((command) => (command.name === 'send-message' ? [command.message] : []))
   }
   /** The message id of the proof request in `sent`. */
   static proofId(sent: SendMessageBody[]): string {

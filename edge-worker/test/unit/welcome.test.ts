@@ -36,7 +36,8 @@ async function run(config: AgentPackConfig, events: FlowEvent[], now = 1_000) {
       chat: { tools: [], fetch: fetch, history: () => [] },
     })
     session = step.session
-    sent.push(...step.commands.map((command) => (command.message.type === 'text' ? command.message.content : command.message.type)))
+    for (const command of step.commands)
+      if (command.name === 'send-message') sent.push(command.message.type === 'text' ? command.message.content : command.message.type)
   }
   return { sent, session }
 }

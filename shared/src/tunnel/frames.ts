@@ -53,14 +53,51 @@ export type AckFrame = z.infer<typeof AckFrame>
 export const RejectFrame = z.object({ kind: z.literal('reject'), id: z.uuid(), reason: z.string().max(1_000) })
 export type RejectFrame = z.infer<typeof RejectFrame>
 
+/** Text that replaces a redacted message's content wherever agent-node stored it. */
+export const REDACTION_MARKER = '[redacted]'
+
+/**
+ * `redact-message`: the received message `messageId` of `connectionId` held a secret (a value the
+ * user typed while configuring a user-controlled MCP server, manifest spec "Authentication" rule
+ * 7); agent-node overwrites its stored text and the `message-received` event's payload in the
+ * outbox with `REDACTION_MARKER`. Redacting again is a no-op.
+ */
+export const RedactMessageCommand = z.object({
+  name: z.literal('redact-message'),
+  connectionId: z.uuid(),
+  messageId: z.string().min(1).max(200),
+})
+export type RedactMessageCommand = z.infer<typeof RedactMessageCommand>
+
+/** The result of `redact-message`: how many stored copies (message record, outbox event) were overwritten. */
+export const RedactMessageResult = z.object({ redacted: z.number().int().nonnegative() })
+export type RedactMessageResult = z.infer<typeof RedactMessageResult>
+
+/** What a command's successful run returns: `send-message` the message id, `redact-message` a count. */
+export const CommandResult = z.union([SendMessageResult, RedactMessageResult])
+export type CommandResult = z.infer<typeof CommandResult>
+
 /**
  * Commands the edge may ask of the agent, one entry per name; agent-node runs each through its
  * `name -> handler` registry (agent-node/src/tunnel/commands/). `send-message` takes the
  * `POST /v1/message` body, every message type included, validated by the same schema.
  */
-export const TunnelCommand = z.discriminatedUnion('name', [z.object({ name: z.literal('send-message'), message: SendMessageBody })])
+export const TunnelCommand = z.discriminatedUnion('name', [
+  z.object({ name: z.literal('send-message'), message: SendMessageBody }),
+  RedactMessageCommand,
+])
 export type TunnelCommand = z.infer<typeof TunnelCommand>
 export type TunnelCommandName = TunnelCommand['name']
+
+/** The connection `command` is about. */
+export function commandConnectionId(command: TunnelCommand): string {
+  return command.name === 'send-message' ? command.message.connectionId : command.connectionId
+}
+
+/** The message body of a `send-message` command; undefined for any other command. */
+export function commandMessage(command: TunnelCommand): SendMessageBody | undefined {
+  return command.name === 'send-message' ? command.message : undefined
+}
 
 export const CommandFrame = z.object({
   kind: z.literal('command'),
@@ -71,7 +108,7 @@ export const CommandFrame = z.object({
 export type CommandFrame = z.infer<typeof CommandFrame>
 
 export const CommandResultFrame = z.discriminatedUnion('ok', [
-  z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(true), result: SendMessageResult }),
+  z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(true), result: CommandResult }),
   z.object({ kind: z.literal('command-result'), id: z.uuid(), ok: z.literal(false), error: z.string() }),
 ])
 export type CommandResultFrame = z.infer<typeof CommandResultFrame>

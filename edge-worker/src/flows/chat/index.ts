@@ -9,15 +9,29 @@ import { sendText } from '../../commands/index.ts'
 import { textFor } from '../../i18n/index.ts'
 import { systemPromptFor } from '../../llm/prompt.ts'
 import { errorMessage } from '../../logging/index.ts'
-import { principalOf } from '../../session/index.ts'
+import { mcpConfigState } from '../../mcp/user-config.ts'
+import { principalOf, type Session } from '../../session/index.ts'
+import type { Tool } from '../../tools/types.ts'
 import { adminIdentities } from '../authentication/roles.ts'
 import { runTurn, type TurnResult } from '../../turn/index.ts'
 import type { Flow, FlowEvent, RecordEntry } from '../types.ts'
+import type { ChatServices } from './services.ts'
 
 /** The text of a `message-received` text event, if `event` is one with content. */
 function userText(event: FlowEvent): { content: string; threadId?: string | null } | undefined {
   if (event.type !== 'message-received' || event.message.type !== 'text' || !event.message.content) return undefined
   return { content: event.message.content, threadId: event.message.threadId }
+}
+
+/**
+ * The tools of this turn: the registry's, then every MCP server's for this session (a server that
+ * cannot list its tools contributes none; see mcp/clients.ts).
+ */
+async function toolsOfTurn(chat: ChatServices, session: Session): Promise<Tool[]> {
+  if (!chat.mcp || chat.mcp.servers.length === 0) return [...chat.tools]
+  const taken = new Set(chat.tools.map((tool) => tool.name))
+  const saved = mcpConfigState(session.flowState).saved ?? {}
+  return [...chat.tools, ...(await chat.mcp.toolsFor(saved, taken))]
 }
 
 export const chatFlow: Flow = {
@@ -43,7 +57,7 @@ export const chatFlow: Flow = {
         system,
         history,
         user: content,
-        tools: chat.tools,
+        tools: await toolsOfTurn(chat, session),
         principal: principalOf(session, adminIdentities(config.flows.authentication)),
         integrations: config.integrations,
         fetch: chat.fetch,

@@ -4,6 +4,7 @@
  * issue adds mcp-config, abort-config, my-approval-requests and pending-approvals here.
  */
 import { authenticate, logout } from '../authentication/index.ts'
+import { abortConfig, startConfig } from '../mcp-config/index.ts'
 import type { FlowContext, FlowResult } from '../types.ts'
 
 /** What a menu selection runs. */
@@ -12,4 +13,6 @@ export type MenuAction = (context: FlowContext) => Promise<FlowResult>
 export const menuActions: Readonly<Record<string, MenuAction>> = {
   authenticate,
   logout,
+  'mcp-config': startConfig,
+  'abort-config': abortConfig,
 }

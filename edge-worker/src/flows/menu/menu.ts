@@ -12,6 +12,7 @@ import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { ContextualMenuUpdateMessageBody } from '@parley/shared/messages'
 import { textFor } from '../../i18n/index.ts'
 import type { Session } from '../../session/index.ts'
+import { isConfiguring } from '../mcp-config/index.ts'
 
 /** One configured menu item (`flows.menu.items[]`). */
 export type MenuItem = AgentPackConfig['flows']['menu']['items'][number]
@@ -20,9 +21,9 @@ export type MenuItem = AgentPackConfig['flows']['menu']['items'][number]
 export type Menu = Omit<ContextualMenuUpdateMessageBody, 'connectionId' | 'type'>
 
 /**
- * What `visibleWhen` and `badge` are evaluated against. `configuring` and the two approval
- * counts come from the MCP configuration and approvals flows, which do not exist yet: they are
- * `false` and `0` until those flows record them in the session.
+ * What `visibleWhen` and `badge` are evaluated against. `configuring`: the MCP configuration flow
+ * is asking for values (flows/mcp-config/). The two approval counts come from the approvals flow,
+ * which does not exist yet: they are `0` until it records them in the session.
  */
 export interface MenuFacts {
   authenticated: boolean
@@ -33,7 +34,12 @@ export interface MenuFacts {
 
 /** The facts of `session` (see `MenuFacts` for the ones not tracked yet). */
 export function menuFacts(session: Session): MenuFacts {
-  return { authenticated: session.identity !== undefined, configuring: false, approvalRequestCount: 0, pendingApprovalCount: 0 }
+  return {
+    authenticated: session.identity !== undefined,
+    configuring: isConfiguring(session),
+    approvalRequestCount: 0,
+    pendingApprovalCount: 0,
+  }
 }
 
 /** Whether an item with `visibleWhen` (default `always`) is shown under `facts`. */
