@@ -25,6 +25,14 @@ export class Conversation extends ProductionConversation {
     this.ctx.abort('reset by the test hook')
     throw new Error('unreachable: ctx.abort() throws')
   }
+
+  /** RPC, test hook: every row of every table of this object's storage, by table name (read-only). */
+  storageDump(): Record<string, unknown[]> {
+    const tables = this.ctx.storage.sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+      .toArray()
+    return Object.fromEntries(tables.map(({ name }) => [name, this.ctx.storage.sql.exec(`SELECT * FROM "${name}"`).toArray()]))
+  }
 }
 
 /** Test hooks first, then the production routes. */

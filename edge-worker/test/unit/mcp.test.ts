@@ -139,7 +139,14 @@ describe('MCP tools in the registry', () => {
   })
 
   it('renders results as text: text parts, other parts described, structured content when there is no content', () => {
-    expect(resultText({ content: [{ type: 'text', text: 'a' }, { type: 'image', mimeType: 'image/png', data: '' }] })).toBe('a\n[image image/png]')
+    expect(
+      resultText({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'image', mimeType: 'image/png', data: '' },
+        ],
+      }),
+    ).toBe('a\n[image image/png]')
     expect(resultText({ content: [], structuredContent: { sum: 5 } })).toBe('{"sum":5}')
   })
 })

@@ -46,14 +46,10 @@ export interface McpTestServer {
 function mcpServer(options: McpTestServerOptions, calls: McpTestServer['calls']): McpServer {
   const server = new McpServer({ name: options.name ?? 'parley-test', version: '1.0.0' })
   const names = { echo: 'echo', add: 'add', fail: 'fail', ...options.toolNames }
-  server.registerTool(
-    names.echo,
-    { description: 'Echoes the text it is given.', inputSchema: { text: z.string() } },
-    async ({ text }) => {
-      calls.push({ tool: names.echo, args: { text } })
-      return { content: [{ type: 'text', text: `${options.echoPrefix ?? 'echo: '}${text}` }] }
-    },
-  )
+  server.registerTool(names.echo, { description: 'Echoes the text it is given.', inputSchema: { text: z.string() } }, async ({ text }) => {
+    calls.push({ tool: names.echo, args: { text } })
+    return { content: [{ type: 'text', text: `${options.echoPrefix ?? 'echo: '}${text}` }] }
+  })
   server.registerTool(
     names.add,
     { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() } },
