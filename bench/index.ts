@@ -11,6 +11,7 @@ import { runEventSubscriptions } from './event-subscriptions.ts'
 import { runPublicLimits } from './public-limits.ts'
 import { runToolTurn } from './tool-turn.ts'
 import { runInboundBurst } from './inbound-burst.ts'
+import { runMcp } from './mcp.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -22,6 +23,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'tool-turn': runToolTurn,
   'inbound-burst': runInboundBurst,
   authentication: runAuthentication,
+  mcp: runMcp,
 }
 
 const only = process.argv[2]

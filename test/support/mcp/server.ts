@@ -43,12 +43,17 @@ export interface McpTestServer {
   close(): Promise<void>
 }
 
+/** What the `echo` tool answers for `text` (the benchmark calls it directly as the baseline). */
+export function echoText(text: string, prefix = 'echo: '): string {
+  return `${prefix}${text}`
+}
+
 function mcpServer(options: McpTestServerOptions, calls: McpTestServer['calls']): McpServer {
   const server = new McpServer({ name: options.name ?? 'parley-test', version: '1.0.0' })
   const names = { echo: 'echo', add: 'add', fail: 'fail', ...options.toolNames }
   server.registerTool(names.echo, { description: 'Echoes the text it is given.', inputSchema: { text: z.string() } }, async ({ text }) => {
     calls.push({ tool: names.echo, args: { text } })
-    return { content: [{ type: 'text', text: `${options.echoPrefix ?? 'echo: '}${text}` }] }
+    return { content: [{ type: 'text', text: echoText(text, options.echoPrefix) }] }
   })
   server.registerTool(
     names.add,
