@@ -3,13 +3,13 @@
  * loopback, both transports), plus the pure parts: tool naming, user headers, sealed secrets.
  */
 import { resolveAgentPack } from '@parley/shared/agent-pack'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startMcpTestServer, type McpTestServer } from '../../../test/support/mcp/server.ts'
-import { McpClients, type SharedServer } from '../../src/mcp/clients.ts'
+import { LIST_TIMEOUT_MS, McpClients, type SharedServer } from '../../src/mcp/clients.ts'
 import { McpConnection, resultText } from '../../src/mcp/connection.ts'
 import { secretBox } from '../../src/mcp/secrets.ts'
 import { mcpToolName, mcpTools } from '../../src/mcp/tools.ts'
-import type { McpServerConfig, TransportDeps } from '../../src/mcp/types.ts'
+import type { ListedTool, McpServerConfig, TransportDeps } from '../../src/mcp/types.ts'
 import { userHeaders } from '../../src/mcp/user-config.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { guardedFetch } from '../../src/net/outbound.ts'
@@ -136,6 +136,28 @@ describe('MCP tools in the registry', () => {
     const clients = new McpClients({ servers: config, shared, deps, log: createLogger('test', 'error') })
     const tools = await clients.toolsFor({}, new Set())
     expect(tools.map((tool) => tool.name)).toEqual(['ping'])
+  })
+
+  it(`a shared server that never answers its tool list is left out after ${LIST_TIMEOUT_MS} ms; servers are named in pack order`, async () => {
+    vi.useFakeTimers()
+    try {
+      const config = servers([
+        { name: 'hangs', transport: 'streamable-http', url: 'https://hangs.example.com/mcp' },
+        { name: 'a', transport: 'streamable-http', url: 'https://a.example.com/mcp' },
+        { name: 'b', transport: 'streamable-http', url: 'https://b.example.com/mcp' },
+      ])
+      const shared = (name: string): SharedServer => ({
+        tools: (): Promise<ListedTool[]> =>
+          name === 'hangs' ? new Promise(() => undefined) : Promise.resolve([{ name: 'ping', inputSchema: { type: 'object' } }]),
+        call: async () => 'pong',
+      })
+      const clients = new McpClients({ servers: config, shared, deps, log: createLogger('test', 'error') })
+      const listing = clients.toolsFor({}, new Set())
+      await vi.advanceTimersByTimeAsync(LIST_TIMEOUT_MS)
+      expect((await listing).map((tool) => tool.name)).toEqual(['ping', 'b_ping'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('renders results as text: text parts, other parts described, structured content when there is no content', () => {
