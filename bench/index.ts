@@ -13,6 +13,7 @@ import { runToolTurn } from './tool-turn.ts'
 import { runInboundBurst } from './inbound-burst.ts'
 import { runMcpStdio } from './mcp-stdio.ts'
 import { runOpenSockets } from './open-sockets.ts'
+import { runMcp } from './mcp.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -26,6 +27,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'open-sockets': runOpenSockets,
   authentication: runAuthentication,
   'mcp-stdio': runMcpStdio,
+  mcp: runMcp,
 }
 
 const only = process.argv[2]

@@ -6,7 +6,7 @@
  * Reads the same variables as production (docs/configuration.md). The worker gets every
  * variable the agent pack may read (docs/agent-pack.md "Environment variables": the overrides,
  * keys, and each `${VAR}` or `apiKeyEnv` the pack in AGENT_PACK_PATH names) and
- * OUTBOUND_ALLOWED_NETWORKS; agent-node everything else. Defaults: worker on 8787, agent public
+ * OUTBOUND_ALLOWED_NETWORKS and MCP_SECRETS_KEY; agent-node everything else. Defaults: worker on 8787, agent public
  * port 3001, admin port 3000, data in ./data.
  */
 import QRCode from 'qrcode'
@@ -15,8 +15,8 @@ import { pickEnv, referencedVariables, resolveAgentPack } from '@parley/shared/a
 import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { ROOT, startLocalStack } from './local-stack.ts'
 
-/** Worker settings that are not agent-pack variables: its outbound guard (as agent-node's). */
-const WORKER_SETTINGS = ['OUTBOUND_ALLOWED_NETWORKS']
+/** Worker settings that are not agent-pack variables: its outbound guard (as agent-node's), the key of users' MCP secrets. */
+const WORKER_SETTINGS = ['OUTBOUND_ALLOWED_NETWORKS', 'MCP_SECRETS_KEY']
 
 async function main(): Promise<void> {
   const pack = await loadAgentPackFile(resolve(process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')))

@@ -39,6 +39,7 @@ import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { RetentionPruner } from './retention/pruner.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
+import { redactReceivedMessage } from './messages/redaction.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
 import { McpStdioSupervisor } from './mcp/index.ts'
 import { openWallet } from './wallet/index.ts'
@@ -141,7 +142,12 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const mcp = new McpStdioSupervisor(config.mcpStdioServers, logger.child({ component: 'mcp-stdio' }))
   mcp.start()
   cleanup.defer('stdio MCP servers', () => mcp.stop())
-  const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' }), mcp) : undefined
+  const tunnel = config.tunnel
+    ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' }), {
+        mcp,
+        redactMessage: (connectionId, messageId) => redactReceivedMessage(agent, outbox, connectionId, messageId),
+      })
+    : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database),

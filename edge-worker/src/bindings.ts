@@ -22,6 +22,11 @@ export function tunnelGateway(env: Env): ReturnType<Env['TUNNEL_GATEWAY']['get']
   return env.TUNNEL_GATEWAY.get(env.TUNNEL_GATEWAY.idFromName(TUNNEL_GATEWAY_NAME))
 }
 
+/** The shared connection object of admin-controlled MCP server `serverName` (mcp-hub/). */
+export function mcpServerHub(env: Env, serverName: string): ReturnType<Env['MCP_SERVER_HUB']['get']> {
+  return env.MCP_SERVER_HUB.get(env.MCP_SERVER_HUB.idFromName(serverName))
+}
+
 /** The user directory object (identities → connections and roles). */
 export function directory(env: Env): ReturnType<Env['DIRECTORY']['get']> {
   return env.DIRECTORY.get(env.DIRECTORY.idFromName(DIRECTORY_NAME))

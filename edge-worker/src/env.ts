@@ -6,6 +6,7 @@
 import type { Approvals } from './approvals/index.ts'
 import type { Conversation } from './conversation/index.ts'
 import type { Directory } from './directory/index.ts'
+import type { McpServerHub } from './mcp-hub/index.ts'
 import type { TunnelGateway } from './tunnel-gateway/index.ts'
 
 export interface Env {
@@ -13,6 +14,8 @@ export interface Env {
   CONVERSATION: DurableObjectNamespace<Conversation>
   DIRECTORY: DurableObjectNamespace<Directory>
   APPROVALS: DurableObjectNamespace<Approvals>
+  /** One object per admin-controlled MCP server: its shared connection (mcp-hub/). */
+  MCP_SERVER_HUB: DurableObjectNamespace<McpServerHub>
   /** Shared HMAC key of the tunnel handshake (secret). Without it the tunnel refuses every agent. */
   TUNNEL_SECRET?: string
   /** Key of the chat-completions-compatible API (secret). */
@@ -21,6 +24,11 @@ export interface Env {
   COMPAT_BASE_URL?: string
   /** Comma-separated CIDR ranges that pack-configured tools may reach although private or loopback (as agent-node's). */
   OUTBOUND_ALLOWED_NETWORKS?: string
+  /**
+   * Key of the `secret` values users enter for user-controlled MCP servers (secret; any string,
+   * e.g. `openssl rand -base64 32`). Unset: servers that ask for a secret cannot be configured.
+   */
+  MCP_SECRETS_KEY?: string
   /** `debug`, `info`, `warn` or `error`; default `info`. */
   LOG_LEVEL?: string
   /** Any other var: the agent-pack env overrides and `${VAR}` placeholders read them. */

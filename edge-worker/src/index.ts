@@ -8,6 +8,7 @@ import { app } from './router/index.ts'
 export { Approvals } from './approvals/index.ts'
 export { Conversation } from './conversation/index.ts'
 export { Directory } from './directory/index.ts'
+export { McpServerHub } from './mcp-hub/index.ts'
 export { TunnelGateway } from './tunnel-gateway/index.ts'
 
 export default { fetch: app.fetch } satisfies ExportedHandler<Env>

@@ -121,13 +121,10 @@ vision: { requireAuth: true, provider: { type: compat-vision } }
 `),
       { MCP_SERVERS_CONFIG: '[]' },
     )
-    expect(warnings).toEqual([
-      'mcp: valid, but not acted on by the edge yet; ignored',
-      'vision.provider: valid, but not acted on by the edge yet; ignored',
-    ])
+    expect(warnings).toEqual(['vision.provider: valid, but not acted on by the edge yet; ignored'])
   })
 
-  it('do not include what the edge acts on (languages, llm, memory, flows, tools, integrations, the requireAuth gates)', () => {
+  it('do not include what the edge acts on (languages, llm, memory, flows, tools, mcp, integrations, the requireAuth gates)', () => {
     for (const path of [
       'languages',
       'llm',
@@ -147,6 +144,8 @@ vision: { requireAuth: true, provider: { type: compat-vision } }
       'metadata.defaultLanguage',
       'tools',
       'integrations',
+      'mcp',
+      'mcp.servers',
     ]) {
       expect(NOT_ACTED_ON_AT_THE_EDGE).not.toContain(path)
     }

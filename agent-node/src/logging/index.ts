@@ -26,6 +26,10 @@ const REDACT = [
   '*.databaseUrl',
   'adminApiTokens',
   '*.adminApiTokens',
+  // What a user typed: Credo logs every received plaintext message at debug (a basic message's
+  // `content` may hold a secret meant for an MCP server, manifest spec "Authentication" rule 7).
+  'content',
+  '*.content',
 ]
 
 /** Creates the process logger at `level`; JSON lines on stdout. */

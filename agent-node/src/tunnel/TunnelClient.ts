@@ -43,9 +43,8 @@ import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
-import type { McpStdioSupervisor } from '../mcp/index.ts'
 import type { MessageService } from '../messages/MessageService.ts'
-import { commandOrderKey, runCommand } from './commands/index.ts'
+import { type CommandContext, commandOrderKey, runCommand } from './commands/index.ts'
 import { KeyedQueue } from '@parley/shared/concurrency'
 
 export interface TunnelClientOptions {
@@ -97,11 +96,14 @@ export class TunnelClient implements Subscriber {
     private readonly options: TunnelClientOptions,
     private readonly messages: MessageService,
     private readonly logger: Logger,
-    /** Stdio MCP servers: `mcp-stdio` commands reach them, what they write goes up as `mcp-stdio-message` frames. */
-    private readonly mcp?: McpStdioSupervisor,
+    /**
+     * What commands other than `send-message` use: the stdio MCP servers (`mcp-stdio` commands
+     * reach them, what they write goes up as `mcp-stdio-message` frames) and `redactMessage`.
+     */
+    private readonly commandServices: Pick<CommandContext, 'redactMessage' | 'mcp'> = {},
   ) {
     this.rateLimited = new RateLimitedLogger(logger)
-    mcp?.onMessage((frame) => this.send(frame))
+    commandServices.mcp?.onMessage((frame) => this.send(frame))
   }
 
   /** Starts dialling; resolves at once (connection happens in the background). */
@@ -328,10 +330,10 @@ export class TunnelClient implements Subscriber {
     const ids = { commandId: frame.id, eventId: frame.eventId, idempotencyKey: frame.idempotencyKey }
     try {
       const result = await runCommand(frame.command, {
+        ...this.commandServices,
         messages: this.messages,
         idempotencyKey: frame.idempotencyKey,
         commandId: frame.id,
-        mcp: this.mcp,
       })
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
       this.logger.debug({ ...ids, messageId: 'id' in result ? result.id : undefined }, 'tunnel command done')

@@ -209,7 +209,7 @@ describe('stdio MCP servers of agent-node', () => {
       }),
     )
     const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/tunnel`
-    const client = new TunnelClient({ url, secret: 'a-tunnel-secret-of-enough-length' }, {} as MessageService, logger, supervisor)
+    const client = new TunnelClient({ url, secret: 'a-tunnel-secret-of-enough-length' }, {} as MessageService, logger, { mcp: supervisor })
     client.start()
     cleanup.push(() => client.stop())
     const ws = await socket

@@ -21,7 +21,9 @@ import { DurableObject } from 'cloudflare:workers'
 import { and, asc, eq, isNull, lte } from 'drizzle-orm'
 import { conversationFor, directory } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
-import { workerServices } from '../conversation/services.ts'
+import type { McpClients } from '../mcp/clients.ts'
+import { mcpClientsFor } from '../mcp/deps.ts'
+import { workerServices } from '../services.ts'
 import type { Env } from '../env.ts'
 import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
 import { decideCall, mayApprove } from '../tools/policy.ts'
@@ -62,6 +64,8 @@ const TARGET: Record<ApprovalAction, ApprovalStatus> = { approve: 'approved', re
 export class Approvals extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
   private readonly log: Logger
+  /** MCP clients, made on the first approved call that needs them. */
+  private mcp?: McpClients
   /** The last pass asked for; each runs after the one before. */
   private passes: Promise<void> = Promise.resolve()
 
@@ -71,9 +75,18 @@ export class Approvals extends DurableObject<Env> {
     this.db = openDatabase(ctx, schema, migrations)
   }
 
-  /** The tools an approved request may run (the Worker's registry). */
-  protected tools(): readonly Tool[] {
-    return workerServices(this.env, workerConfig(this.env)).tools
+  /**
+   * The tools an approved request may run: the Worker's registry, then the tools of the
+   * admin-controlled MCP servers (named as a conversation names them). A user-controlled server's
+   * tools need the requester's own configuration, which lives in their conversation: a request
+   * for one of them ends with an error result.
+   */
+  protected async tools(): Promise<readonly Tool[]> {
+    const config = workerConfig(this.env)
+    const registry = workerServices(this.env, config).tools
+    if (config.mcp.servers.length === 0) return registry
+    this.mcp ??= mcpClientsFor(this.env, config.mcp.servers, this.log)
+    return [...registry, ...(await this.mcp.toolsFor({}, new Set(registry.map((tool) => tool.name))))]
   }
 
   /**
@@ -284,7 +297,7 @@ export class Approvals extends DurableObject<Env> {
     if (row.executionStartedAt === null) {
       this.db.update(requests).set({ executionStartedAt: Date.now() }).where(eq(requests.id, row.id)).run()
       const principal = { identity: row.requester, roles: row.requesterRoles, admin: false }
-      const decision = decideCall(this.tools(), row.tool, principal)
+      const decision = decideCall(await this.tools(), row.tool, principal)
       if (!decision.allowed) result = `error: ${decision.reason}`
       else {
         const config = workerConfig(this.env)

@@ -72,3 +72,8 @@ export function contextualMenu(connectionId: string, menu: Omit<ContextualMenuUp
 export function menuDisplay(connectionId: string, messageId: string, prompt: string, items: { id: string; text: string }[]): TunnelCommand {
   return sendMessage({ connectionId, id: messageId, type: 'menu-display', prompt, menuItems: items })
 }
+
+/** `redact-message`: agent-node overwrites its stored copies of received message `messageId` (it held a secret). */
+export function redactMessage(connectionId: string, messageId: string): TunnelCommand {
+  return { name: 'redact-message', connectionId, messageId }
+}

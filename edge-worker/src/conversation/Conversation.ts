@@ -20,7 +20,8 @@
 import { DurableObject } from 'cloudflare:workers'
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import type { EventFrame } from '@parley/shared/tunnel'
+import type { AgentEvent } from '@parley/shared/events'
+import { type EventFrame, REDACTION_MARKER } from '@parley/shared/tunnel'
 import type { ApprovalNotice } from '../approvals/types.ts'
 import { approvals, directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
@@ -29,13 +30,15 @@ import { adminIdentities } from '../flows/authentication/roles.ts'
 import { handleEvent } from '../flows/step.ts'
 import type { FlowEvent, RecordEntry } from '../flows/types.ts'
 import { createLogger, type Logger } from '../logging/index.ts'
+import type { McpClients } from '../mcp/clients.ts'
+import { mcpClientsFor } from '../mcp/deps.ts'
 import { newSession, principalOf, type Session } from '../session/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
 import { conversation, effects, events, schema, session as sessionTable, turns } from './schema.ts'
-import { workerServices, type WorkerServices } from './services.ts'
+import { workerServices, type WorkerServices } from '../services.ts'
 
 /**
  * Durable Object of one DIDComm connection. RPC: `receiveEvent`. Alarm: handles stored events
@@ -47,6 +50,8 @@ export class Conversation extends DurableObject<Env> {
   /** Model, tools and fetch (the test entry adds test-only tool access to the tools). */
   protected services: WorkerServices
   private readonly memory: MemoryWindow
+  /** This conversation's MCP clients (its own connections to user-controlled servers live here). */
+  private readonly mcp: McpClients
   private readonly log: Logger
   /** The last pass over owed work asked for (`handleOwed`); each runs after the one before. */
   private passes: Promise<void> = Promise.resolve()
@@ -57,6 +62,7 @@ export class Conversation extends DurableObject<Env> {
     this.config = workerConfig(env)
     this.services = workerServices(env, this.config)
     this.db = openDatabase(ctx, schema, migrations)
+    this.mcp = mcpClientsFor(env, this.config.mcp.servers, this.log)
     this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow()
   }
 
@@ -186,6 +192,7 @@ export class Conversation extends DurableObject<Env> {
       session: next,
       commands,
       record,
+      redact,
     } = await handleEvent({
       event,
       eventId,
@@ -194,7 +201,7 @@ export class Conversation extends DurableObject<Env> {
       now,
       log,
       connectionId,
-      chat: { ...this.services, history: () => this.memory.before(seq, this.config.memory.window - 1) },
+      chat: { ...this.services, mcp: this.mcp, history: () => this.memory.before(seq, this.config.memory.window - 1) },
       approvals: approvals(this.env),
     })
     await this.updateDirectory(session, next, connectionId)
@@ -214,7 +221,11 @@ export class Conversation extends DurableObject<Env> {
           tx.insert(turns)
             .values(recordRow(position, entry, now))
             .run()
-        tx.update(events).set({ handledAt: now }).where(eq(events.position, position)).run()
+        const body = redact && event.type !== 'timer' && event.type !== 'approval-notice' ? redactedEvent(event) : undefined
+        tx.update(events)
+          .set(body ? { handledAt: now, body } : { handledAt: now })
+          .where(eq(events.position, position))
+          .run()
       }
     })
     log.debug('event handled', { seq: position === undefined ? undefined : seq, commands: commands.length })
@@ -267,6 +278,12 @@ export class Conversation extends DurableObject<Env> {
     if (!row) throw new Error('conversation has no connection id (no event stored yet)')
     return row.connectionId
   }
+}
+
+/** `event` with its message text replaced by the redaction marker (a text that held a secret). */
+function redactedEvent(event: AgentEvent): AgentEvent {
+  if (event.type !== 'message-received' || event.message.type !== 'text') return event
+  return { ...event, message: { ...event.message, content: REDACTION_MARKER } }
 }
 
 function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number): typeof turns.$inferInsert {

@@ -18,6 +18,8 @@ export interface StepResult {
   session: Session
   commands: TunnelCommand[]
   record: RecordEntry[]
+  /** The event's stored text must be redacted (`FlowResult.redact`). */
+  redact: boolean
 }
 
 /** Handles `context.event` for `context.session` (`send` is provided here and collected). */
@@ -34,5 +36,5 @@ export async function handleEvent(context: Omit<FlowContext, 'send'>): Promise<S
   const menu = refreshMenu(event, next, config, connectionId, counts)
   if (menu.command) commands.push(menu.command)
   if (menu.patch) next = applyPatch(next, menu.patch)
-  return { session: next, commands, record: result.record ?? [] }
+  return { session: next, commands, record: result.record ?? [], redact: result.redact === true }
 }

@@ -58,6 +58,11 @@ export interface FlowResult {
   session?: SessionPatch
   /** Turns and tool calls to keep in the conversation record (and the memory window). */
   record?: RecordEntry[]
+  /**
+   * The event's message held a secret (a value for a user-controlled MCP server): the conversation
+   * overwrites the text of its stored copy with the redaction marker when it commits this result.
+   */
+  redact?: boolean
 }
 
 export interface Flow {

@@ -37,6 +37,12 @@ const en = {
   AUTH_NOT_AVAILABLE: 'Authentication is not available on this service.',
   LOGOUT_DONE: 'You are logged out.',
   ...APPROVAL_TEXTS.en,
+  MCP_CONFIG_FIELD: 'Configuring {server}: please send {label}.',
+  MCP_CONFIG_SAVED: 'The configuration of {server} is saved and its tools are ready.',
+  MCP_CONFIG_INVALID: 'The configuration of {server} did not work (the server refused it or could not be reached), so it was not saved.',
+  MCP_CONFIG_ABORTED: 'Configuration cancelled; nothing more was saved.',
+  MCP_CONFIG_NONE: 'There is nothing to configure on this service.',
+  MCP_CONFIG_UNAVAILABLE: '{server} cannot be configured: this service has no key to keep secrets. Please let its operator know.',
 }
 
 /** A key of the built-in texts. */
@@ -68,6 +74,12 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     AUTH_NOT_AVAILABLE: 'La autenticación no está disponible en este servicio.',
     LOGOUT_DONE: 'Has cerrado sesión.',
     ...APPROVAL_TEXTS.es,
+    MCP_CONFIG_FIELD: 'Configurando {server}: por favor, envía {label}.',
+    MCP_CONFIG_SAVED: 'La configuración de {server} se guardó y sus herramientas están listas.',
+    MCP_CONFIG_INVALID: 'La configuración de {server} no funcionó (el servidor la rechazó o no se pudo contactar), así que no se guardó.',
+    MCP_CONFIG_ABORTED: 'Configuración cancelada; no se guardó nada más.',
+    MCP_CONFIG_NONE: 'No hay nada que configurar en este servicio.',
+    MCP_CONFIG_UNAVAILABLE: 'No se puede configurar {server}: este servicio no tiene una clave para guardar secretos. Avisa a su operador.',
   },
   fr: {
     greetingMessage: 'Bonjour {userName} ! Comment puis-je vous aider aujourd’hui ?',
@@ -94,5 +106,13 @@ export const BUILT_IN_TEXTS: Record<string, Record<TextKey, string>> = {
     AUTH_NOT_AVAILABLE: 'L’authentification n’est pas disponible sur ce service.',
     LOGOUT_DONE: 'Vous êtes déconnecté.',
     ...APPROVAL_TEXTS.fr,
+    MCP_CONFIG_FIELD: 'Configuration de {server} : veuillez envoyer {label}.',
+    MCP_CONFIG_SAVED: 'La configuration de {server} est enregistrée et ses outils sont prêts.',
+    MCP_CONFIG_INVALID:
+      'La configuration de {server} n’a pas fonctionné (le serveur l’a refusée ou n’a pas pu être joint) ; elle n’a pas été enregistrée.',
+    MCP_CONFIG_ABORTED: 'Configuration annulée ; rien de plus n’a été enregistré.',
+    MCP_CONFIG_NONE: 'Il n’y a rien à configurer sur ce service.',
+    MCP_CONFIG_UNAVAILABLE:
+      'Impossible de configurer {server} : ce service n’a pas de clé pour conserver les secrets. Veuillez prévenir son opérateur.',
   },
 }

@@ -8,6 +8,7 @@
  * Worker's `fetch` reaches only the public internet). Redirects are followed by hand, at most
  * `MAX_REDIRECTS`, and every hop is checked again.
  */
+import type { Logger } from '../logging/index.ts'
 import { addressRefusal, isIpLiteral, networkList, parseNetworks, type Network, UnsafeUrlError } from '@parley/shared/net'
 
 export { UnsafeUrlError } from '@parley/shared/net'
@@ -44,5 +45,18 @@ export function guardedFetch(allowedNetworks: string | undefined, fetcher: typeo
       await response.body?.cancel()
       target = new URL(location, target)
     }
+  }
+}
+
+/**
+ * The guarded `fetch` of a Worker whose `OUTBOUND_ALLOWED_NETWORKS` var is `allowedNetworks`: a
+ * value that is not a list of networks is logged with `log` and ignored (public addresses only).
+ */
+export function workerGuardedFetch(allowedNetworks: unknown, log: Pick<Logger, 'error'>): GuardedFetch {
+  try {
+    return guardedFetch(typeof allowedNetworks === 'string' ? allowedNetworks : undefined)
+  } catch (error) {
+    log.error('OUTBOUND_ALLOWED_NETWORKS ignored', { error: (error as Error).message })
+    return guardedFetch(undefined)
   }
 }

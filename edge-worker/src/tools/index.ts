@@ -11,7 +11,7 @@ export { decideCall, mayUse, visibleTo } from './policy.ts'
 export type { Tool, ToolContext, ToolPolicy } from './types.ts'
 
 /** Tool names every provider accepts (chat-completions functions, Messages API tools). */
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
  * The tools `config` configures (already validated by the agent-pack loader), and a warning per

@@ -49,6 +49,8 @@ export interface Tool {
   /** JSON Schema (object) of the arguments. */
   parameters: Record<string, unknown>
   policy: ToolPolicy
+  /** For a tool of an MCP server: the server's name and the tool's own name there (which `toolAccess` lists). */
+  mcp?: { server: string; tool: string }
   /** Runs the tool; the result is text for the model. @throws on failure (the model is told). */
   execute(args: Record<string, unknown>, context: ToolContext): Promise<string>
 }

@@ -23,6 +23,7 @@ import {
   UpstreamFrame,
   verifyTunnelHandshake,
   type AckFrame,
+  commandConnectionId,
   type CommandResultFrame,
   type EventFrame,
   type JsonRpcMessage,
@@ -113,7 +114,7 @@ export class TunnelGateway extends DurableObject<Env> {
         commandId: command.id,
         eventId: command.eventId,
         idempotencyKey: command.idempotencyKey,
-        connectionId: command.command.name === 'send-message' ? command.command.message.connectionId : undefined,
+        connectionId: commandConnectionId(command.command),
       })
     }
     const [socket] = this.openSockets()

@@ -4,7 +4,7 @@ import type { Tool } from '../../src/tools/types.ts'
 import { withTestAccess } from './access.ts'
 
 export class Approvals extends ProductionApprovals {
-  protected override tools(): readonly Tool[] {
-    return withTestAccess(super.tools(), this.env)
+  protected override async tools(): Promise<readonly Tool[]> {
+    return withTestAccess(await super.tools(), this.env)
   }
 }

@@ -12,6 +12,7 @@ import { testHooks } from './test-hooks.ts'
 
 export { Approvals } from './approvals.ts'
 export { Directory } from '../../src/directory/index.ts'
+export { McpServerHub } from '../../src/mcp-hub/index.ts'
 export { TunnelGateway } from '../../src/tunnel-gateway/index.ts'
 
 /** The production conversation, plus `reset`, with the test-only tool access of access.ts. */
@@ -30,6 +31,14 @@ export class Conversation extends ProductionConversation {
   reset(): never {
     this.ctx.abort('reset by the test hook')
     throw new Error('unreachable: ctx.abort() throws')
+  }
+
+  /** RPC, test hook: every row of every table of this object's storage, by table name (read-only). */
+  storageDump(): Record<string, unknown[]> {
+    const tables = this.ctx.storage.sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+      .toArray()
+    return Object.fromEntries(tables.map(({ name }) => [name, this.ctx.storage.sql.exec(`SELECT * FROM "${name}"`).toArray()]))
   }
 }
 

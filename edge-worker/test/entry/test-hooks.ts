@@ -7,6 +7,8 @@
  *   object (`Conversation.reset`) the way the runtime does on a code update or an internal
  *   error: the instance ends, calls in progress fail, storage stays. Answers 202
  *   `{ reset: true }`.
+ * - `GET /test-hooks/conversations/:connectionId/storage`: every row of every table of that
+ *   connection's Conversation object (`Conversation.storageDump`), by table name. Read-only.
  * - `GET /test-hooks/directory/:identity`: what the user directory holds for that identity
  *   (`Directory.user`: roles, admin, connections), or `null`. Read-only.
  * - `POST /test-hooks/mcp-stdio/:server` `{ calls: [{ name, arguments }] }`: an SDK `Client`
@@ -41,6 +43,9 @@ export const testHooks = new Hono<{ Bindings: Env }>()
     }
     return c.json({ reset: true }, 202)
   })
+  .get('/conversations/:connectionId/storage', async (c) =>
+    c.json(await (conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>).storageDump()),
+  )
   .get('/directory/:identity', async (c) => c.json(await directory(c.env).user(c.req.param('identity'))))
   .post('/mcp-stdio/:server', async (c) => {
     const { calls } = await c.req.json<{ calls: { name: string; arguments?: Record<string, unknown> }[] }>()

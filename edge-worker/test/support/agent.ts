@@ -10,10 +10,15 @@ import {
   signTunnelHandshake,
   type AckFrame,
   type CommandFrame,
+  commandConnectionId,
   type EventFrame,
+  type TunnelCommand,
 } from '@parley/shared/tunnel'
 import type { AgentEvent } from '@parley/shared/events'
 import { TEST_TUNNEL_SECRET } from './constants.ts'
+
+/** A command frame carrying `send-message`. */
+export type SendMessageFrame = CommandFrame & { command: Extract<TunnelCommand, { name: 'send-message' }> }
 
 /** Anything with a `fetch`, e.g. the main Worker or a service binding to an auxiliary one. */
 export type WorkerFetcher = { fetch(request: Request): Promise<Response> }
@@ -108,13 +113,17 @@ export class TestAgent {
   }
 
   /** The next `send-message` command for `connectionId` whose idempotency key is `key`. */
-  command(connectionId: string, key: string): Promise<CommandFrame> {
+  command(connectionId: string, key: string): Promise<SendMessageFrame> {
+    return this.anyCommand(connectionId, key).then((frame) => {
+      if (frame.command.name !== 'send-message') throw new Error(`command ${key} is ${frame.command.name}, not send-message`)
+      return frame as SendMessageFrame
+    })
+  }
+
+  /** The next command of any name for `connectionId` whose idempotency key is `key`. */
+  anyCommand(connectionId: string, key: string): Promise<CommandFrame> {
     return this.next(
-      (frame) =>
-        frame.kind === 'command' &&
-        frame.command.name === 'send-message' &&
-        frame.command.message.connectionId === connectionId &&
-        frame.idempotencyKey === key,
+      (frame) => frame.kind === 'command' && commandConnectionId(frame.command) === connectionId && frame.idempotencyKey === key,
     ) as Promise<CommandFrame>
   }
 

@@ -9,7 +9,6 @@ export const NOT_ACTED_ON_AT_THE_EDGE: readonly string[] = [
   'llm.reasoningEffort',
   'rag',
   'memory.redisUrl',
-  'mcp',
   'imageGeneration',
   // The requireAuth gates act (flows/authentication); transcription and description do not yet.
   'speechToText.provider',

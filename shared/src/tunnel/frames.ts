@@ -55,6 +55,26 @@ export type AckFrame = z.infer<typeof AckFrame>
 export const RejectFrame = z.object({ kind: z.literal('reject'), id: z.uuid(), reason: z.string().max(1_000) })
 export type RejectFrame = z.infer<typeof RejectFrame>
 
+/** Text that replaces a redacted message's content wherever agent-node stored it. */
+export const REDACTION_MARKER = '[redacted]'
+
+/**
+ * `redact-message`: the received message `messageId` of `connectionId` held a secret (a value the
+ * user typed while configuring a user-controlled MCP server, manifest spec "Authentication" rule
+ * 7); agent-node overwrites its stored text and the `message-received` event's payload in the
+ * outbox with `REDACTION_MARKER`. Redacting again is a no-op.
+ */
+export const RedactMessageCommand = z.object({
+  name: z.literal('redact-message'),
+  connectionId: z.uuid(),
+  messageId: z.string().min(1).max(200),
+})
+export type RedactMessageCommand = z.infer<typeof RedactMessageCommand>
+
+/** The result of `redact-message`: how many stored copies (message record, outbox event) were overwritten. */
+export const RedactMessageResult = z.object({ redacted: z.number().int().nonnegative() })
+export type RedactMessageResult = z.infer<typeof RedactMessageResult>
+
 /**
  * Commands the edge may ask of the agent, one entry per name; agent-node runs each through its
  * `name -> handler` registry (agent-node/src/tunnel/commands/). `send-message` takes the
@@ -64,9 +84,21 @@ export type RejectFrame = z.infer<typeof RejectFrame>
 export const TunnelCommand = z.discriminatedUnion('name', [
   z.object({ name: z.literal('send-message'), message: SendMessageBody }),
   McpStdioCommand,
+  RedactMessageCommand,
 ])
 export type TunnelCommand = z.infer<typeof TunnelCommand>
 export type TunnelCommandName = TunnelCommand['name']
+
+/** The connection `command` is about; undefined for `mcp-stdio`, which is about a server. */
+export function commandConnectionId(command: TunnelCommand): string | undefined {
+  if (command.name === 'send-message') return command.message.connectionId
+  return command.name === 'redact-message' ? command.connectionId : undefined
+}
+
+/** The message body of a `send-message` command; undefined for any other command. */
+export function commandMessage(command: TunnelCommand): SendMessageBody | undefined {
+  return command.name === 'send-message' ? command.message : undefined
+}
 
 export const CommandFrame = z.object({
   kind: z.literal('command'),
@@ -78,8 +110,11 @@ export const CommandFrame = z.object({
 })
 export type CommandFrame = z.infer<typeof CommandFrame>
 
-/** What a command that succeeded answers: `send-message` the message id, `mcp-stdio` `{ written: true }`. */
-export const CommandResult = z.union([SendMessageResult, McpStdioWritten])
+/**
+ * What a command that succeeded answers: `send-message` the message id, `redact-message` a count,
+ * `mcp-stdio` `{ written: true }`.
+ */
+export const CommandResult = z.union([SendMessageResult, RedactMessageResult, McpStdioWritten])
 export type CommandResult = z.infer<typeof CommandResult>
 
 export const CommandResultFrame = z.discriminatedUnion('ok', [

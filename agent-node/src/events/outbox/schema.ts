@@ -4,7 +4,8 @@ import type { Schema } from '../../database/dialect.ts'
  * Tables of the event outbox in the agent database, as the portable `CREATE … IF NOT EXISTS`
  * statements `applySchema` (`agent-node/src/database`) runs on SQLite and PostgreSQL alike:
  *
- * - `event_outbox`: every event, written once and never changed. `position` orders all events of
+ * - `event_outbox`: every event, written once and never changed (but for the `content` of a
+ *   received message that held a secret, overwritten by the `redact-message` tunnel command). `position` orders all events of
  *   the agent (the cursor of `/v1/events`, and what tells which events existed before a
  *   subscriber was added); `seq` orders the events of one connection, from 1 up by one, and is
  *   the order every subscriber receives them in. `id` (UUID) is the receivers' dedupe key

@@ -198,6 +198,28 @@ export class OutboxStore {
     return row && toPublished(row)
   }
 
+  /**
+   * Overwrites the `content` of the `message-received` events of `connectionId` whose message id
+   * is `messageId` with `marker` (the `redact-message` tunnel command): the one change an event
+   * ever gets after it is written.
+   * @returns how many events were changed.
+   */
+  async redactReceivedMessage(connectionId: string, messageId: string, marker: string): Promise<number> {
+    const rows = await selectRows<{ id: string; body: string }>(
+      this.database,
+      sql`SELECT id, body FROM event_outbox WHERE connection_id = ${connectionId} AND topic = 'message-received'`,
+    )
+    let changed = 0
+    for (const row of rows) {
+      const event = JSON.parse(row.body) as { message?: { id?: string; content?: unknown } }
+      if (event.message?.id !== messageId || event.message.content === marker) continue
+      event.message.content = marker
+      await execute(this.database, sql`UPDATE event_outbox SET body = ${JSON.stringify(event)} WHERE id = ${row.id}`)
+      changed++
+    }
+    return changed
+  }
+
   /** Events of `connectionId` after `afterSeq` and after `afterPosition`, in sequence order. */
   async eventsAfter(connectionId: string, afterSeq: number, afterPosition: number, limit: number): Promise<PublishedEvent[]> {
     const rows = await selectRows<OutboxRow>(

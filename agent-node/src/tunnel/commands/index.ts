@@ -5,7 +5,7 @@
  * validated by the frame schema, which reuses the admin API's schemas (`send-message` carries a
  * `POST /v1/message` body of any type: text, media, menus, invitations, identity-proof requests…).
  */
-import type { CommandResult, TunnelCommand, TunnelCommandName } from '@parley/shared'
+import { type CommandResult, commandConnectionId, type TunnelCommand, type TunnelCommandName } from '@parley/shared'
 import { UnknownMcpServerError, type McpStdioSupervisor } from '../../mcp/index.ts'
 import type { MessageService } from '../../messages/MessageService.ts'
 
@@ -18,6 +18,12 @@ export interface CommandContext {
   commandId: string
   /** The stdio MCP servers of agent-node's own pack; none configured when absent. */
   mcp?: McpStdioSupervisor
+  /**
+   * Overwrites the stored copies of a received message (`messages/redaction.ts`); absent where
+   * the agent keeps no store (tests, benches), then `redact-message` fails.
+   * @returns how many stored copies were overwritten.
+   */
+  redactMessage?: (connectionId: string, messageId: string) => Promise<number>
 }
 
 /** Runs one command. @throws when it cannot be done (the edge gets `ok: false` and the message). */
@@ -40,6 +46,11 @@ export const commandHandlers: { [N in TunnelCommandName]: CommandHandler<N> } = 
     if (!mcp) throw new UnknownMcpServerError(server)
     return mcp.relay(server, message, commandId)
   },
+  /** `redact-message`: the message's stored text and its `message-received` event become the redaction marker. */
+  'redact-message': async ({ connectionId, messageId }, { redactMessage }) => {
+    if (!redactMessage) throw new Error('redact-message: this agent keeps no message store to redact')
+    return { redacted: await redactMessage(connectionId, messageId) }
+  },
 }
 
 /**
@@ -49,7 +60,7 @@ export const commandHandlers: { [N in TunnelCommandName]: CommandHandler<N> } = 
  * wait for the answer), so a long tool call holds up neither chats nor that server's next message.
  */
 export function commandOrderKey(command: TunnelCommand): string {
-  return command.name === 'mcp-stdio' ? `mcp-stdio:${command.server}` : `connection:${command.message.connectionId}`
+  return command.name === 'mcp-stdio' ? `mcp-stdio:${command.server}` : `connection:${commandConnectionId(command)}`
 }
 
 /** Runs `command` with the handler registered for its name. */

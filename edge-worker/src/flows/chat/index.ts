@@ -10,17 +10,31 @@ import { sendText } from '../../commands/index.ts'
 import { textFor } from '../../i18n/index.ts'
 import { systemPromptFor } from '../../llm/prompt.ts'
 import { errorMessage } from '../../logging/index.ts'
-import { applyPatch, principalOf } from '../../session/index.ts'
+import { mcpConfigState } from '../../mcp/user-config.ts'
+import { applyPatch, principalOf, type Session } from '../../session/index.ts'
+import type { Tool } from '../../tools/types.ts'
 import { askToConfirm } from '../approvals/index.ts'
 import { adminIdentities } from '../authentication/roles.ts'
 import { runTurn, type TurnResult } from '../../turn/index.ts'
 import type { SessionPatch } from '../../session/index.ts'
 import type { Flow, FlowEvent, FlowResult, RecordEntry } from '../types.ts'
+import type { ChatServices } from './services.ts'
 
 /** The text of a `message-received` text event, if `event` is one with content. */
 function userText(event: FlowEvent): { content: string; threadId?: string | null } | undefined {
   if (event.type !== 'message-received' || event.message.type !== 'text' || !event.message.content) return undefined
   return { content: event.message.content, threadId: event.message.threadId }
+}
+
+/**
+ * The tools of this turn: the registry's, then every MCP server's for this session (a server that
+ * cannot list its tools contributes none; see mcp/clients.ts).
+ */
+async function toolsOfTurn(chat: ChatServices, session: Session): Promise<Tool[]> {
+  if (!chat.mcp || chat.mcp.servers.length === 0) return [...chat.tools]
+  const taken = new Set(chat.tools.map((tool) => tool.name))
+  const saved = mcpConfigState(session.flowState).saved ?? {}
+  return [...chat.tools, ...(await chat.mcp.toolsFor(saved, taken))]
 }
 
 export const chatFlow: Flow = {
@@ -40,6 +54,7 @@ export const chatFlow: Flow = {
 
     const system = systemPromptFor(config, language)
     const history = chat.history()
+    const tools = await toolsOfTurn(chat, session)
     let turn: TurnResult
     try {
       turn = await runTurn({
@@ -47,7 +62,7 @@ export const chatFlow: Flow = {
         system,
         history,
         user: content,
-        tools: chat.tools,
+        tools,
         principal: principalOf(session, adminIdentities(config.flows.authentication)),
         integrations: config.integrations,
         fetch: chat.fetch,
@@ -80,7 +95,7 @@ export const chatFlow: Flow = {
     const result = answer(text)
     let patch: SessionPatch | undefined
     for (const step of turn.steps) {
-      const tool = step.approval && chat.tools.find((candidate) => candidate.name === step.call.name)
+      const tool = step.approval && tools.find((candidate) => candidate.name === step.call.name)
       if (!tool || !step.approval) continue
       const asked = askToConfirm({ ...context, session: applyPatch(session, patch ?? {}) }, tool, step.call.arguments, step.approval)
       patch = { ...patch, ...asked, flowState: { ...patch?.flowState, ...asked.flowState } }

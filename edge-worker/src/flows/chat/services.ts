@@ -1,5 +1,6 @@
 /** What the conversation lends the flows that talk with the model. */
 import type { ChatModel } from '../../llm/types.ts'
+import type { McpClients } from '../../mcp/clients.ts'
 import type { GuardedFetch } from '../../net/outbound.ts'
 import type { Tool } from '../../tools/types.ts'
 import type { HistoryTurn } from '../../turn/index.ts'
@@ -9,6 +10,8 @@ export interface ChatServices {
   model?: ChatModel
   /** Every configured tool (the turn filters them per user). */
   tools: readonly Tool[]
+  /** The MCP servers (mcp/): their tools join `tools` per turn; absent when the Worker has none wired (unit tests). */
+  mcp?: McpClients
   /** `fetch` through the Worker's outbound guard. */
   fetch: GuardedFetch
   /** The memory window before the event being handled (`memory.window` turns, oldest first). */

@@ -5,6 +5,7 @@
  */
 import { myApprovalRequests, pendingApprovals } from '../approvals/index.ts'
 import { authenticate, logout } from '../authentication/index.ts'
+import { abortConfig, startConfig } from '../mcp-config/index.ts'
 import type { FlowContext, FlowResult } from '../types.ts'
 
 /** What a menu selection runs. */
@@ -15,4 +16,6 @@ export const menuActions: Readonly<Record<string, MenuAction>> = {
   logout,
   'my-approval-requests': myApprovalRequests,
   'pending-approvals': pendingApprovals,
+  'mcp-config': startConfig,
+  'abort-config': abortConfig,
 }

@@ -13,6 +13,7 @@ import type { ContextualMenuUpdateMessageBody } from '@parley/shared/messages'
 import { textFor } from '../../i18n/index.ts'
 import type { ApprovalCounts } from '../../approvals/types.ts'
 import type { Session } from '../../session/index.ts'
+import { isConfiguring } from '../mcp-config/index.ts'
 
 /** One configured menu item (`flows.menu.items[]`). */
 export type MenuItem = AgentPackConfig['flows']['menu']['items'][number]
@@ -21,10 +22,10 @@ export type MenuItem = AgentPackConfig['flows']['menu']['items'][number]
 export type Menu = Omit<ContextualMenuUpdateMessageBody, 'connectionId' | 'type'>
 
 /**
- * What `visibleWhen` and `badge` are evaluated against. `configuring` comes from the MCP
- * configuration flow, which does not exist yet: it is `false`. The two approval counts come
- * from the approvals object (flows/step.ts asks for them after each event when the menu uses
- * them) and are kept in the session with the menu last sent; a guest's are 0.
+ * What `visibleWhen` and `badge` are evaluated against. `configuring`: the MCP configuration flow
+ * is asking for values (flows/mcp-config/). The two approval counts come from the approvals object
+ * (flows/step.ts asks for them after each event when the menu uses them) and are kept in the
+ * session with the menu last sent; a guest's are 0.
  */
 export interface MenuFacts {
   authenticated: boolean
@@ -39,7 +40,7 @@ export function menuFacts(session: Session, counts?: ApprovalCounts): MenuFacts 
   const known = counts ?? (session.flowState.menu as { counts?: ApprovalCounts } | undefined)?.counts
   return {
     authenticated,
-    configuring: false,
+    configuring: isConfiguring(session),
     approvalRequestCount: authenticated ? (known?.approvalRequestCount ?? 0) : 0,
     pendingApprovalCount: authenticated ? (known?.pendingApprovalCount ?? 0) : 0,
   }

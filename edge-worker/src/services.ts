@@ -3,11 +3,11 @@
  * the chat model, the tools registry and the outbound guard. Problems are logged once, then.
  */
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
-import type { Env } from '../env.ts'
-import { createChatModel, type ChatModel } from '../llm/index.ts'
-import { createLogger } from '../logging/index.ts'
-import { guardedFetch, type GuardedFetch } from '../net/outbound.ts'
-import { buildTools, type Tool } from '../tools/index.ts'
+import type { Env } from './env.ts'
+import { createChatModel, type ChatModel } from './llm/index.ts'
+import { createLogger } from './logging/index.ts'
+import { type GuardedFetch, workerGuardedFetch } from './net/outbound.ts'
+import { buildTools, type Tool } from './tools/index.ts'
 
 export interface WorkerServices {
   model?: ChatModel
@@ -24,13 +24,7 @@ export function workerServices(env: Env, config: AgentPackConfig): WorkerService
   const log = createLogger('config', env.LOG_LEVEL)
   const { tools, warnings } = buildTools(config)
   for (const warning of warnings) log.warn('agent pack', { warning })
-  let fetch: GuardedFetch
-  try {
-    fetch = guardedFetch(typeof env.OUTBOUND_ALLOWED_NETWORKS === 'string' ? env.OUTBOUND_ALLOWED_NETWORKS : undefined)
-  } catch (error) {
-    log.error('OUTBOUND_ALLOWED_NETWORKS ignored', { error: (error as Error).message })
-    fetch = guardedFetch(undefined)
-  }
+  const fetch = workerGuardedFetch(env.OUTBOUND_ALLOWED_NETWORKS, log)
   const model = createChatModel(config.llm)
   if (!model)
     log.warn('no language model configured: free-text messages are answered with LLM_NOT_CONFIGURED', { provider: config.llm.provider })

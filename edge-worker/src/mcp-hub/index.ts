@@ -1,0 +1,2 @@
+/** The Durable Object of one admin-controlled MCP server's shared connection. */
+export { McpServerHub } from './McpServerHub.ts'
