@@ -23,6 +23,7 @@ import {
   type DidCommConnectionStateChangedEvent,
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { retryDelay } from '../events/delivery/retry.ts'
@@ -69,8 +70,8 @@ export interface PresentationRequestsDeps {
 }
 
 export class PresentationRequests {
-  /** Tail of each flow's report chain. */
-  private readonly chains = new Map<string, Promise<void>>()
+  /** Updates of one flow run one at a time, in order. */
+  private readonly updates = new KeyedQueue()
   /** The callback sender of each flow with reports owed (at most one per flow). */
   private readonly senders = new Map<string, Promise<void>>()
   /** Flows whose sender must run again when the current one ends. */
@@ -153,7 +154,7 @@ export class PresentationRequests {
    * flight is abandoned; every report still owed is stored and POSTed after the next start).
    */
   async stop(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all(this.chains.values())
+    while (this.updates.size > 0) await this.updates.settled()
     this.stopping.abort()
     await Promise.all(this.senders.values())
   }
@@ -167,14 +168,9 @@ export class PresentationRequests {
 
   /** Runs `task` after the flow's earlier tasks (every write of a flow record goes through here). Never rejects. */
   private enqueue(flowId: string, task: () => Promise<void>): Promise<void> {
-    const next = (this.chains.get(flowId) ?? Promise.resolve())
-      .then(task)
+    return this.updates
+      .run(flowId, task)
       .catch((error: unknown) => this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation flow update failed'))
-    this.chains.set(flowId, next)
-    void next.then(() => {
-      if (this.chains.get(flowId) === next) this.chains.delete(flowId)
-    })
-    return next
   }
 
   /** Stores `update` when it moves the flow forward, with its callback report when there is a callback, and starts sending. */

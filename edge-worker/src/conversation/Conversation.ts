@@ -21,6 +21,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { EventFrame } from '@parley/shared/tunnel'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import { directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
 import type { Env } from '../env.ts'
@@ -46,8 +47,8 @@ export class Conversation extends DurableObject<Env> {
   private readonly services: WorkerServices
   private readonly memory: MemoryWindow
   private readonly log: Logger
-  /** The last pass over owed work asked for (`handleOwed`); each runs after the one before. */
-  private passes: Promise<void> = Promise.resolve()
+  /** Passes over owed work (`handleOwed`), one key: each runs after the one before. */
+  private readonly passes = new KeyedQueue()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -109,12 +110,7 @@ export class Conversation extends DurableObject<Env> {
 
   /** Runs `pass` after the pass asked for before it (whatever that one's outcome); resolves or rejects with it. */
   private handleOwed(): Promise<void> {
-    const pass = this.passes.then(
-      () => this.pass(),
-      () => this.pass(),
-    )
-    this.passes = pass
-    return pass
+    return this.passes.run('owed', () => this.pass())
   }
 
   /** Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms for a later timer. */
