@@ -9,15 +9,16 @@
  * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
  */
 import type { MessageState, SendMessageBody } from '@parley/shared'
+import { KeyedQueue } from '@parley/shared/concurrency'
+import { ForwardOnly } from '@parley/shared/forward-only'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/receipts/index.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
 import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
-import { KeyedQueue } from '@parley/shared/concurrency'
 
-/** Position of each state; a move is taken only to a higher one. `errored` stands where `sent` does. */
-const RANK: Record<MessageState, number> = { created: 0, sent: 1, errored: 1, delivered: 2, viewed: 3 }
+/** The order of the states; a move is taken only to a later stage. `errored` stands where `sent` does. */
+const STATE_ORDER = new ForwardOnly<MessageState>([['created'], ['sent', 'errored'], ['delivered'], ['viewed']])
 
 /** Receipt states that move a delivery state; the others (created, submitted, deleted) say nothing new. */
 const FROM_RECEIPT: Partial<Record<ReceiptState, MessageState>> = {
@@ -90,7 +91,7 @@ export class DeliveryStates {
       await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state, body }))
     } else {
       const record = await repository.findById(this.agent.context, messageId)
-      if (!record || record.connectionId !== connectionId || RANK[state] <= RANK[record.state]) return
+      if (!record || record.connectionId !== connectionId || !STATE_ORDER.advances(record.state, state)) return
       record.state = state
       record.body = undefined // it left, or never will: nothing to send again
       await repository.update(this.agent.context, record)

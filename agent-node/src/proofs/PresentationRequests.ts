@@ -33,7 +33,7 @@ import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { Logger } from '../logging/index.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
-import { anonCredsProofRequest, presentationOutcome, STATUS_RANK, type PresentationStatus } from './outcome.ts'
+import { anonCredsProofRequest, presentationOutcome, STATUS_ORDER, type PresentationStatus } from './outcome.ts'
 import { PresentationFlowRecord, type CallbackUpdate } from './PresentationFlowRecord.ts'
 import { completeRequested, type RequestedCredentialInput } from './requested.ts'
 
@@ -178,7 +178,7 @@ export class PresentationRequests {
     const { agent } = this.deps
     const repository = this.repository()
     const flow = await repository.getById(agent.context, stale.id)
-    if (flow.status && STATUS_RANK[update.status] <= STATUS_RANK[flow.status]) return
+    if (!STATUS_ORDER.advances(flow.status, update.status)) return
     flow.status = update.status
     if (flow.callbackUrl) flow.pendingCallbacks = [...(flow.pendingCallbacks ?? []), update]
     await repository.update(agent.context, flow)
