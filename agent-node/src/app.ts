@@ -35,6 +35,7 @@ import { createMetrics } from './observability/metrics.ts'
 import { observabilityRoutes } from './observability/routes.ts'
 import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
+import { PresentationCallbackSubscriber } from './proofs/callbacks.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
@@ -136,6 +137,9 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
     )
   }
+  // Before any flow can report (recovery, the inbox): a subscriber added for the first time
+  // starts at the newest event.
+  await delivery.addSubscriber(new PresentationCallbackSubscriber(config.eventDelivery.retry, guard, agent))
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
@@ -162,7 +166,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     logger: logger.child({ component: 'credential-types' }),
   })
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
-  const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
+  const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, events, logger })
   presentationRequests.start()
   cleanup.defer('presentation requests', () => presentationRequests.stop())
 

@@ -95,7 +95,7 @@ export async function recoverLostEvents(
   await scan(outbox, (e) => {
     if (e.type === 'connection-state-updated') lastConnectionState.set(e.connectionId, e.state)
     else if (e.type === 'message-received') receivedIds.add(e.message.id)
-    else lastMessageState.set(e.messageId, e.state)
+    else if (e.type === 'message-state-updated') lastMessageState.set(e.messageId, e.state)
   })
 
   for (const record of await dependencyManager.resolve(DidCommConnectionRepository).getAll(context)) {

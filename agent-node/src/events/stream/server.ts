@@ -131,7 +131,7 @@ export class EventStreamServer {
         const batch = await this.outbox.eventsAfterPosition(cursor, filter, BATCH)
         for (const event of batch) {
           if (!open) break
-          await send(ws, eventFrame(event))
+          if (matchesFilter(filter, event)) await send(ws, eventFrame(event)) // not internal events
           cursor = event.position
         }
         if (open && batch.length < BATCH && !more) await new Promise<void>((resolve) => (wake = resolve))
