@@ -1,26 +1,12 @@
-/**
- * The admin API's error envelope. Every 4xx/5xx answer is JSON:
- *
- * ```json
- * { "error": "validation_error", "message": "content: Too small: expected string to have >=1 characters",
- *   "issues": [{ "field": "content", "message": "Too small: expected string to have >=1 characters" }] }
- * ```
- *
- * `error` is a stable code (validation_error, malformed_json, not_found, conflict, internal_error),
- * `message` is for people, `issues` (validation only) names each offending field by its path.
- */
+/** The admin API's error answers: the shared error body (`http/errors.ts`) and the hooks that produce it. */
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
+import { ErrorBody } from '../http/errors.ts'
 import type { Logger } from '../logging/index.ts'
 
-export const ErrorBody = z.object({
-  error: z.string(),
-  message: z.string(),
-  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-})
-export type ErrorBody = z.infer<typeof ErrorBody>
+export { ErrorBody } from '../http/errors.ts'
 
 /** Answers with the error envelope. */
 export function errorResponse<S extends ContentfulStatusCode>(

@@ -14,6 +14,7 @@ import { ForwardOnly } from '@parley/shared/forward-only'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/receipts/index.ts'
 import type { EventPublisher } from '../events/publisher.ts'
+import type { EventRecoverer } from '../events/recovery.ts'
 import type { Logger } from '../logging/index.ts'
 import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
 
@@ -97,5 +98,41 @@ export class DeliveryStates {
       await repository.update(this.agent.context, record)
     }
     await this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+  }
+}
+
+/**
+ * Recovery of delivery states (`events/recovery.ts`): a sent message whose stored state is ahead
+ * of its last `message-state-updated` gets one with the stored state (intermediate states
+ * collapsed). A record with no event at all is skipped: its `created` was never stored, so
+ * `POST /v1/message` failed and the controller never learned its id.
+ */
+export function messageStateRecoverer(agent: DidcommAgent): EventRecoverer {
+  const last = new Map<string, MessageState>()
+  return {
+    name: 'messageStates',
+    observe(event) {
+      if (event.type === 'message-state-updated') last.set(event.messageId, event.state)
+    },
+    async recover(publish, logger) {
+      let count = 0
+      for (const record of await sentMessageRepository(agent.context).getAll(agent.context)) {
+        const reported = last.get(record.id)
+        if (!reported || reported === record.state) continue
+        logger.warn(
+          { connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported },
+          'recovering a lost message-state-updated',
+        )
+        publish({
+          type: 'message-state-updated',
+          messageId: record.id,
+          connectionId: record.connectionId,
+          state: record.state,
+          timestamp: Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000),
+        })
+        count++
+      }
+      return count
+    },
   }
 }
