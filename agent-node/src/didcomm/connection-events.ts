@@ -11,7 +11,7 @@ import {
   type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import { ConnectionState, type AgentEvent } from '@parley/shared'
-import type { EventRecoverer } from '../events/recovery.ts'
+import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
 import type { DidcommAgent } from './agent.ts'
 import { isTerminated, onHangup } from './hangup.ts'
 
@@ -49,22 +49,17 @@ export function reportConnectionStates(agent: DidcommAgent, publish: (event: Age
  * one with its current state. Intermediate states lost on the way are collapsed.
  */
 export function connectionStateRecoverer(agent: DidcommAgent): EventRecoverer {
-  const last = new Map<string, ConnectionState>()
-  return {
-    name: 'connectionStates',
-    observe(event) {
-      if (event.type === 'connection-state-updated') last.set(event.connectionId, event.state)
-    },
-    async recover(publish, logger) {
-      let count = 0
-      for (const record of await agent.dependencyManager.resolve(DidCommConnectionRepository).getAll(agent.context)) {
+  return lastStateRecoverer<ConnectionState>(
+    'connectionStates',
+    (event) => (event.type === 'connection-state-updated' ? [event.connectionId, event.state] : undefined),
+    async (last, logger) => {
+      const records = await agent.dependencyManager.resolve(DidCommConnectionRepository).getAll(agent.context)
+      return records.flatMap((record): AgentEvent[] => {
         const state = reportedConnectionState(record)
-        if (!state || last.get(record.id) === state) continue
+        if (!state || last.get(record.id) === state) return []
         logger.warn({ connectionId: record.id, state, lastReported: last.get(record.id) }, 'recovering a lost connection-state-updated')
-        publish({ type: 'connection-state-updated', connectionId: record.id, invitationId: record.outOfBandId, state })
-        count++
-      }
-      return count
+        return [{ type: 'connection-state-updated', connectionId: record.id, invitationId: record.outOfBandId, state }]
+      })
     },
-  }
+  )
 }

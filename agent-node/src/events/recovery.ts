@@ -29,11 +29,30 @@ export interface EventRecoverer {
   /** Sees every stored agent event, oldest first (one pass over the outbox, before `recover`). */
   observe(event: AgentEvent): void
   /**
-   * Publishes, through `publish`, the events storage implies but the outbox lacks (logging each
-   * with `logger`).
-   * @returns how many it published.
+   * The events storage implies but the outbox lacks (each logged with `logger`), to publish.
    */
-  recover(publish: (event: AgentEvent) => void, logger: Logger): Promise<number>
+  recover(logger: Logger): Promise<AgentEvent[]>
+}
+
+/**
+ * A recoverer of states reported per key (a connection's state, a message's delivery state):
+ * `reported` reads the key and state an event reports (undefined: not an event of this kind);
+ * `lost` lists the events to publish, given the last state reported for each key.
+ */
+export function lastStateRecoverer<S>(
+  name: string,
+  reported: (event: AgentEvent) => readonly [key: string, state: S] | undefined,
+  lost: (last: ReadonlyMap<string, S>, logger: Logger) => Promise<AgentEvent[]>,
+): EventRecoverer {
+  const last = new Map<string, S>()
+  return {
+    name,
+    observe(event) {
+      const entry = reported(event)
+      if (entry) last.set(entry[0], entry[1])
+    },
+    recover: (logger) => lost(last, logger),
+  }
 }
 
 /** How many events each recoverer published, by its name. */
@@ -67,9 +86,12 @@ export async function recoverLostEvents(
     for (const recoverer of recoverers) recoverer.observe(event)
   })
   const pending: Promise<unknown>[] = []
-  const publish = (event: AgentEvent) => void pending.push(events.publish(event))
   const report: RecoveryReport = {}
-  for (const recoverer of recoverers) report[recoverer.name] = await recoverer.recover(publish, logger)
+  for (const recoverer of recoverers) {
+    const lost = await recoverer.recover(logger)
+    pending.push(...lost.map((event) => events.publish(event)))
+    report[recoverer.name] = lost.length
+  }
   await Promise.all(pending)
   return report
 }

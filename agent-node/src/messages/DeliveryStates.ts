@@ -8,13 +8,13 @@
  * The peer's receipts (2060.io receipts protocol) drive `delivered` (`received`) and `viewed`
  * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
  */
-import type { MessageState, SendMessageBody } from '@parley/shared'
+import type { AgentEvent, MessageState, SendMessageBody } from '@parley/shared'
 import { KeyedQueue } from '@parley/shared/concurrency'
 import { ForwardOnly } from '@parley/shared/forward-only'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/receipts/index.ts'
 import type { EventPublisher } from '../events/publisher.ts'
-import type { EventRecoverer } from '../events/recovery.ts'
+import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
 import type { Logger } from '../logging/index.ts'
 import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
 
@@ -108,31 +108,21 @@ export class DeliveryStates {
  * `POST /v1/message` failed and the controller never learned its id.
  */
 export function messageStateRecoverer(agent: DidcommAgent): EventRecoverer {
-  const last = new Map<string, MessageState>()
-  return {
-    name: 'messageStates',
-    observe(event) {
-      if (event.type === 'message-state-updated') last.set(event.messageId, event.state)
-    },
-    async recover(publish, logger) {
-      let count = 0
-      for (const record of await sentMessageRepository(agent.context).getAll(agent.context)) {
+  return lastStateRecoverer<MessageState>(
+    'messageStates',
+    (event) => (event.type === 'message-state-updated' ? [event.messageId, event.state] : undefined),
+    async (last, logger) => {
+      const records = await sentMessageRepository(agent.context).getAll(agent.context)
+      return records.flatMap((record): AgentEvent[] => {
         const reported = last.get(record.id)
-        if (!reported || reported === record.state) continue
+        if (!reported || reported === record.state) return []
         logger.warn(
           { connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported },
           'recovering a lost message-state-updated',
         )
-        publish({
-          type: 'message-state-updated',
-          messageId: record.id,
-          connectionId: record.connectionId,
-          state: record.state,
-          timestamp: Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000),
-        })
-        count++
-      }
-      return count
+        const timestamp = Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000)
+        return [{ type: 'message-state-updated', messageId: record.id, connectionId: record.connectionId, state: record.state, timestamp }]
+      })
     },
-  }
+  )
 }

@@ -26,18 +26,17 @@ export function receivedMessageRecoverer(agent: DidcommAgent): EventRecoverer {
     observe(event) {
       if (event.type === 'message-received') reported.add(event.message.id)
     },
-    async recover(publish, logger) {
-      let count = 0
+    async recover(logger) {
+      const lost: AgentEvent[] = []
       for (const recovery of recoveries) {
         for (const message of await recovery(agent)) {
           if (reported.has(message.id)) continue
           logger.warn({ connectionId: message.connectionId, messageId: message.id }, 'recovering a lost message-received')
-          publish({ type: 'message-received', message })
+          lost.push({ type: 'message-received', message })
           reported.add(message.id)
-          count++
         }
       }
-      return count
+      return lost
     },
   }
 }
