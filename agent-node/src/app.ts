@@ -157,7 +157,8 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   }
   // Before any flow can report (recovery, the inbox): a subscriber added for the first time
   // starts at the newest event.
-  await delivery.addSubscriber(new PresentationCallbackSubscriber(config.eventDelivery.retry, guard, agent))
+  const callbacks = new PresentationCallbackSubscriber(config.eventDelivery.retry, guard, agent)
+  await delivery.addSubscriber(callbacks)
   const tunnel = config.tunnel ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' })) : undefined
   if (tunnel) await delivery.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
@@ -219,7 +220,16 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     presentationRequests,
     guard,
   })
-  adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
+  adminApp.route(
+    '/',
+    observabilityRoutes({
+      registry: metrics.registry,
+      outbox,
+      tunnel,
+      maxLagSeconds: config.readyMaxOutboxLagSeconds,
+      ignoredSubscribers: [callbacks.name],
+    }),
+  )
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
   const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
   eventStream.attach(adminServer, adminUpgradeGate(config.adminAccess, new AdminTokens(config.adminApiTokens)))
