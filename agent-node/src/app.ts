@@ -1,6 +1,6 @@
 /**
  * agent-node assembled: database and wallet, the Credo agent, the public and admin servers, the
- * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel, event subscriptions), the start-up recovery of events lost in a crash (`events/recovery.ts`), the admin event stream. `startAgentNode` is what `main.ts` runs and
+ * event outbox, its publisher and the delivery engine with its subscribers (webhooks, tunnel, event subscriptions), the start-up recovery of events lost in a crash (`events/recovery.ts`, fed by `event-sources.ts`), the admin event stream. `startAgentNode` is what `main.ts` runs and
  * what in-process tests use.
  */
 import { readFileSync } from 'node:fs'
@@ -14,18 +14,19 @@ import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
 import { DatabaseQueueTransportRepository } from './didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { InboundInbox } from './didcomm/inbox/InboundInbox.ts'
 import { createAdminApp } from './admin/app.ts'
+import { checkAdminAccess, type AdminAccessPolicy } from './admin/access.ts'
 import { AdminTokens } from './admin/auth.ts'
 import { anonCredsRoutes } from './anoncreds/index.ts'
 import { CredentialKeyWorkers } from './anoncreds/key-generation/CredentialKeyWorkers.ts'
 import { CredentialTypes } from './credentials/CredentialTypes.ts'
 import { publicDidRoutes } from './did/routes.ts'
 import { ensurePublicDid, registerPublicDidWithCredo } from './did/PublicDidService.ts'
-import { bridgeCredoEvents } from './events/credo-bridge.ts'
+import { bridgeCredoEvents, eventRecoverers } from './event-sources.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
 import { recoverLostEvents } from './events/recovery.ts'
-import { EventStreamServer } from './events/stream/server.ts'
+import { EventStreamServer, type UpgradeGate } from './events/stream/server.ts'
 import { SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
@@ -35,6 +36,7 @@ import { createMetrics } from './observability/metrics.ts'
 import { observabilityRoutes } from './observability/routes.ts'
 import { IdempotencyStore } from './messages/idempotency.ts'
 import { MessageService } from './messages/MessageService.ts'
+import { PresentationCallbackSubscriber } from './proofs/callbacks.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { RetentionPruner } from './retention/pruner.ts'
@@ -69,6 +71,23 @@ export interface AgentNode {
   readonly openPublicSockets: number
   /** Stops servers, delivery, tunnel and agent once every event is stored, closes the database. */
   stop(): Promise<void>
+}
+
+/**
+ * The admin API's checks, for the event stream's upgrade: Host and Origin (`admin/access.ts`,
+ * 403), then, with ADMIN_API_TOKENS set, an accepted `Authorization: Bearer` token (401).
+ */
+function adminUpgradeGate(access: AdminAccessPolicy, tokens: AdminTokens): UpgradeGate {
+  return (request, path) => {
+    const refusal = checkAdminAccess(access, request.headers.host, request.headers.origin)
+    if (refusal) return { status: 403, body: refusal }
+    if (tokens.guards(path) && !tokens.accepts(request.headers.authorization))
+      return {
+        status: 401,
+        body: { error: 'unauthorized', message: 'the event stream needs Authorization: Bearer <token> (ADMIN_API_TOKENS)' },
+      }
+    return undefined
+  }
 }
 
 /**
@@ -139,6 +158,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
     )
   }
+  // Before any flow can report (recovery, the inbox): a subscriber added for the first time
+  // starts at the newest event.
+  const callbacks = new PresentationCallbackSubscriber(config.eventDelivery.retry, guard, agent)
+  await delivery.addSubscriber(callbacks)
   const mcp = new McpStdioSupervisor(config.mcpStdioServers, logger.child({ component: 'mcp-stdio' }))
   mcp.start()
   cleanup.defer('stdio MCP servers', () => mcp.stop())
@@ -159,9 +182,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('subscriptions', () => subscriptions.stop())
   await subscriptions.start()
   bridgeCredoEvents(agent, events)
-  const recovered = await recoverLostEvents(agent, outbox, events, logger.child({ component: 'recovery' }))
-  // after recovery, so events of messages read before a crash come after the recovered ones
-  inbox.start(agent.context)
+  const recovered = await recoverLostEvents(outbox, events, eventRecoverers(agent), logger.child({ component: 'recovery' }))
+  // after recovery, so events of messages read before a crash come after the recovered ones;
+  // an envelope is deleted only once the events its processing published are stored
+  inbox.start(agent.context, () => events.drain())
   logger.info(recovered, 'start-up event recovery')
   logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
   const pruner = new RetentionPruner(outbox, config.retention, logger.child({ component: 'retention' }))
@@ -176,7 +200,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     logger: logger.child({ component: 'credential-types' }),
   })
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
-  const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, logger })
+  const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, events, logger })
   presentationRequests.start()
   cleanup.defer('presentation requests', () => presentationRequests.stop())
 
@@ -210,10 +234,19 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     presentationRequests,
     guard,
   })
-  adminApp.route('/', observabilityRoutes({ registry: metrics.registry, outbox, tunnel, maxLagSeconds: config.readyMaxOutboxLagSeconds }))
+  adminApp.route(
+    '/',
+    observabilityRoutes({
+      registry: metrics.registry,
+      outbox,
+      tunnel,
+      maxLagSeconds: config.readyMaxOutboxLagSeconds,
+      ignoredSubscribers: [callbacks.name],
+    }),
+  )
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
-  const eventStream = new EventStreamServer(outbox, events, config.adminAccess, logger.child({ component: 'event-stream' }))
-  eventStream.attach(adminServer, new AdminTokens(config.adminApiTokens))
+  const eventStream = new EventStreamServer(outbox, events, logger.child({ component: 'event-stream' }))
+  eventStream.attach(adminServer, adminUpgradeGate(config.adminAccess, new AdminTokens(config.adminApiTokens)))
   tunnel?.start()
 
   return {

@@ -15,14 +15,10 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { DomainError, type DomainErrorKind } from '../errors/index.ts'
+import { ErrorBody } from '../http/errors.ts'
 import type { Logger } from '../logging/index.ts'
 
-export const ErrorBody = z.object({
-  error: z.string(),
-  message: z.string(),
-  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-})
-export type ErrorBody = z.infer<typeof ErrorBody>
+export { ErrorBody } from '../http/errors.ts'
 
 /** Answers with the error envelope. */
 export function errorResponse<S extends ContentfulStatusCode>(

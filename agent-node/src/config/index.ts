@@ -17,8 +17,8 @@ import { join, resolve } from 'node:path'
 import { HttpUrl } from '@parley/shared'
 import { z } from 'zod'
 import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
-import type { RetryPolicy } from '../events/delivery/retry.ts'
 import { parseSigningSecret } from '../events/webhooks/signing.ts'
+import type { WebhookDelivery } from '../events/webhooks/subscriber.ts'
 import { parseNetworks } from '../http/outbound-guard.ts'
 import { defaultAllowedHosts, normalizeHost, normalizeOrigin, type AdminAccessPolicy } from '../admin/access.ts'
 import type { AdminBodyLimits } from '../admin/body-guard.ts'
@@ -61,15 +61,13 @@ export interface AgentNodeConfig {
   enableApiExplorer: boolean
   /** Base URL of the controller's webhook receiver (EVENTS_BASE_URL); events are POSTed to `<base>/<topic>`. */
   eventsBaseUrl?: string
-  /** How events are delivered to webhooks (the default subscription and HTTP subscriptions). */
-  eventDelivery: {
-    /** Standard Webhooks signing key, decoded from EVENTS_SIGNING_SECRET (`whsec_<base64>`); unsigned when absent. */
-    signingKey?: Buffer
-    /** EVENTS_MAX_ATTEMPTS (default 12), EVENTS_RETRY_BASE_MS (default 1000), EVENTS_RETRY_MAX_MS (default 300000). */
-    retry: RetryPolicy
-    /** Time allowed for one POST, in milliseconds (EVENTS_TIMEOUT_MS, default 10000). */
-    timeoutMs: number
-  }
+  /**
+   * How events are delivered to webhooks (the default subscription and HTTP subscriptions):
+   * EVENTS_SIGNING_SECRET (`whsec_<base64>`, decoded; unsigned when absent), EVENTS_MAX_ATTEMPTS
+   * (default 12), EVENTS_RETRY_BASE_MS (default 1000), EVENTS_RETRY_MAX_MS (default 300000),
+   * EVENTS_TIMEOUT_MS (time allowed for one POST, default 10000).
+   */
+  eventDelivery: WebhookDelivery
   /** Secret the wallet's private keys are encrypted with (AGENT_WALLET_KEY). */
   walletKey: string
   /** Folder for the embedded database and dev files (DATA_DIR, default ./data). */

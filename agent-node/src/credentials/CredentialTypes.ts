@@ -10,6 +10,7 @@
  * `checkClaims` is how offers and issuance validate claims: exactly one value per attribute.
  */
 import type { Claim } from '@parley/shared'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { CredentialKeyWorkers } from '../anoncreds/key-generation/CredentialKeyWorkers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { type FieldIssue, InvalidInputError, NotFoundError } from '../errors/index.ts'
@@ -50,8 +51,8 @@ export class ClaimsMismatchError extends InvalidInputError {
 }
 
 export class CredentialTypes {
-  /** Creations in progress, chained so they run one after the other. */
-  private queue: Promise<unknown> = Promise.resolve()
+  /** Creations run one after the other (one key: every creation waits for the one before). */
+  private readonly creations = new KeyedQueue()
 
   /**
    * @param issuerId the agent's public DID, issuer of every schema and definition.
@@ -70,9 +71,7 @@ export class CredentialTypes {
    * @throws CredentialTypeRegistrationError when the registry refuses either object.
    */
   create(request: CredentialTypeRequest): Promise<{ type: CredentialTypeRecord; created: boolean }> {
-    const run = this.queue.then(() => this.findOrCreate(request))
-    this.queue = run.catch(() => undefined)
-    return run
+    return this.creations.run('create', () => this.findOrCreate(request))
   }
 
   /** Every type, oldest first. */

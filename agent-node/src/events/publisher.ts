@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { eventConnectionId, type AgentEvent } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
 import type { DeliveryEngine } from './delivery/engine.ts'
+import { asStored, type InternalEvent } from './outbox/internal.ts'
 import type { NewEvent, OutboxStore, PublishedEvent } from './outbox/store.ts'
 
 export type { PublishedEvent } from './outbox/store.ts'
@@ -45,7 +46,21 @@ export class EventPublisher {
    * @throws (the promise rejects) when the database write fails.
    */
   publish(event: AgentEvent): Promise<PublishedEvent> {
-    const connectionId = eventConnectionId(event)
+    return this.append(eventConnectionId(event), event)
+  }
+
+  /**
+   * Appends internal event `event` (`outbox/internal.ts`) in lane `lane` (a key of its owner's
+   * choosing, standing where a connection id does), like `publish`: only the subscriber of its
+   * topic receives it, in lane order.
+   * @returns the stored event once it is durable.
+   * @throws (the promise rejects) when the database write fails.
+   */
+  publishInternal(lane: string, event: InternalEvent): Promise<PublishedEvent> {
+    return this.append(lane, asStored(event))
+  }
+
+  private append(connectionId: string, event: AgentEvent): Promise<PublishedEvent> {
     const stored = new Promise<PublishedEvent>((resolve, reject) => {
       this.queue.push({ event: { id: randomUUID(), connectionId, event }, resolve, reject })
     })

@@ -8,16 +8,18 @@
  * The peer's receipts (2060.io receipts protocol) drive `delivered` (`received`) and `viewed`
  * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
  */
-import type { MessageState, SendMessageBody } from '@parley/shared'
+import type { AgentEvent, MessageState, SendMessageBody } from '@parley/shared'
+import { KeyedQueue } from '@parley/shared/concurrency'
+import { ForwardOnly } from '@parley/shared/forward-only'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/receipts/index.ts'
 import type { EventPublisher } from '../events/publisher.ts'
+import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
 import type { Logger } from '../logging/index.ts'
 import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
-import { KeyedQueue } from '@parley/shared/concurrency'
 
-/** Position of each state; a move is taken only to a higher one. `errored` stands where `sent` does. */
-const RANK: Record<MessageState, number> = { created: 0, sent: 1, errored: 1, delivered: 2, viewed: 3 }
+/** The order of the states; a move is taken only to a later stage. `errored` stands where `sent` does. */
+const STATE_ORDER = new ForwardOnly<MessageState>([['created'], ['sent', 'errored'], ['delivered'], ['viewed']])
 
 /** Receipt states that move a delivery state; the others (created, submitted, deleted) say nothing new. */
 const FROM_RECEIPT: Partial<Record<ReceiptState, MessageState>> = {
@@ -90,11 +92,37 @@ export class DeliveryStates {
       await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state, body }))
     } else {
       const record = await repository.findById(this.agent.context, messageId)
-      if (!record || record.connectionId !== connectionId || RANK[state] <= RANK[record.state]) return
+      if (!record || record.connectionId !== connectionId || !STATE_ORDER.advances(record.state, state)) return
       record.state = state
       record.body = undefined // it left, or never will: nothing to send again
       await repository.update(this.agent.context, record)
     }
     await this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
   }
+}
+
+/**
+ * Recovery of delivery states (`events/recovery.ts`): a sent message whose stored state is ahead
+ * of its last `message-state-updated` gets one with the stored state (intermediate states
+ * collapsed). A record with no event at all is skipped: its `created` was never stored, so
+ * `POST /v1/message` failed and the controller never learned its id.
+ */
+export function messageStateRecoverer(agent: DidcommAgent): EventRecoverer {
+  return lastStateRecoverer<MessageState>(
+    'messageStates',
+    (event) => (event.type === 'message-state-updated' ? [event.messageId, event.state] : undefined),
+    async (last, logger) => {
+      const records = await sentMessageRepository(agent.context).getAll(agent.context)
+      return records.flatMap((record): AgentEvent[] => {
+        const reported = last.get(record.id)
+        if (!reported || reported === record.state) return []
+        logger.warn(
+          { connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported },
+          'recovering a lost message-state-updated',
+        )
+        const timestamp = Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000)
+        return [{ type: 'message-state-updated', messageId: record.id, connectionId: record.connectionId, state: record.state, timestamp }]
+      })
+    },
+  )
 }

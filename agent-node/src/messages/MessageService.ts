@@ -17,18 +17,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import { RecordDuplicateError } from '@credo-ts/core'
-import {
-  DidCommConnectionService,
-  DidCommDidExchangeState,
-  DidCommMessageSender,
-  DidCommOutboundMessageContext,
-  type DidCommConnectionRecord,
-} from '@credo-ts/didcomm'
+import { DidCommConnectionService, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import type { MessageState, SendMessageBody } from '@parley/shared'
 import { KeyedQueue } from '@parley/shared/concurrency'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { isTerminated } from '../didcomm/hangup.ts'
 import { ConflictError, DomainError, type DomainErrorKind } from '../errors/index.ts'
+import { sendOnConnection } from '../didcomm/sendOnConnection.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
 import { requestHash, IdempotencyKeyReusedError, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts'
@@ -197,9 +192,7 @@ export class MessageService {
       messageId,
       async sendDidComm(message) {
         message.id = messageId
-        await agent.dependencyManager
-          .resolve(DidCommMessageSender)
-          .sendMessage(new DidCommOutboundMessageContext(message, { agentContext: agent.context, connection }))
+        await sendOnConnection(agent.context, connection, message)
       },
     }
   }

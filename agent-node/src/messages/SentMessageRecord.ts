@@ -5,8 +5,9 @@
  * (accepted, not yet handed to a transport) the record also keeps its body, so a restart sends it
  * (`MessageService.resendAccepted`); records are sealed at rest like every Credo record.
  */
-import { BaseRecord, EventEmitter, InjectionSymbols, Repository, type AgentContext, type StorageService } from '@credo-ts/core'
+import { BaseRecord, type AgentContext, type Repository } from '@credo-ts/core'
 import type { MessageState, SendMessageBody } from '@parley/shared'
+import { recordRepository } from '../wallet/storage/repository.ts'
 
 type SentMessageTags = { connectionId: string; state: MessageState }
 
@@ -37,10 +38,5 @@ export class SentMessageRecord extends BaseRecord<SentMessageTags> {
 
 /** The repository of `SentMessageRecord`s in `agentContext`'s storage. */
 export function sentMessageRepository(agentContext: AgentContext): Repository<SentMessageRecord> {
-  const { dependencyManager } = agentContext
-  return new Repository(
-    SentMessageRecord,
-    dependencyManager.resolve<StorageService<SentMessageRecord>>(InjectionSymbols.StorageService),
-    dependencyManager.resolve(EventEmitter),
-  )
+  return recordRepository(agentContext, SentMessageRecord)
 }

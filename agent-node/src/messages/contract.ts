@@ -32,6 +32,14 @@ export type MessageSender<T extends SendMessageType> = (body: Extract<SendMessag
  */
 export type MessageReceiver = (agent: DidcommAgent, receive: (message: MessageEnvelope) => Promise<unknown>) => void
 
+/**
+ * Lists the envelopes of the messages of one protocol that `agent`'s storage holds as received
+ * (for the start-up recovery of a `message-received` a crash lost, `received.ts`). A protocol
+ * whose messages leave no record has none: the inbox keeps its envelopes until their events are
+ * stored (`didcomm/inbox/InboundInbox.ts`).
+ */
+export type MessageRecovery = (agent: DidcommAgent) => Promise<MessageEnvelope[]>
+
 /** The thread id an envelope reports: the message's thread, else its parent thread, else null. */
 export function envelopeThreadId(message: DidCommMessage): string | null {
   return message.thread?.threadId ?? message.thread?.parentThreadId ?? null

@@ -3,11 +3,13 @@
  * in a long if/else):
  * - `senders`: `type -> send` for the types the controller sends through `POST /v1/message`;
  * - `receivers`: one subscription per protocol, turning what a peer sends into `message-received`
- *   envelopes; each received message is also acknowledged with a `received` receipt.
+ *   envelopes; each received message is also acknowledged with a `received` receipt;
+ * - `recoveries`: for the protocols whose received messages leave a record, how start-up recovery
+ *   finds them (`received.ts`).
  * Each protocol's pair lives in `types/<protocol>.ts`.
  */
 import type { SendMessageBody, SendMessageType } from '@parley/shared'
-import type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+import type { MessageReceiver, MessageRecovery, MessageSender, SendContext } from './contract.ts'
 import { acknowledged } from './acknowledge.ts'
 import { receiveActionMenu, sendContextualMenuUpdate } from './types/action-menu.ts'
 import { receiveCalls, sendCallAccept, sendCallEnd, sendCallOffer, sendCallReject } from './types/calls.ts'
@@ -25,9 +27,9 @@ import { receiveIdentityProofSubmit, sendIdentityProofRequest, sendIdentityProof
 import { receiveMenuSelect, sendMenuDisplay } from './types/question-answer.ts'
 import { receiveReactions, sendReaction, sendReceipts } from './types/receipts.ts'
 import { receiveTerminateConnection, sendTerminateConnection } from './types/terminate-connection.ts'
-import { receiveText, sendText } from './types/text.ts'
+import { receiveText, recoverText, sendText } from './types/text.ts'
 
-export type { MessageReceiver, MessageSender, SendContext } from './contract.ts'
+export type { MessageReceiver, MessageRecovery, MessageSender, SendContext } from './contract.ts'
 
 export const senders: { [T in SendMessageType]: MessageSender<T> } = {
   text: sendText,
@@ -64,6 +66,9 @@ export const receivers: readonly MessageReceiver[] = [
   receiveCredentialProposal,
   receiveIdentityProofSubmit,
 ]
+
+/** The received messages storage holds, per protocol that keeps them (the others: see `MessageRecovery`). */
+export const recoveries: readonly MessageRecovery[] = [recoverText]
 
 /** Sends `body` with the sender registered for its type. */
 export function sendMessage(body: SendMessageBody, context: SendContext): Promise<void> {

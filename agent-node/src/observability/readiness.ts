@@ -1,6 +1,8 @@
 /**
  * Readiness of agent-node (`GET /readyz`): the database answers, the tunnel is open (when one is
- * configured), and no subscriber is further behind the outbox than the configured limit.
+ * configured), and no subscriber is further behind the outbox than the configured limit (the
+ * subscribers named in `ignoredSubscribers` aside: presentation callbacks to a controller's URL say
+ * nothing about whether this agent can serve).
  */
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { TunnelClient } from '../tunnel/TunnelClient.ts'
@@ -20,9 +22,17 @@ export interface Readiness {
   }
 }
 
+/** What readiness is checked from; `ignoredSubscribers` do not count in the outbox lag. */
+export interface ReadinessSources {
+  outbox: OutboxStore
+  tunnel?: TunnelClient
+  maxLagSeconds: number
+  ignoredSubscribers?: readonly string[]
+}
+
 /** Runs the checks once. Never throws: a failing check is reported in the answer. */
-export async function checkReadiness(sources: { outbox: OutboxStore; tunnel?: TunnelClient; maxLagSeconds: number }): Promise<Readiness> {
-  const { outbox, tunnel, maxLagSeconds } = sources
+export async function checkReadiness(sources: ReadinessSources): Promise<Readiness> {
+  const { outbox, tunnel, maxLagSeconds, ignoredSubscribers = [] } = sources
   const tunnelCheck: Readiness['checks']['tunnel'] = tunnel
     ? { ok: tunnel.connected, state: tunnel.connected ? 'connected' : 'disconnected' }
     : { ok: true, state: 'not-configured' }
@@ -35,7 +45,8 @@ export async function checkReadiness(sources: { outbox: OutboxStore; tunnel?: Tu
       }),
     ])
     const now = Date.now()
-    const worst = lags.reduce<{ subscriber?: string; lagSeconds: number }>(
+    const counted = lags.filter((lag) => !ignoredSubscribers.includes(lag.subscriber))
+    const worst = counted.reduce<{ subscriber?: string; lagSeconds: number }>(
       (max, lag) => {
         const lagSeconds = Math.max(0, now - lag.oldestCreatedAt) / 1000
         return lagSeconds > max.lagSeconds ? { subscriber: lag.subscriber, lagSeconds } : max

@@ -7,12 +7,10 @@
  */
 import { Hono } from 'hono'
 import type { Registry } from 'prom-client'
-import type { OutboxStore } from '../events/outbox/store.ts'
-import type { TunnelClient } from '../tunnel/TunnelClient.ts'
-import { checkReadiness } from './readiness.ts'
+import { checkReadiness, type ReadinessSources } from './readiness.ts'
 
 /** Routes answering from `registry` and the readiness sources. */
-export function observabilityRoutes(deps: { registry: Registry; outbox: OutboxStore; tunnel?: TunnelClient; maxLagSeconds: number }): Hono {
+export function observabilityRoutes(deps: ReadinessSources & { registry: Registry }): Hono {
   return new Hono()
     .get('/healthz', (c) => c.json({ ok: true }))
     .get('/readyz', async (c) => {

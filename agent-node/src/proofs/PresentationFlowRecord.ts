@@ -54,8 +54,9 @@ export class PresentationFlowRecord extends BaseRecord<PresentationFlowTags> {
   /** The last status reported (invitation flows); none before the first. */
   status?: PresentationStatus
   /**
-   * Reports stored and not yet acknowledged by the callback, oldest first: each is added in the
-   * same write as the status it reports and removed once POSTed (2xx), refused (4xx) or given up.
+   * Reports stored and not yet handed to the event outbox, oldest first: each is added in the
+   * same write as the status it reports and removed once it is in the outbox (`callbacks.ts`
+   * delivers it from there).
    */
   pendingCallbacks?: CallbackUpdate[]
 

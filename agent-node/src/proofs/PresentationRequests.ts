@@ -5,17 +5,12 @@
  * and POSTs its statuses to the controller's `callbackUrl`: `scanned`, `connected`, then `ok`
  * with the claims, or `refused` / `verification-error` with a `reason` (see `outcome.ts`).
  *
- * Callback POSTs of one flow go one at a time, in order, through the outbound guard (the URL was
- * checked when the request was made, and every connection, redirects included, is checked
- * again). They are durable: each report is stored on the flow record in the same write as its
- * status, before it is POSTed, and removed once done, so reports still owed are POSTed again
- * after a restart (`start`). A report is retried like a webhook event (`events/webhooks/post.ts`
- * outcomes, the `EVENTS_*` retry policy of `events/delivery/retry.ts`): 2xx is done; 4xx is
- * refused for good and dropped; anything else is retried with backoff until the policy's attempts
- * are used up, then dropped (logged as an error). The attempt count restarts with the process.
- * Each status is reported once; a status never follows a later one.
+ * Callbacks are durable: each report is stored on the flow record in the same write as its
+ * status, then handed to the event outbox as an internal event and removed from the record; the
+ * delivery engine POSTs it (`callbacks.ts`: retries with stored attempts, dead letters, replay).
+ * Reports still on a record after a crash are handed over at the next `start`. Each status is
+ * reported once; a status never follows a later one.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import {
   DidCommConnectionEventTypes,
   DidCommDidExchangeState,
@@ -23,21 +18,19 @@ import {
   type DidCommConnectionStateChangedEvent,
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import { retryDelay } from '../events/delivery/retry.ts'
-import { postForDelivery } from '../events/webhooks/post.ts'
+import type { EventPublisher } from '../events/publisher.ts'
 import { createMessageInvitation } from '../didcomm/invitations.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { Logger } from '../logging/index.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
-import { anonCredsProofRequest, presentationOutcome, STATUS_RANK, type PresentationStatus } from './outcome.ts'
+import { anonCredsProofRequest, presentationOutcome, STATUS_ORDER, type PresentationStatus } from './outcome.ts'
 import { PresentationFlowRecord, type CallbackUpdate } from './PresentationFlowRecord.ts'
+import { callbackLane, PRESENTATION_CALLBACK_TOPIC, type PresentationCallbackEvent } from './callbacks.ts'
 import { completeRequested, type RequestedCredentialInput } from './requested.ts'
-
-/** Time allowed for one callback POST, in milliseconds. */
-export const CALLBACK_TIMEOUT_MS = 10_000
 
 /** What `POST /v1/presentation-request` asks for, both shapes brought to one. */
 export interface PresentationRequestInput {
@@ -53,30 +46,19 @@ export interface PresentationRequestInvitation {
   shortUrl: string
 }
 
-/** Body POSTed to `callbackUrl`: the spec's `status`, and the same value as `state`, vs-agent's name for it. */
-export interface PresentationCallbackBody extends CallbackUpdate {
-  ref?: string
-  proofExchangeId: string
-  state: CallbackUpdate['status']
-}
-
 export interface PresentationRequestsDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
   shortUrls: ShortUrls
   guard: OutboundGuard
+  /** Where owed callback reports go (delivered by `PresentationCallbackSubscriber`). */
+  events: EventPublisher
   logger: Logger
 }
 
 export class PresentationRequests {
-  /** Tail of each flow's report chain. */
-  private readonly chains = new Map<string, Promise<void>>()
-  /** The callback sender of each flow with reports owed (at most one per flow). */
-  private readonly senders = new Map<string, Promise<void>>()
-  /** Flows whose sender must run again when the current one ends. */
-  private readonly rerun = new Set<string>()
-  /** Aborted by `stop`: retries waiting stop, owed reports stay stored for the next start. */
-  private readonly stopping = new AbortController()
+  /** Updates of one flow run one at a time, in order. */
+  private readonly updates = new KeyedQueue()
 
   constructor(private readonly deps: PresentationRequestsDeps) {}
 
@@ -112,14 +94,14 @@ export class PresentationRequests {
 
   /**
    * Follows every invitation flow (short URL opened, connection states, proof exchange states)
-   * and resumes the callbacks still owed from before a restart.
+   * and hands over the callback reports a crash left on flow records.
    */
   start(): void {
     const { agent, shortUrls, logger } = this.deps
     void this.repository()
       .findByQuery(agent.context, { callbackPending: true })
       .then((flows) => {
-        for (const flow of flows) this.sendCallbacks(flow.id)
+        for (const flow of flows) void this.enqueue(flow.id, () => this.handOver(flow.id))
       })
       .catch((error: unknown) => logger.error({ err: error }, 'could not resume presentation callbacks'))
     shortUrls.onResolved((record) => this.reportByOutOfBand(record.outOfBandId, 'scanned'))
@@ -148,14 +130,9 @@ export class PresentationRequests {
     })
   }
 
-  /**
-   * Stops: waits for the status updates under way, then ends the callback senders (a POST in
-   * flight is abandoned; every report still owed is stored and POSTed after the next start).
-   */
+  /** Stops: waits for the status updates under way (their callback reports are in the outbox then). */
   async stop(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all(this.chains.values())
-    this.stopping.abort()
-    await Promise.all(this.senders.values())
+    while (this.updates.size > 0) await this.updates.settled()
   }
 
   private reportByOutOfBand(outOfBandId: string, status: PresentationStatus): void {
@@ -167,82 +144,43 @@ export class PresentationRequests {
 
   /** Runs `task` after the flow's earlier tasks (every write of a flow record goes through here). Never rejects. */
   private enqueue(flowId: string, task: () => Promise<void>): Promise<void> {
-    const next = (this.chains.get(flowId) ?? Promise.resolve())
-      .then(task)
+    return this.updates
+      .run(flowId, task)
       .catch((error: unknown) => this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation flow update failed'))
-    this.chains.set(flowId, next)
-    void next.then(() => {
-      if (this.chains.get(flowId) === next) this.chains.delete(flowId)
-    })
-    return next
   }
 
-  /** Stores `update` when it moves the flow forward, with its callback report when there is a callback, and starts sending. */
+  /** Stores `update` when it moves the flow forward, with its callback report when there is a callback, and hands the report over. */
   private async report(stale: PresentationFlowRecord, update: CallbackUpdate): Promise<void> {
     const { agent } = this.deps
     const repository = this.repository()
     const flow = await repository.getById(agent.context, stale.id)
-    if (flow.status && STATUS_RANK[update.status] <= STATUS_RANK[flow.status]) return
+    if (!STATUS_ORDER.advances(flow.status, update.status)) return
     flow.status = update.status
     if (flow.callbackUrl) flow.pendingCallbacks = [...(flow.pendingCallbacks ?? []), update]
     await repository.update(agent.context, flow)
-    if (flow.callbackUrl) this.sendCallbacks(flow.id)
+    if (flow.callbackUrl) await this.handOver(flow.id)
   }
 
   /**
-   * Starts the callback sender of flow `flowId`; when one runs already, it is started again once
-   * that one ends (it may have looked for reports just before this one was stored).
+   * Appends the flow's stored reports to the outbox (oldest first, in the flow's lane), then
+   * removes them from the record. A crash in between appends them again at the next start: the
+   * callback may then get a report twice (at least once, like every event).
    */
-  private sendCallbacks(flowId: string): void {
-    if (this.stopping.signal.aborted) return
-    if (this.senders.has(flowId)) {
-      this.rerun.add(flowId)
-      return
-    }
-    const sender = this.runSender(flowId)
-      .catch((error: unknown) =>
-        this.deps.logger.warn({ proofExchangeId: flowId, err: error }, 'presentation callbacks interrupted; resumed on the next start'),
-      )
-      .finally(() => {
-        this.senders.delete(flowId)
-        if (this.rerun.delete(flowId)) this.sendCallbacks(flowId)
-      })
-    this.senders.set(flowId, sender)
-  }
-
-  /** POSTs the flow's owed reports, oldest first, each until done, refused or given up; returns when none is owed. */
-  private async runSender(flowId: string): Promise<void> {
-    const { agent, config, guard, logger } = this.deps
-    const policy = config.eventDelivery.retry
-    const { signal } = this.stopping
-    let attempts = 0
-    for (;;) {
-      const flow = await this.repository().getById(agent.context, flowId)
-      const head = flow.pendingCallbacks?.[0]
-      if (!head || !flow.callbackUrl || signal.aborted) return
-      const body: PresentationCallbackBody = { ref: flow.ref, proofExchangeId: flow.id, ...head, state: head.status }
-      const outcome = await postForDelivery(
-        flow.callbackUrl,
-        JSON.stringify(body),
-        {},
-        { fetch: (url, init) => guard.fetch(url, init), timeoutMs: CALLBACK_TIMEOUT_MS, signal },
-      )
-      if (signal.aborted) return
-      attempts++
-      const log = { proofExchangeId: flowId, status: head.status, attempts }
-      if (outcome.result === 'retry' && attempts < policy.maxAttempts) {
-        logger.warn({ ...log, error: outcome.error }, 'presentation callback failed; retrying')
-        await sleep(retryDelay(policy, attempts), undefined, { signal }).catch(() => undefined)
-        continue
+  private async handOver(flowId: string): Promise<void> {
+    const { agent, events } = this.deps
+    const flow = await this.repository().getById(agent.context, flowId)
+    const owed = flow.pendingCallbacks ?? []
+    if (!flow.callbackUrl || owed.length === 0) return
+    for (const update of owed) {
+      const report: PresentationCallbackEvent = {
+        type: PRESENTATION_CALLBACK_TOPIC,
+        callbackUrl: flow.callbackUrl,
+        body: { ref: flow.ref, proofExchangeId: flow.id, ...update, state: update.status },
       }
-      if (outcome.result !== 'acknowledged') logger.error({ ...log, error: outcome.error }, 'presentation callback given up')
-      attempts = 0
-      await this.enqueue(flowId, async () => {
-        const current = await this.repository().getById(agent.context, flowId)
-        current.pendingCallbacks = current.pendingCallbacks?.slice(1)
-        await this.repository().update(agent.context, current)
-      })
+      await events.publishInternal(callbackLane(flow.id), report)
     }
+    flow.pendingCallbacks = undefined
+    await this.repository().update(agent.context, flow)
   }
 
   private repository() {

@@ -18,6 +18,7 @@
  */
 import { DidCommProofState, type DidCommProofExchangeRecord } from '@credo-ts/didcomm'
 import type { Claim, Predicate } from '@parley/shared'
+import { ForwardOnly } from '@parley/shared/forward-only'
 import { z } from 'zod'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { RequestedCredential } from './PresentationFlowRecord.ts'
@@ -34,15 +35,11 @@ export const PresentationStatus = z.enum([
 export type PresentationStatus = z.infer<typeof PresentationStatus>
 
 /** How far along each status is; a flow never reports a status at or below the current one. */
-export const STATUS_RANK: Record<PresentationStatus, number> = {
-  scanned: 1,
-  connected: 2,
-  ok: 3,
-  refused: 3,
-  'no-compatible-credentials': 3,
-  'verification-error': 3,
-  'unspecified-error': 3,
-}
+export const STATUS_ORDER = new ForwardOnly<PresentationStatus>([
+  ['scanned'],
+  ['connected'],
+  ['ok', 'refused', 'no-compatible-credentials', 'verification-error', 'unspecified-error'],
+])
 
 /** The final statuses of a failed exchange. */
 type FailedStatus = Exclude<PresentationStatus, 'scanned' | 'connected' | 'ok'>

@@ -11,7 +11,10 @@
  * one larger than `MAX_EVENT_BYTES`, or one the worker answers `reject` to. A command's idempotency
  * key makes a repeated command run once, also across restarts (it is claimed in the agent
  * database by `MessageService`, scope `tunnel`). Reconnects use exponential backoff with full jitter.
- * Frames that do not parse are logged (rate-limited) and dropped; the socket stays up.
+ * Frames that do not parse are logged (rate-limited) and dropped; the socket stays up. The socket
+ * itself (dialling, backoff, answers per event, heartbeat, hold-off) is the dial-out client WebSocket
+ * event subscriptions use too (`events/websocket/dial-out.ts`); this class adds the handshake, the
+ * commands, the stats requests and the takeover rule.
  *
  * Takeover: the worker keeps one agent socket and closes the previous one with
  * `TUNNEL_CLOSE_REPLACED` (4000) when another client authenticates with the same secret. The close
@@ -23,14 +26,12 @@
  * is the one the operator must look at: the log says so.
  */
 import { randomUUID } from 'node:crypto'
-import { backOff } from 'exponential-backoff'
-import WebSocket, { type ClientOptions } from 'ws'
+import type { ClientOptions } from 'ws'
 import {
   DownstreamFrame,
   eventBytes,
   MAX_EVENT_BYTES,
   handshakeHeaders,
-  parseFrame,
   signTunnelHandshake,
   TUNNEL_CLOSE_REPLACED,
   type CommandFrame,
@@ -38,14 +39,14 @@ import {
   type StatsFrame,
   type UpstreamFrame,
 } from '@parley/shared'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { Logger } from '../logging/index.ts'
-import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
+import { DialOutSocket } from '../events/websocket/dial-out.ts'
 import type { MessageService } from '../messages/MessageService.ts'
 import { type CommandContext, commandOrderKey, runCommand } from './commands/index.ts'
-import { KeyedQueue } from '@parley/shared/concurrency'
 
 export interface TunnelClientOptions {
   url: string
@@ -74,23 +75,13 @@ const TUNNEL_RETRY: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, baseD
 export class TunnelClient implements Subscriber {
   readonly name = 'tunnel'
   readonly retry = TUNNEL_RETRY
-  private socket?: WebSocket
-  private stopped = false
-  /** Events sent and not yet acknowledged: id -> settles the attempt. */
-  private readonly awaitingAck = new Map<string, (outcome: DeliveryOutcome) => void>()
+  private readonly socket: DialOutSocket<DownstreamFrame>
   /** Commands of one connection run one at a time, in the order their frames came. */
   private readonly commands = new KeyedQueue()
-  private connectLoop?: Promise<void>
-  private readonly openListeners = new Set<() => void>()
-  private readonly rateLimited: RateLimitedLogger
-  /** Takeovers in a row, and the timer of the redial after the last one. */
+  /** Takeovers in a row. */
   private takeovers = 0
-  private holdOff?: NodeJS.Timeout
-  private pingTimer?: NodeJS.Timeout
   /** `stats-request` frames sent and not answered: id -> settles the request. */
   private readonly awaitingStats = new Map<string, (counters: StatsFrame['counters'] | Error) => void>()
-  /** Round trip of the last WebSocket ping answered, in milliseconds; undefined before the first pong. */
-  roundTripMs?: number
 
   constructor(
     private readonly options: TunnelClientOptions,
@@ -102,43 +93,64 @@ export class TunnelClient implements Subscriber {
      */
     private readonly commandServices: Pick<CommandContext, 'redactMessage' | 'mcp'> = {},
   ) {
-    this.rateLimited = new RateLimitedLogger(logger)
     commandServices.mcp?.onMessage((frame) => this.send(frame))
+    this.socket = new DialOutSocket({
+      peer: 'tunnel',
+      dial: async () => {
+        // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
+        const dialOptions: ClientOptions & { closeTimeout: number } = {
+          headers: handshakeHeaders(await signTunnelHandshake(options.secret)),
+          handshakeTimeout: 10_000,
+          maxPayload: MAX_FRAME_BYTES,
+          closeTimeout: CLOSE_TIMEOUT_MS,
+        }
+        return { url: options.url, options: dialOptions }
+      },
+      redial: { minDelayMs: options.minDelayMs ?? 250, maxDelayMs: options.maxDelayMs ?? 30_000 },
+      delayRedialAfterClose: false,
+      pingIntervalMs: options.pingIntervalMs ?? 15_000,
+      frames: DownstreamFrame,
+      rejection: (reason) => `rejected by the worker: ${reason}`,
+      onFrame: (frame) => this.onFrame(frame),
+      onOpen: () => logger.info({ url: options.url }, 'tunnel connected'),
+      onClose: (code, reason, openMs) => this.onClose(code, reason, openMs),
+      onDialFailed: (attempt, error) => logger.warn({ attempt, reason: error.message }, 'tunnel connection failed; retrying'),
+      logger,
+    })
   }
 
   /** Starts dialling; resolves at once (connection happens in the background). */
   start(): void {
-    this.stopped = false
-    this.reconnect()
+    this.socket.start()
   }
 
   /** Closes the socket and stops reconnecting. */
   async stop(): Promise<void> {
-    this.stopped = true
-    clearTimeout(this.holdOff)
-    clearInterval(this.pingTimer)
-    this.socket?.close(1000, 'agent shutting down')
-    this.socket = undefined
+    this.socket.stop(1000, 'agent shutting down')
   }
 
   get connected(): boolean {
-    return this.socket?.readyState === WebSocket.OPEN
+    return this.socket.connected
   }
 
   /** Whether another client took the tunnel over and this one waits before redialling. */
   get replaced(): boolean {
-    return this.holdOff !== undefined
+    return this.socket.holdingOff
   }
 
   /** Number of events sent and not yet acknowledged by the worker. */
   get pendingCount(): number {
-    return this.awaitingAck.size
+    return this.socket.pendingCount
+  }
+
+  /** Round trip of the last WebSocket ping answered, in milliseconds; undefined before the first pong. */
+  get roundTripMs(): number | undefined {
+    return this.socket.roundTripMs
   }
 
   /** Resolves when the tunnel is open (at once if it is). */
   waitUntilOpen(): Promise<void> {
-    if (this.connected) return Promise.resolve()
-    return new Promise((resolve) => this.openListeners.add(resolve))
+    return this.socket.waitUntilOpen()
   }
 
   /**
@@ -170,153 +182,47 @@ export class TunnelClient implements Subscriber {
    * conversation.
    */
   async deliver({ id, connectionId, seq, event }: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
-    const timeoutMs = this.options.ackTimeoutMs ?? 30_000
     const bytes = eventBytes(event)
     if (bytes > MAX_EVENT_BYTES) {
       const error = `event of ${bytes} bytes, more than the ${MAX_EVENT_BYTES} the tunnel carries`
       this.logger.error({ eventId: id, connectionId, type: event.type, bytes }, 'event too large for the tunnel; dead-lettered')
       return { result: 'rejected', error }
     }
-    return new Promise<DeliveryOutcome>((resolve) => {
-      const settle = (outcome: DeliveryOutcome) => {
-        clearTimeout(timer)
-        signal.removeEventListener('abort', onAbort)
-        this.openListeners.delete(onOpen)
-        if (this.awaitingAck.get(id) === settle) this.awaitingAck.delete(id)
-        resolve(outcome)
-      }
-      const onAbort = () => settle({ result: 'retry', error: 'delivery stopped' })
-      const timer = setTimeout(() => settle({ result: 'retry', error: `no acknowledgement within ${timeoutMs} ms` }), timeoutMs)
-      const onOpen = () => {
-        this.awaitingAck.set(id, settle)
-        this.logger.debug({ eventId: id, connectionId, seq, type: event.type }, 'event sent up the tunnel')
-        this.send({ kind: 'event', id, connectionId, seq, event })
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      if (this.connected) onOpen()
-      else this.openListeners.add(onOpen)
-    })
+    const frame: UpstreamFrame = { kind: 'event', id, connectionId, seq, event }
+    this.logger.debug({ eventId: id, connectionId, seq, type: event.type }, 'event sent up the tunnel')
+    const outcome = await this.socket.attempt(id, JSON.stringify(frame), this.options.ackTimeoutMs ?? 30_000, signal)
+    if (outcome.result === 'acknowledged') this.logger.debug({ eventId: id }, 'event acknowledged by the worker')
+    else if (outcome.result === 'rejected')
+      this.logger.error({ eventId: id, reason: outcome.error }, 'the worker can never store this event; dead-lettered')
+    return outcome
   }
 
-  private reconnect(): void {
-    if (this.stopped || this.connectLoop || this.holdOff) return
-    this.connectLoop = backOff(() => this.connectOnce(), {
-      numOfAttempts: Number.MAX_SAFE_INTEGER,
-      startingDelay: this.options.minDelayMs ?? 250,
-      maxDelay: this.options.maxDelayMs ?? 30_000,
-      timeMultiple: 2,
-      jitter: 'full',
-      delayFirstAttempt: false,
-      retry: (error: Error, attempt: number) => {
-        this.logger.warn({ attempt, reason: error.message }, 'tunnel connection failed; retrying')
-        return !this.stopped
-      },
-    })
-      .catch(() => undefined)
-      .finally(() => {
-        this.connectLoop = undefined
-      })
-  }
-
-  /** One dial: resolves once the socket is open, rejects if it fails before that. */
-  private async connectOnce(): Promise<void> {
-    if (this.stopped) return
-    const headers = handshakeHeaders(await signTunnelHandshake(this.options.secret))
-    await new Promise<void>((resolve, reject) => {
-      // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
-      const options: ClientOptions & { closeTimeout: number } = {
-        headers,
-        handshakeTimeout: 10_000,
-        maxPayload: MAX_FRAME_BYTES,
-        closeTimeout: CLOSE_TIMEOUT_MS,
-      }
-      const socket = new WebSocket(this.options.url, options)
-      socket.once('unexpected-response', (_req, res) => {
-        let body = ''
-        res.on('data', (chunk: Buffer) => (body = (body + chunk.toString()).slice(0, 200)))
-        res.on('error', reject)
-        res.on('end', () => reject(new Error(`worker refused the tunnel: HTTP ${res.statusCode} ${body}`)))
-      })
-      socket.once('error', (error) => reject(error))
-      socket.once('open', () => {
-        this.attach(socket)
-        resolve()
-      })
-    })
-  }
-
-  private attach(socket: WebSocket): void {
-    this.socket = socket
-    const openedAt = Date.now()
-    socket.on('error', (error) => this.rateLimited.log('warn', 'tunnel-socket-error', { err: error }, 'tunnel socket error'))
-    socket.on('message', (data, isBinary) => this.onFrame(isBinary ? new Uint8Array(data as Buffer) : data.toString()))
-    socket.on('close', (code, reason) => {
-      clearInterval(this.pingTimer)
-      if (this.socket === socket) this.socket = undefined
-      for (const settle of [...this.awaitingAck.values()]) settle({ result: 'retry', error: 'tunnel closed before the acknowledgement' })
-      if (Date.now() - openedAt >= REPLACED_HOLD_OFF_CAP_MS) this.takeovers = 0
-      for (const settle of [...this.awaitingStats.values()]) settle(new Error('tunnel closed before the stats'))
-      if (code === TUNNEL_CLOSE_REPLACED && !this.stopped) this.holdOffAfterTakeover()
-      else this.logger.info({ code, reason: reason.toString() }, 'tunnel closed')
-      this.reconnect()
-    })
-    this.logger.info({ url: this.options.url }, 'tunnel connected')
-    this.measureRoundTrip(socket)
-    const listeners = [...this.openListeners]
-    this.openListeners.clear()
-    for (const listener of listeners) listener()
-  }
-
-  /** Another client took the tunnel: says so, and redials only after the hold-off (see the module comment). */
-  private holdOffAfterTakeover(): void {
+  /** The socket closed: ends the stats requests; after a takeover, the hold-off before the redial. */
+  private onClose(code: number, reason: string, openMs: number): number | undefined {
+    for (const settle of [...this.awaitingStats.values()]) settle(new Error('tunnel closed before the stats'))
+    if (openMs >= REPLACED_HOLD_OFF_CAP_MS) this.takeovers = 0
+    if (code !== TUNNEL_CLOSE_REPLACED) {
+      this.logger.info({ code, reason }, 'tunnel closed')
+      return undefined
+    }
+    // Another client took the tunnel: say so, and redial only after the hold-off (see the module comment).
     this.takeovers++
     const holdOffMs = Math.min((this.options.replacedHoldOffMs ?? 60_000) * 2 ** (this.takeovers - 1), REPLACED_HOLD_OFF_CAP_MS)
     this.logger.error(
       { takeovers: this.takeovers, redialInMs: holdOffMs },
       'tunnel taken over: another client authenticated with TUNNEL_SECRET (a second agent-node on the same secret, or a leaked secret); not redialling until the hold-off ends',
     )
-    this.holdOff = setTimeout(() => {
-      this.holdOff = undefined
-      this.reconnect()
-    }, holdOffMs)
-    this.holdOff.unref()
-  }
-
-  /** Pings `socket` now and every `pingIntervalMs`; each pong sets `roundTripMs`. */
-  private measureRoundTrip(socket: WebSocket): void {
-    let sentAt = 0
-    const ping = () => {
-      sentAt = performance.now()
-      socket.ping()
-    }
-    socket.on('pong', () => {
-      this.roundTripMs = performance.now() - sentAt
-    })
-    clearInterval(this.pingTimer)
-    this.pingTimer = setInterval(ping, this.options.pingIntervalMs ?? 15_000)
-    this.pingTimer.unref()
-    ping()
+    return holdOffMs
   }
 
   private send(frame: UpstreamFrame): void {
-    this.socket?.send(JSON.stringify(frame))
+    this.socket.send(JSON.stringify(frame))
   }
 
-  private onFrame(data: string | Uint8Array): void {
-    const parsed = parseFrame(DownstreamFrame, data)
-    if ('error' in parsed) {
-      this.rateLimited.log('warn', 'tunnel-frame-rejected', { error: parsed.error }, 'rejected tunnel frame')
-      return
-    }
-    const { frame } = parsed
-    if (frame.kind === 'ack') {
-      this.logger.debug({ eventId: frame.id }, 'event acknowledged by the worker')
-      this.awaitingAck.get(frame.id)?.({ result: 'acknowledged' })
-    } else if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
-    else if (frame.kind === 'reject') {
-      this.logger.error({ eventId: frame.id, reason: frame.reason }, 'the worker can never store this event; dead-lettered')
-      this.awaitingAck.get(frame.id)?.({ result: 'rejected', error: `rejected by the worker: ${frame.reason}` })
-    } else void this.commands.run(commandOrderKey(frame.command), () => this.runCommand(frame))
+  /** Frames other than `ack` and `reject` (the dial-out client settles those). */
+  private onFrame(frame: DownstreamFrame): void {
+    if (frame.kind === 'stats') this.awaitingStats.get(frame.id)?.(frame.counters)
+    else if (frame.kind === 'command') void this.commands.run(commandOrderKey(frame.command), () => this.runCommand(frame))
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../../src/didcomm/receipts/index.ts'
+import { conditions } from '../support/conditions.ts'
 import { startWalletSession, type WalletSession } from '../support/wallet-session.ts'
 
 describe('message receipts', () => {
@@ -86,5 +87,26 @@ describe('message receipts', () => {
       changed()
     })
     expect(ids.every((id) => acknowledged.has(id))).toBe(true)
+  })
+
+  it('sends a received receipt only once the message-received event it reports is stored', async () => {
+    const storedAtReceipt = new Map<string, boolean>()
+    const checked = conditions(() => `checked: ${[...storedAtReceipt.keys()].join(', ')}`)
+    const storedIds = async () => {
+      const stored = await session.node.outbox.eventsAfterPosition(0, { topics: ['message-received'] }, 10_000)
+      return new Set(stored.map((published) => (published.event as { message: { id: string } }).message.id))
+    }
+    session.wallet.agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
+      for (const r of payload.receipts) {
+        if (r.state !== ReceiptState.Received) continue
+        void storedIds().then((ids) => {
+          storedAtReceipt.set(r.messageId, ids.has(r.messageId))
+          checked.changed()
+        })
+      }
+    })
+    const ids = await Promise.all(['stored 1', 'stored 2'].map((text) => session.wallet.sendText(session.walletConnectionId, text)))
+    await checked.until(() => ids.every((id) => storedAtReceipt.has(id)))
+    expect(ids.map((id) => storedAtReceipt.get(id))).toEqual([true, true])
   })
 })

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { conditions } from '../support/conditions.ts'
+import { recordDeliveries } from '../support/delivery-records.ts'
 
 describe('presentation-request callbacks', () => {
   let receiver: EventReceiver
@@ -51,9 +52,10 @@ describe('presentation-request callbacks', () => {
       },
     })
     expect(response.status).toBe(200)
-    const { shortUrl } = (await response.json()) as { shortUrl: string }
+    const { shortUrl, proofExchangeId } = (await response.json()) as { shortUrl: string; proofExchangeId: string }
     const opened = await fetch(shortUrl, { redirect: 'manual' })
     await opened.body?.cancel()
+    return proofExchangeId
   }
   const postsOf = (ref: string) => posts.filter((p) => p.ref === ref).map((p) => [p.status, p.answered])
   /** Waits until `count` POSTs of `ref` were received and answered. */
@@ -106,5 +108,56 @@ describe('presentation-request callbacks', () => {
     expect(postsOf('retried')).toHaveLength(3)
     expect(postsOf('exhausted')).toHaveLength(3)
     expect(postsOf('refused')).toHaveLength(1)
+  })
+
+  it('keeps the attempts across a restart; a report given up is a dead letter, and replays', async () => {
+    let releaseHeld!: (status: number) => void
+    const held = new Promise<number>((resolve) => (releaseHeld = resolve))
+    let answer: () => number | Promise<number> = () => {
+      answer = () => held // the second attempt hangs until the restart cuts it off
+      return 500
+    }
+    answers.set('persisted', () => answer())
+    const flowId = await requestAndScan('persisted')
+    await posted.until(() => postsOf('persisted').length === 2) // one failed attempt, one in flight
+    answer = () => 500
+    await agent.restart() // the attempt in flight is abandoned and not counted
+    releaseHeld(503)
+    await answered('persisted', 4)
+    type Listed = { id: string; reason: string; attempts: number }
+    let deadLetters: Listed[] = []
+    while (deadLetters.length === 0) {
+      const listed = await agent.admin(`/v1/dead-letters?subscriber=presentation-callbacks&connectionId=presentation-flow:${flowId}`)
+      deadLetters = ((await listed.json()) as { deadLetters: Listed[] }).deadLetters
+      if (deadLetters.length === 0) await new Promise((resolve) => setTimeout(resolve, 20)) // written just after the 4th answer
+    }
+    // 3 attempts in all: the one before the restart counts, so only two follow it.
+    expect(postsOf('persisted')).toEqual([
+      ['scanned', 500],
+      ['scanned', 503],
+      ['scanned', 500],
+      ['scanned', 500],
+    ])
+    expect(deadLetters).toMatchObject([{ reason: 'exhausted', attempts: 3 }])
+    const delivery = recordDeliveries(agent.node.delivery, 'presentation-callbacks')
+    answer = () => 204
+    expect((await agent.admin(`/v1/dead-letters/${deadLetters[0]!.id}/replay`, { method: 'POST' })).status).toBe(202)
+    await delivery.until(() => delivery.records.some((r) => r.status === 'replayed'))
+    expect(postsOf('persisted').at(-1)).toEqual(['scanned', 204])
+  })
+
+  it('drops the reports still owed of a flow that was deleted', async () => {
+    let releaseHeld!: (status: number) => void
+    const held = new Promise<number>((resolve) => (releaseHeld = resolve))
+    answers.set('deleted', () => held)
+    const flowId = await requestAndScan('deleted')
+    await posted.until(() => postsOf('deleted').length === 1) // in flight
+    const delivery = recordDeliveries(agent.node.delivery, 'presentation-callbacks')
+    expect((await agent.admin(`/v1/presentations/${flowId}`, { method: 'DELETE' })).status).toBe(204)
+    releaseHeld(503) // would be retried, but the flow is gone
+    await delivery.until(() =>
+      delivery.records.some((r) => r.event.connectionId === `presentation-flow:${flowId}` && r.status === 'acknowledged'),
+    )
+    expect(postsOf('deleted')).toEqual([['scanned', 503]])
   })
 })

@@ -22,6 +22,7 @@ import { and, asc, desc, eq, isNull } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { AgentEvent } from '@parley/shared/events'
 import { type EventFrame, REDACTION_MARKER } from '@parley/shared/tunnel'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { ApprovalNotice } from '../approvals/types.ts'
 import { approvals, directory, tunnelGateway } from '../bindings.ts'
 import { workerConfig } from '../config/index.ts'
@@ -53,8 +54,8 @@ export class Conversation extends DurableObject<Env> {
   /** This conversation's MCP clients (its own connections to user-controlled servers live here). */
   private readonly mcp: McpClients
   private readonly log: Logger
-  /** The last pass over owed work asked for (`handleOwed`); each runs after the one before. */
-  private passes: Promise<void> = Promise.resolve()
+  /** Passes over owed work (`handleOwed`), one key: each runs after the one before. */
+  private readonly passes = new KeyedQueue()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -149,12 +150,7 @@ export class Conversation extends DurableObject<Env> {
 
   /** Runs `pass` after the pass asked for before it (whatever that one's outcome); resolves or rejects with it. */
   private handleOwed(): Promise<void> {
-    const pass = this.passes.then(
-      () => this.pass(),
-      () => this.pass(),
-    )
-    this.passes = pass
-    return pass
+    return this.passes.run('owed', () => this.pass())
   }
 
   /** Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms for a later timer. */

@@ -1,22 +1,21 @@
 /**
  * Per-connection ordering of tunnel events: the events of one DIDComm connection run strictly one
- * after another, in arrival order; different connections run concurrently.
+ * after another, in arrival order; different connections run concurrently (the shared
+ * `KeyedQueue`, keyed by connection id).
  *
  * When an event fails, later events of its connection are held back (skipped, so not
  * acknowledged) until the failed event is delivered again: agent-node re-sends everything it has
  * not seen acknowledged, in order, so nothing is applied ahead of an earlier event.
  */
-export type QueueOutcome = 'done' | 'failed' | 'held-back'
+import { KeyedQueue } from '@parley/shared/concurrency'
 
-interface ConnectionQueue {
-  tail: Promise<unknown>
-  /** Id of the event that failed; the connection waits for it. */
-  failedEventId?: string
-}
+export type QueueOutcome = 'done' | 'failed' | 'held-back'
 
 /** The per-connection queues of one gateway instance (in memory; see the module comment). */
 export class ConnectionQueues {
-  private readonly queues = new Map<string, ConnectionQueue>()
+  private readonly queue = new KeyedQueue()
+  /** Id of the event that failed, per connection held back; the connection waits for it. */
+  private readonly failed = new Map<string, string>()
 
   /**
    * Runs `task` for event `eventId` of `connectionId` after every earlier task of that
@@ -25,28 +24,22 @@ export class ConnectionQueues {
    *   back), `held-back` when it was skipped because an earlier event of its connection failed.
    */
   run(connectionId: string, eventId: string, task: () => Promise<void>): Promise<QueueOutcome> {
-    const queue = this.queues.get(connectionId) ?? { tail: Promise.resolve() }
-    const outcome = queue.tail.then(async (): Promise<QueueOutcome> => {
-      if (queue.failedEventId !== undefined && queue.failedEventId !== eventId) return 'held-back'
+    return this.queue.run(connectionId, async (): Promise<QueueOutcome> => {
+      const failedEventId = this.failed.get(connectionId)
+      if (failedEventId !== undefined && failedEventId !== eventId) return 'held-back'
       try {
         await task()
-        queue.failedEventId = undefined
+        this.failed.delete(connectionId)
         return 'done'
       } catch {
-        queue.failedEventId = eventId
+        this.failed.set(connectionId, eventId)
         return 'failed'
       }
     })
-    queue.tail = outcome
-    this.queues.set(connectionId, queue)
-    void outcome.then(() => {
-      if (this.queues.get(connectionId)?.tail === outcome && queue.failedEventId === undefined) this.queues.delete(connectionId)
-    })
-    return outcome
   }
 
   /** Forgets held-back connections (a new agent socket starts from a clean slate). */
   reset(): void {
-    for (const queue of this.queues.values()) queue.failedEventId = undefined
+    this.failed.clear()
   }
 }

@@ -1,12 +1,7 @@
 /** The action-menu module's public surface (`agent.modules.actionMenu`). */
 import { AgentContext, inject, injectable } from '@credo-ts/core'
-import {
-  DidCommConnectionService,
-  DidCommMessageSender,
-  DidCommOutboundMessageContext,
-  type DidCommConnectionRecord,
-  type DidCommMessage,
-} from '@credo-ts/didcomm'
+import { DidCommConnectionService, type DidCommConnectionRecord, type DidCommMessage } from '@credo-ts/didcomm'
+import { sendOnConnection } from '../sendOnConnection.ts'
 import { ActionMenu, ActionMenuOption, ActionMenuRole, ActionMenuSelection } from './models/index.ts'
 import type { ActionMenuRecord } from './repository/index.ts'
 import { ActionMenuService } from './services/ActionMenuService.ts'
@@ -23,7 +18,6 @@ export class ActionMenuApi {
   constructor(
     @inject(ActionMenuService) private readonly service: ActionMenuService,
     @inject(DidCommConnectionService) private readonly connections: DidCommConnectionService,
-    @inject(DidCommMessageSender) private readonly sender: DidCommMessageSender,
     @inject(AgentContext) private readonly agentContext: AgentContext,
   ) {}
 
@@ -59,6 +53,6 @@ export class ActionMenuApi {
   }
 
   private async send(message: DidCommMessage, connection: DidCommConnectionRecord): Promise<void> {
-    await this.sender.sendMessage(new DidCommOutboundMessageContext(message, { agentContext: this.agentContext, connection }))
+    await sendOnConnection(this.agentContext, connection, message)
   }
 }

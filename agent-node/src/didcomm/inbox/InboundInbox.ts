@@ -4,8 +4,11 @@
  * envelopes are processed one at a time in arrival order (as Credo does); an HTTP envelope is
  * processed at once in its request (a request waiting behind others could deadlock two agents
  * that answer each other over HTTP). A crash loses nothing that was read: envelopes
- * still stored are processed at the next start. An envelope processed but not yet deleted when the
- * process died is processed again (at least once; events carry the DIDComm message id).
+ * still stored are processed at the next start. An envelope is deleted only once the events its
+ * processing published are stored (`settled`, given at `start`), so a message of any type whose
+ * `message-received` a crash lost is processed again at the next start. An envelope processed but
+ * not yet deleted when the process died is processed again (at least once; events carry the
+ * DIDComm message id).
  *
  * The backlog is bounded: `full` tells the transports to stop reading (WebSocket: the socket is
  * paused until the backlog is down to half; HTTP: 503), so a burst waits in the senders' and the
@@ -56,6 +59,8 @@ export class InboundInbox {
   /** One envelope (WebSocket job or HTTP request) processed per event-loop iteration. */
   private readonly turns = new EventLoopTurns()
   private agentContext?: AgentContext
+  /** Resolves once what processing published so far is stored (`start`). */
+  private settled: () => Promise<void> = () => Promise.resolve()
   private working?: Promise<void>
   private stopped = false
 
@@ -143,6 +148,7 @@ export class InboundInbox {
       await this.turns.next()
       const id = await this.store(envelope)
       const failure = await this.process(agentContext, envelope, session)
+      await this.settled()
       await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${id}`)
       return failure
     } finally {
@@ -150,9 +156,13 @@ export class InboundInbox {
     }
   }
 
-  /** Starts processing (stored envelopes first) in `agentContext`, once the agent is initialized. */
-  start(agentContext: AgentContext): void {
+  /**
+   * Starts processing (stored envelopes first) in `agentContext`, once the agent is initialized.
+   * `settled` resolves once the events published so far are stored; an envelope is deleted after it.
+   */
+  start(agentContext: AgentContext, settled?: () => Promise<void>): void {
     this.agentContext = agentContext
+    if (settled) this.settled = settled
     this.kick()
   }
 
@@ -201,6 +211,7 @@ export class InboundInbox {
       await this.turns.next()
       if (this.stopped) return
       await this.process(agentContext, job.envelope, job.session)
+      await this.settled()
       await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${job.id}`)
       this.jobs.shift()
       if (this.jobs.length <= MAX_INBOX_BACKLOG / 2 && this.roomListeners.size > 0) {

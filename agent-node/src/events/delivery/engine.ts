@@ -19,7 +19,7 @@ import { setMaxListeners } from 'node:events'
 import type { Logger } from '../../logging/index.ts'
 import type { Cursor, DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
 import { retryDelay } from './retry.ts'
-import type { DeliveryOutcome, Subscriber } from './subscriber.ts'
+import { receives, type DeliveryOutcome, type Subscriber } from './subscriber.ts'
 
 /** How many events a lane reads from the outbox per query. */
 const LANE_BATCH = 100
@@ -292,7 +292,7 @@ export class DeliveryEngine {
       const batch = this.takeBuffered(lane, cursor) ?? (await this.readOutbox(lane, connectionId, cursor, startPosition))
       if (batch.length === 0) return 'done'
       for (const event of batch) {
-        if (subscriber.accepts && !subscriber.accepts(event)) {
+        if (!receives(subscriber, event)) {
           this.move(subscriber.name, connectionId, event.seq)
         } else if ((await this.attempt(entry, lane, cursor, event)) === 'waiting') {
           lane.synced = false // the rest of this batch is not kept: read it again next time

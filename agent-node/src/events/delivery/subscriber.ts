@@ -16,6 +16,7 @@
  * Delivery is at least once: after a crash, the event in flight is delivered again with the
  * same `id`, so receivers dedupe by it.
  */
+import { isInternal } from '../outbox/internal.ts'
 import type { PublishedEvent } from '../outbox/store.ts'
 import type { RetryPolicy } from './retry.ts'
 
@@ -32,8 +33,19 @@ export interface Subscriber {
   /** Stable identifier, unique among subscribers; keys database rows. */
   readonly name: string
   readonly retry: RetryPolicy
+  /**
+   * The internal topic (`../outbox/internal.ts`) this subscriber serves: it then receives only
+   * that topic's events. Without it, a subscriber receives agent events only, never internal ones.
+   */
+  readonly topic?: string
   /** Whether `event` is for this subscriber (default: every event). Must be pure and fast. */
   accepts?(event: PublishedEvent): boolean
   /** One delivery attempt of `event`. Never throws; stops early when `signal` aborts. */
   deliver(event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome>
+}
+
+/** Whether `subscriber` receives `event`: its topic (internal subscribers) or an agent event, then its own filter. */
+export function receives(subscriber: Subscriber, event: PublishedEvent): boolean {
+  const ofTopic = subscriber.topic ? event.event.type === subscriber.topic : !isInternal(event)
+  return ofTopic && (!subscriber.accepts || subscriber.accepts(event))
 }

@@ -1,7 +1,8 @@
 /**
  * The admin event stream, `GET /v1/events` upgraded to a WebSocket on the admin server: for local
- * controllers on the private network (the admin port's bearer token when ADMIN_API_TOKENS is
- * set, `admin/auth.ts`), which dial the agent instead of exposing a receiver.
+ * controllers on the private network, which dial the agent instead of exposing a receiver. Who may
+ * open it is the `gate` the server is attached with (the composition gives it the admin API's
+ * Host/Origin checks and bearer tokens).
  *
  * The agent sends one `event` frame per event (`../websocket/frames.ts`) in outbox order (all
  * connections interleaved as they happened, each connection in `seq` order), filtered by the
@@ -17,16 +18,13 @@
  * 410 `cursor_expired` (events after it are gone), naming the position to resume from instead.
  *
  * A query that does not validate answers the upgrade with HTTP 400 and the admin error envelope;
- * an upgrade on any other path gets 404, one from a Host or Origin the admin API does not allow
- * 403 (`admin/access.ts`). Frames the client sends are bounded (4 KiB) and ignored; a protocol
+ * an upgrade on any other path gets 404, one the gate refuses its answer. Frames the client sends are bounded (4 KiB) and ignored; a protocol
  * error closes that stream only.
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import WebSocket, { WebSocketServer } from 'ws'
-import { checkAdminAccess, type AdminAccessPolicy } from '../../admin/access.ts'
-import type { AdminTokens } from '../../admin/auth.ts'
-import type { ErrorBody } from '../../admin/errors.ts'
+import { refuseUpgrade as refuse, type ErrorBody } from '../../http/errors.ts'
 import type { Logger } from '../../logging/index.ts'
 import type { OutboxStore } from '../outbox/store.ts'
 import type { EventPublisher } from '../publisher.ts'
@@ -36,6 +34,12 @@ import { EventStreamQuery } from './query.ts'
 
 /** The path of the stream on the admin server. */
 export const EVENT_STREAM_PATH = '/v1/events'
+/**
+ * Decides whether an upgrade request may open the stream (`path` is the stream's path): undefined
+ * lets it through, else the HTTP status and error body it is refused with.
+ */
+export type UpgradeGate = (request: IncomingMessage, path: string) => { status: number; body: ErrorBody } | undefined
+
 /** Events read from the outbox per query. */
 const BATCH = 100
 /** How long a closing stream waits for the client's close frame, in milliseconds. */
@@ -48,16 +52,12 @@ export class EventStreamServer {
   constructor(
     private readonly outbox: OutboxStore,
     private readonly publisher: EventPublisher,
-    private readonly access: AdminAccessPolicy,
     private readonly logger: Logger,
   ) {}
 
-  /**
-   * Takes the WebSocket upgrades of `server` (the admin server). With `tokens` enabled, an
-   * upgrade without an accepted `Authorization: Bearer` token is refused with 401.
-   */
-  attach(server: Server, tokens?: AdminTokens): void {
-    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head, tokens))
+  /** Takes the WebSocket upgrades of `server` (the admin server); `gate` refuses those it must. */
+  attach(server: Server, gate: UpgradeGate): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head, gate))
   }
 
   /** Closes every stream (code 1001; cut after a second without the client's close frame) and waits for them to end. */
@@ -70,16 +70,12 @@ export class EventStreamServer {
     this.sockets.close()
   }
 
-  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, tokens?: AdminTokens): void {
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, gate: UpgradeGate): void {
     // Node removes its own listener on upgrade; until ws takes the socket over, a reset must not throw.
     socket.on('error', (error) => this.logger.debug({ err: error }, 'event stream upgrade socket error'))
-    const refusal = checkAdminAccess(this.access, request.headers.host, request.headers.origin)
+    const refusal = gate(request, EVENT_STREAM_PATH)
     if (refusal) {
-      refuse(socket, 403, refusal)
-      return
-    }
-    if (tokens?.guards(EVENT_STREAM_PATH) && !tokens.accepts(request.headers.authorization)) {
-      refuse(socket, 401, { error: 'unauthorized', message: 'the event stream needs Authorization: Bearer <token> (ADMIN_API_TOKENS)' })
+      refuse(socket, refusal.status, refusal.body)
       return
     }
     const url = new URL(request.url ?? '/', 'http://admin')
@@ -153,7 +149,7 @@ export class EventStreamServer {
         const batch = await this.outbox.eventsAfterPosition(cursor, filter, BATCH)
         for (const event of batch) {
           if (!open) break
-          await send(ws, eventFrame(event))
+          if (matchesFilter(filter, event)) await send(ws, eventFrame(event)) // not internal events
           cursor = event.position
         }
         if (open && batch.length < BATCH && !more) await new Promise<void>((resolve) => (wake = resolve))
@@ -172,12 +168,4 @@ export class EventStreamServer {
 /** Sends `data` and resolves once it is written. */
 function send(ws: WebSocket, data: string): Promise<void> {
   return new Promise((resolve, reject) => ws.send(data, (error) => (error ? reject(error) : resolve())))
-}
-
-/** Answers an upgrade request with a plain HTTP error (admin error envelope) and closes it. */
-function refuse(socket: Duplex, status: number, body: ErrorBody): void {
-  const json = JSON.stringify(body)
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(json)}\r\nconnection: close\r\n\r\n${json}`,
-  )
 }

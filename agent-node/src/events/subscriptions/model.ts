@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { AgentEvent, urlField, type EventTopic as Topic } from '@parley/shared'
+import { isInternal } from '../outbox/internal.ts'
 import type { PublishedEvent } from '../outbox/store.ts'
 
 /** Every topic of the spec's "Events" section. */
@@ -60,8 +61,9 @@ export function deliveryKindOf(url: string): DeliveryKind {
   return /^wss?:/i.test(url) ? 'websocket' : 'http'
 }
 
-/** Whether `published` passes `filter`. */
+/** Whether `published` passes `filter` (an internal event, `../outbox/internal.ts`, never does). */
 export function matchesFilter(filter: EventFilter, published: PublishedEvent): boolean {
+  if (isInternal(published)) return false
   if (filter.connectionId && published.connectionId !== filter.connectionId) return false
   return !filter.topics || filter.topics.includes(published.event.type)
 }

@@ -13,12 +13,11 @@
  * and dead letters.
  */
 import { randomUUID } from 'node:crypto'
-import type { AgentNodeConfig } from '../../config/index.ts'
 import type { OutboundGuard } from '../../http/outbound-guard.ts'
 import type { Logger } from '../../logging/index.ts'
 import type { DeliveryEngine } from '../delivery/engine.ts'
 import type { PublishedEvent } from '../outbox/store.ts'
-import { WebhookSubscriber } from '../webhooks/subscriber.ts'
+import { WebhookSubscriber, type WebhookDelivery } from '../webhooks/subscriber.ts'
 import { WebSocketSubscriber } from '../websocket/subscriber.ts'
 import { deliveryKindOf, matchesFilter, type CreateSubscriptionBody, type EventFilter, type Subscription } from './model.ts'
 import type { SubscriptionStore } from './store.ts'
@@ -31,7 +30,7 @@ export interface SubscriptionServiceOptions {
   engine: DeliveryEngine
   guard: OutboundGuard
   /** Retry policy, timeout and signing key of HTTP deliveries (and the answer timeout of WebSocket ones). */
-  delivery: AgentNodeConfig['eventDelivery']
+  delivery: WebhookDelivery
   logger: Logger
 }
 

@@ -14,16 +14,20 @@ import type { DeliveryOutcome, Subscriber } from '../delivery/subscriber.ts'
 import { postForDelivery } from './post.ts'
 import { signatureHeaders } from './signing.ts'
 
-export interface WebhookSubscriberOptions {
+/** How events are POSTed (the default subscription, HTTP subscriptions; configuration `eventDelivery`). */
+export interface WebhookDelivery {
+  /** Standard Webhooks key (decoded `whsec_` secret); unsigned when absent. */
+  signingKey?: Buffer
+  retry: RetryPolicy
+  /** Time allowed for one POST, in milliseconds. */
+  timeoutMs: number
+}
+
+export interface WebhookSubscriberOptions extends WebhookDelivery {
   /** Stable subscriber name (database key), e.g. `webhook:default`. */
   name: string
   /** Base URL without trailing slash; the topic is appended as a path segment. */
   baseUrl: string
-  retry: RetryPolicy
-  /** Time allowed for one POST, in milliseconds. */
-  timeoutMs: number
-  /** Standard Webhooks key (decoded `whsec_` secret); unsigned when absent. */
-  signingKey?: Buffer
   /** Only events this accepts are posted (subscription filters). */
   accepts?: (event: PublishedEvent) => boolean
   /** The fetch to use (an outbound-guarded one for user-supplied URLs); global fetch by default. */

@@ -9,12 +9,8 @@
  * An invitation the agent made or forwarded keeps its own `@id` (the inviter recognises the
  * answering connection request by it), so those forms do not take Parley's message id.
  */
-import {
-  DidCommHandshakeProtocol,
-  DidCommMessageSender,
-  DidCommOutboundMessageContext,
-  DidCommOutOfBandInvitation,
-} from '@credo-ts/didcomm'
+import { DidCommHandshakeProtocol, DidCommOutOfBandInvitation } from '@credo-ts/didcomm'
+import { sendOnConnection } from '../../didcomm/sendOnConnection.ts'
 import type { MessageSender } from '../contract.ts'
 
 export const sendInvitation: MessageSender<'invitation'> = async (body, context) => {
@@ -40,7 +36,5 @@ export const sendInvitation: MessageSender<'invitation'> = async (body, context)
           autoAcceptConnection: true,
         })
       ).outOfBandInvitation
-  await agent.dependencyManager
-    .resolve(DidCommMessageSender)
-    .sendMessage(new DidCommOutboundMessageContext(invitation, { agentContext: agent.context, connection }))
+  await sendOnConnection(agent.context, connection, invitation) // keeps its own @id (see above)
 }

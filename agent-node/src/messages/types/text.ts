@@ -2,11 +2,12 @@
 import {
   DidCommBasicMessage,
   DidCommBasicMessageEventTypes,
+  DidCommBasicMessageRepository,
   DidCommBasicMessageRole,
   type DidCommBasicMessageStateChangedEvent,
 } from '@credo-ts/didcomm'
-import { MAX_TEXT_CHARS } from '@parley/shared'
-import { envelopeThreadId, type MessageReceiver, type MessageSender } from '../contract.ts'
+import { MAX_TEXT_CHARS, type TextMessageEnvelope } from '@parley/shared'
+import { envelopeThreadId, type MessageReceiver, type MessageRecovery, type MessageSender } from '../contract.ts'
 
 /** `text` -> basic message; `threadId` becomes the parent thread. */
 export const sendText: MessageSender<'text'> = async (body, context) => {
@@ -39,4 +40,30 @@ export const receiveText: MessageReceiver = (agent, receive) => {
       content: message.content,
     })
   })
+}
+
+/**
+ * The `text` envelopes of every basic message received, rebuilt from Credo's records (which it
+ * saves before it emits the event `receiveText` follows). A record keeps the message's thread
+ * id, which is its `@id` unless the sender set an explicit thread; `threadId` is rebuilt from the
+ * parent thread.
+ */
+export const recoverText: MessageRecovery = async (agent) => {
+  const records = await agent.dependencyManager
+    .resolve(DidCommBasicMessageRepository)
+    .findByQuery(agent.context, { role: DidCommBasicMessageRole.Receiver })
+  return records.flatMap((record): TextMessageEnvelope[] =>
+    record.threadId
+      ? [
+          {
+            type: 'text',
+            id: record.threadId,
+            connectionId: record.connectionId,
+            timestamp: Math.floor(new Date(record.sentTime).getTime() / 1000),
+            threadId: record.parentThreadId ?? null,
+            content: record.content,
+          },
+        ]
+      : [],
+  )
 }

@@ -1,0 +1,24 @@
+/**
+ * What feeds the event outbox, composed: the Credo events each owner turns into agent events
+ * (connections: `didcomm/connection-events.ts`; messages from peers: `messages/received.ts`;
+ * delivery states publish on their own, `messages/DeliveryStates.ts`), and the start-up recovery
+ * of each kind (`events/recovery.ts`). The `events/` layer knows none of them.
+ */
+import type { DidcommAgent } from './didcomm/agent.ts'
+import { connectionStateRecoverer, reportConnectionStates } from './didcomm/connection-events.ts'
+import type { EventPublisher } from './events/publisher.ts'
+import type { EventRecoverer } from './events/recovery.ts'
+import { messageStateRecoverer } from './messages/DeliveryStates.ts'
+import { receivedMessageRecoverer, reportReceivedMessages } from './messages/received.ts'
+
+/** Publishes, through `events`, the agent events `agent`'s Credo events imply (agent interface spec, "Events"). */
+export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): void {
+  const publish = (event: Parameters<EventPublisher['publish']>[0]) => events.publish(event)
+  reportConnectionStates(agent, publish)
+  reportReceivedMessages(agent, publish)
+}
+
+/** The recoverer of every kind of event the agent publishes from stored state. */
+export function eventRecoverers(agent: DidcommAgent): EventRecoverer[] {
+  return [connectionStateRecoverer(agent), receivedMessageRecoverer(agent), messageStateRecoverer(agent)]
+}

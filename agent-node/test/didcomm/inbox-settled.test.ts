@@ -1,0 +1,63 @@
+/**
+ * The inbox deletes an envelope only once the events its processing published are stored (the
+ * `settled` hook `app.ts` gives it: the publisher's drain), so a message of any type whose
+ * `message-received` a crash lost is processed again at the next start. Real SQLite; Credo's
+ * message receiver is a stand-in (unit test) that records what it was handed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AgentContext } from '@credo-ts/core'
+import type { DidCommEncryptedMessage } from '@credo-ts/didcomm'
+import { afterEach, describe, expect, it } from 'vitest'
+import { selectRows } from '../../src/database/dialect.ts'
+import { openDatabase, type Database } from '../../src/database/index.ts'
+import { InboundInbox } from '../../src/didcomm/inbox/InboundInbox.ts'
+import { createLogger } from '../../src/logging/index.ts'
+import { conditions } from '../support/conditions.ts'
+import { sql } from 'drizzle-orm'
+
+const envelope = { protected: 'p', iv: 'i', ciphertext: 'c', tag: 't' } as DidCommEncryptedMessage
+
+describe('inbox and the events of what it processed', () => {
+  let dir: string
+  let database: Database | undefined
+  afterEach(async () => {
+    await database?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('keeps an envelope stored until the events its processing published are stored', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-inbox-'))
+    database = await openDatabase(join(dir, 'agent.sqlite'))
+    const processed: unknown[] = []
+    const progress = conditions()
+    const agentContext = {
+      dependencyManager: {
+        resolve: () => ({
+          receiveMessage: async (received: unknown) => {
+            processed.push(received)
+            progress.changed()
+          },
+        }),
+      },
+    } as unknown as AgentContext
+    let stored!: () => void
+    let settledCalls = 0
+    const settled = () => {
+      settledCalls++
+      progress.changed()
+      return new Promise<void>((resolve) => (stored = resolve))
+    }
+    const stillStored = async () => (await selectRows<{ id: string }>(database!, sql`SELECT id FROM didcomm_inbox`)).length
+
+    const inbox = await InboundInbox.open(database, createLogger('silent'))
+    await inbox.accept(envelope)
+    inbox.start(agentContext, settled)
+    await progress.until(() => processed.length === 1 && settledCalls === 1)
+    expect(await stillStored()).toBe(1) // processed, its events not stored yet: kept
+    stored()
+    await inbox.stop()
+    expect(await stillStored()).toBe(0)
+  })
+})
