@@ -40,6 +40,7 @@ import { PresentationCallbackSubscriber } from './proofs/callbacks.ts'
 import { PresentationRequests } from './proofs/PresentationRequests.ts'
 import { createPublicApp, createPublicTransports, listenPublic } from './public/app.ts'
 import { RetentionPruner } from './retention/pruner.ts'
+import { TerminalRecords } from './retention/records.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
 import { redactReceivedMessage } from './messages/redaction.ts'
 import { TunnelClient } from './tunnel/TunnelClient.ts'
@@ -188,7 +189,12 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   inbox.start(agent.context, () => events.drain())
   logger.info(recovered, 'start-up event recovery')
   logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
-  const pruner = new RetentionPruner(outbox, config.retention, logger.child({ component: 'retention' }))
+  const pruner = new RetentionPruner(
+    outbox,
+    config.retention,
+    logger.child({ component: 'retention' }),
+    new TerminalRecords(agent, wallet.storageService),
+  )
   pruner.start()
   cleanup.defer('retention', () => pruner.stop())
 

@@ -9,7 +9,7 @@
  * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
  * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
  * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS,
- * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS.
+ * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS, RECORDS_RETENTION_DAYS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -107,11 +107,13 @@ export interface AgentNodeConfig {
  * Retention periods, in days (0: keep forever): `eventsDays` (EVENTS_RETENTION_DAYS, default 7),
  * outbox events delivered to every subscriber and dead letters already replayed;
  * `deadLettersDays` (DEAD_LETTERS_RETENTION_DAYS, default 30), dead letters never replayed,
- * counted from their last change.
+ * counted from their last change; `recordsDays` (RECORDS_RETENTION_DAYS, default 0), records in a
+ * final state (`retention/records.ts`), counted from their last change.
  */
 export interface RetentionConfig {
   eventsDays: number
   deadLettersDays: number
+  recordsDays: number
 }
 
 /** Thrown when the environment cannot make a valid configuration; `problems` name each variable. */
@@ -167,6 +169,7 @@ const Env = z.object({
   READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
   EVENTS_RETENTION_DAYS: z.coerce.number().nonnegative().default(7),
   DEAD_LETTERS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
+  RECORDS_RETENTION_DAYS: z.coerce.number().nonnegative().default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -317,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retention: {
         eventsDays: e.EVENTS_RETENTION_DAYS,
         deadLettersDays: e.DEAD_LETTERS_RETENTION_DAYS,
+        recordsDays: e.RECORDS_RETENTION_DAYS,
       },
       logLevel: e.LOG_LEVEL,
       production,

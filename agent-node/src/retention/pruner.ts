@@ -7,7 +7,9 @@
  * 1. dead letters: `replayed` ones last changed more than `eventsDays` ago, `dead` ones more than
  *    `deadLettersDays` ago;
  * 2. outbox events appended more than `eventsDays` ago that every subscriber they are for has
- *    passed and no waiting dead letter names (`OutboxStore.pruneDelivered`).
+ *    passed and no waiting dead letter names (`OutboxStore.pruneDelivered`);
+ * 3. records in a final state (`records.ts`: finished credential and proof exchanges, viewed sent
+ *    messages, expired short URLs) last changed more than `recordsDays` ago.
  *
  * A period of 0 keeps that kind forever. What is deleted is counted in the log line
  * `retention: pruned`.
@@ -16,6 +18,7 @@ import { setImmediate } from 'node:timers/promises'
 import type { RetentionConfig } from '../config/index.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { Logger } from '../logging/index.ts'
+import type { RecordBatch, RecordsPruned, TerminalRecords } from './records.ts'
 
 /** Rows deleted per statement. */
 const BATCH = 500
@@ -25,10 +28,14 @@ const INTERVAL_MS = 60 * 60 * 1000
 const FIRST_RUN_MS = 60 * 1000
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** What one run deleted. */
+/** A batch of the outbox's: every row it read, it deleted. */
+const allRead = (deleted: number): RecordBatch => ({ read: deleted, deleted })
+
+/** What one run deleted; `records` only with a `TerminalRecords` and RECORDS_RETENTION_DAYS set. */
 export interface PruneReport {
   events: number
   deadLetters: number
+  records?: RecordsPruned
 }
 
 export class RetentionPruner {
@@ -40,6 +47,8 @@ export class RetentionPruner {
     private readonly outbox: OutboxStore,
     private readonly retention: RetentionConfig,
     private readonly logger: Logger,
+    /** The records pruned after `recordsDays`; none: records are never pruned. */
+    private readonly records?: TerminalRecords,
   ) {}
 
   /** Schedules the runs (timers do not keep the process alive). */
@@ -70,25 +79,41 @@ export class RetentionPruner {
    * @throws the database's error; what earlier batches deleted stays deleted.
    */
   async run(now = Date.now()): Promise<PruneReport> {
-    const { eventsDays, deadLettersDays } = this.retention
+    const { eventsDays, deadLettersDays, recordsDays } = this.retention
     const report: PruneReport = { events: 0, deadLetters: 0 }
     const deadLetterCutoffs = {
       replayed: eventsDays > 0 ? now - eventsDays * DAY_MS : undefined,
       dead: deadLettersDays > 0 ? now - deadLettersDays * DAY_MS : undefined,
     }
-    report.deadLetters = await this.inBatches(() => this.outbox.pruneDeadLetters(deadLetterCutoffs, BATCH))
-    if (eventsDays > 0) report.events = await this.inBatches(() => this.outbox.pruneDelivered(now - eventsDays * DAY_MS, BATCH))
-    if (report.events + report.deadLetters > 0) this.logger.info(report, 'retention: pruned')
+    report.deadLetters = await this.inBatches(() => this.outbox.pruneDeadLetters(deadLetterCutoffs, BATCH).then(allRead))
+    if (eventsDays > 0)
+      report.events = await this.inBatches(() => this.outbox.pruneDelivered(now - eventsDays * DAY_MS, BATCH).then(allRead))
+    const { records } = this
+    let recordsDeleted = 0
+    if (records && recordsDays > 0) {
+      const pruned: RecordsPruned = { credentialExchanges: 0, presentations: 0, sentMessages: 0, shortUrls: 0 }
+      for (const name of records.names) {
+        pruned[name] = await this.inBatches((skip) => records.pruneBatch(name, now - recordsDays * DAY_MS, now, BATCH, skip))
+        recordsDeleted += pruned[name]
+      }
+      report.records = pruned
+    }
+    if (report.events + report.deadLetters + recordsDeleted > 0) this.logger.info(report, 'retention: pruned')
     return report
   }
 
-  /** Calls `prune` until it deletes less than a batch (or the pruner stops); sums what it deleted. */
-  private async inBatches(prune: () => Promise<number>): Promise<number> {
+  /**
+   * Calls `prune` until it reads less than a batch (or the pruner stops), telling it how many rows
+   * earlier batches read and kept; sums what it deleted.
+   */
+  private async inBatches(prune: (skip: number) => Promise<RecordBatch>): Promise<number> {
     let total = 0
+    let kept = 0
     for (;;) {
-      const deleted = await prune()
+      const { read, deleted } = await prune(kept)
       total += deleted
-      if (deleted < BATCH || this.stopped) return total
+      kept += read - deleted
+      if (read < BATCH || this.stopped) return total
       await setImmediate()
     }
   }

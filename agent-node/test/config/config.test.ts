@@ -129,6 +129,13 @@ describe('loadConfig', () => {
     )
   })
 
+  it('keeps records forever unless RECORDS_RETENTION_DAYS says otherwise (days, not negative)', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(loadConfig(base).config.retention).toEqual({ eventsDays: 7, deadLettersDays: 30, recordsDays: 0 })
+    expect(loadConfig({ ...base, RECORDS_RETENTION_DAYS: '90' }).config.retention.recordsDays).toBe(90)
+    expect(problems({ ...base, RECORDS_RETENTION_DAYS: '-1' })[0]).toMatch(/^RECORDS_RETENTION_DAYS:/)
+  })
+
   it('reads the network-facing limits and the admin allow-lists, with their defaults', () => {
     const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
     expect(loadConfig(base).config).toMatchObject({

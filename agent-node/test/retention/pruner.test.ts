@@ -4,12 +4,17 @@
  * events of waiting dead letters stay; replayed dead letters go with the events, never-replayed
  * ones after DEAD_LETTERS_RETENTION_DAYS; 0 keeps forever. On a running agent-node, `/v1/events`
  * answers 410 for a cursor below what was pruned, and start-up recovery does not bring pruned
- * events back (a real wallet connection and message, then a restart).
+ * events back (a real wallet connection and message, then a restart); a finished exchange pruned
+ * after RECORDS_RETENTION_DAYS answers 404 (`records.test.ts` has the rules per kind).
  */
+import { InjectionSymbols } from '@credo-ts/core'
+import { DidCommProofExchangeRecord, DidCommProofExchangeRepository, DidCommProofRole, DidCommProofState } from '@credo-ts/didcomm'
 import { describe, expect, it } from 'vitest'
 import { OutboxStore, type PublishedEvent } from '../../src/events/outbox/store.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { RetentionPruner } from '../../src/retention/pruner.ts'
+import { TerminalRecords } from '../../src/retention/records.ts'
+import type { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
 import { messageState } from '../support/events.ts'
 import { refusedUpgrade } from '../support/refused-upgrade.ts'
 import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
@@ -38,7 +43,7 @@ describe.each(dialects)('retention pruner on %s', (dialect) => {
 
   it('deletes old events every subscriber passed, keeps the rest and dead letters still waiting', async () => {
     const outbox = await OutboxStore.open(await databases.open())
-    const pruner = new RetentionPruner(outbox, { eventsDays: 7, deadLettersDays: 30 }, logger)
+    const pruner = new RetentionPruner(outbox, { eventsDays: 7, deadLettersDays: 30, recordsDays: 0 }, logger)
     await outbox.addSubscriber('a')
     await outbox.addSubscriber('b')
     const [e1, e2, e3] = await append(outbox, C1, 3)
@@ -71,7 +76,7 @@ describe.each(dialects)('retention pruner on %s', (dialect) => {
 
   it('deletes a dead letter never replayed after DEAD_LETTERS_RETENTION_DAYS, and then its event', async () => {
     const outbox = await OutboxStore.open(await databases.open())
-    const pruner = new RetentionPruner(outbox, { eventsDays: 7, deadLettersDays: 30 }, logger)
+    const pruner = new RetentionPruner(outbox, { eventsDays: 7, deadLettersDays: 30, recordsDays: 0 }, logger)
     await outbox.addSubscriber('a')
     const [e1] = await append(outbox, C1, 1)
     await outbox.cursor('a', C1, 0)
@@ -83,9 +88,9 @@ describe.each(dialects)('retention pruner on %s', (dialect) => {
   it('keeps everything with periods of 0, and deletes in batches until done', async () => {
     const outbox = await OutboxStore.open(await databases.open())
     await append(outbox, C1, 1200) // no subscriber: every event is delivered to all of them
-    const forever = new RetentionPruner(outbox, { eventsDays: 0, deadLettersDays: 0 }, logger)
+    const forever = new RetentionPruner(outbox, { eventsDays: 0, deadLettersDays: 0, recordsDays: 0 }, logger)
     expect(await forever.run(Date.now() + 1000 * DAY)).toEqual({ events: 0, deadLetters: 0 })
-    const pruner = new RetentionPruner(outbox, { eventsDays: 1, deadLettersDays: 0 }, logger)
+    const pruner = new RetentionPruner(outbox, { eventsDays: 1, deadLettersDays: 0, recordsDays: 0 }, logger)
     expect(await pruner.run(Date.now() + 2 * DAY)).toEqual({ events: 1200, deadLetters: 0 })
     expect(await kept(outbox)).toEqual([])
   })
@@ -108,7 +113,9 @@ describe.each(dialects)('retention on a running agent-node on %s', (dialect) => 
       await received
       const stored = await node.outbox.eventsAfterPosition(0, { connectionId }, 100)
       expect(stored.map((e) => e.event.type)).toContain('message-received')
-      const pruner = new RetentionPruner(node.outbox, { eventsDays: 1, deadLettersDays: 0 }, logger)
+      // every subscriber has passed them once its cursor moves are written (`delivery/engine.ts`, in batches)
+      await expect.poll(() => node.outbox.lag()).toEqual([])
+      const pruner = new RetentionPruner(node.outbox, { eventsDays: 1, deadLettersDays: 0, recordsDays: 0 }, logger)
       expect((await pruner.run(Date.now() + 2 * DAY)).events).toBeGreaterThanOrEqual(stored.length)
 
       const refused = await refusedUpgrade(started.agent, `/v1/events?from=${stored[0]!.position}`)
@@ -123,4 +130,24 @@ describe.each(dialects)('retention on a running agent-node on %s', (dialect) => 
       await wallet.stop()
     }
   }, 120_000)
+
+  it('answers 404 for a finished exchange RECORDS_RETENTION_DAYS pruned, like for a deleted one', async () => {
+    const { agent } = started.agent.node
+    const record = new DidCommProofExchangeRecord({
+      state: DidCommProofState.Done,
+      role: DidCommProofRole.Verifier,
+      protocolVersion: 'v2',
+      threadId: crypto.randomUUID(),
+    })
+    await agent.dependencyManager.resolve(DidCommProofExchangeRepository).save(agent.context, record)
+    expect((await started.agent.admin(`/v1/presentations/${record.id}`)).status).toBe(200)
+
+    const storage = agent.dependencyManager.resolve<DrizzleStorageService>(InjectionSymbols.StorageService)
+    const retention = { eventsDays: 0, deadLettersDays: 0, recordsDays: 1 }
+    const pruner = new RetentionPruner(started.agent.node.outbox, retention, logger, new TerminalRecords(agent, storage))
+    expect((await pruner.run(Date.now() + 2 * DAY)).records?.presentations).toBeGreaterThanOrEqual(1)
+    expect((await started.agent.admin(`/v1/presentations/${record.id}`)).status).toBe(404)
+    const listed = (await (await started.agent.admin('/v1/presentations')).json()) as { proofExchangeId: string }[]
+    expect(listed.map((p) => p.proofExchangeId)).not.toContain(record.id)
+  })
 })

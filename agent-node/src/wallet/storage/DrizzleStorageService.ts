@@ -238,8 +238,35 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     query: Query<R>,
     queryOptions?: QueryOptions,
   ): Promise<R[]> {
+    return this.select(agentContext, recordClass, query, queryOptions)
+  }
+
+  /**
+   * Like `findByQuery`, only records last changed (`updatedAt`) before `before`, oldest created
+   * first: what the retention pruner (`agent-node/src/retention/records.ts`) looks at. Beyond
+   * Credo's `StorageService`, which has no query on times.
+   *
+   * @throws {CredoError} as `findByQuery`.
+   */
+  public async findUpdatedBefore<R extends T>(
+    agentContext: AgentContext,
+    recordClass: BaseRecordConstructor<R>,
+    query: Query<R>,
+    before: Date,
+    queryOptions?: QueryOptions,
+  ): Promise<R[]> {
+    return this.select(agentContext, recordClass, query, queryOptions, before.getTime())
+  }
+
+  private async select<R extends T>(
+    agentContext: AgentContext,
+    recordClass: BaseRecordConstructor<R>,
+    query: Query<R>,
+    queryOptions?: QueryOptions,
+    updatedBefore?: number,
+  ): Promise<R[]> {
     const scope = this.scopeOf(agentContext, recordClass)
-    const select = selectRecords(scope, query as Query<BaseRecordAny>, queryOptions)
+    const select = selectRecords(scope, query as Query<BaseRecordAny>, queryOptions, updatedBefore)
     const rows = await selectRows<StoredRecordRow>(this.database, select)
     return rows.map((row) => this.toInstance(scope, row, recordClass))
   }
