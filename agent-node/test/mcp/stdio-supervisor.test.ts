@@ -247,7 +247,7 @@ describe('stdio MCP servers of agent-node', () => {
     expect(received.find((frame) => frame.id === init)).toMatchObject({ kind: 'command-result', ok: true, result: { written: true } })
     // The two smuggling frames got no answer at all: they never reached a handler.
     expect(received.filter((frame) => frame.kind === 'command-result')).toHaveLength(2)
-    expect(lines.filter((line) => line.msg === 'rejected tunnel frame')).toHaveLength(2)
+    expect(lines.filter((line) => line.msg === 'rejected frame from tunnel')).toHaveLength(2)
     expect(existsSync(marker)).toBe(false)
     expect(supervisor.spawned).toBe(1)
   })
