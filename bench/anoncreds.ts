@@ -18,7 +18,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { ObjectHandle } from '@hyperledger/anoncreds-shared'
-import { CredentialKeyWorkers } from '../agent-node/src/anoncreds/key-generation/CredentialKeyWorkers.ts'
+import { CredentialKeyWorkers } from '../agent-node/src/anoncreds-registry/key-generation/CredentialKeyWorkers.ts'
 import { credentialKeyAttributeNames } from '../shared/src/anoncreds/lib/index.ts'
 import { createAnoncredsEngine } from '../shared/src/anoncreds/lib/index.ts'
 import { randomBits } from '../shared/src/anoncreds/math/index.ts'

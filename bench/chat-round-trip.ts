@@ -10,7 +10,7 @@
 import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 import { CONNECTING_AT_ONCE, startPlainCredoEcho, type PlainWallet } from './plain-credo.ts'
 import { startBenchStack } from './stack.ts'
-import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../agent-node/src/wallet-peer/WalletPeer.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
 import { inBatches, ms, summarize, type LatencySummary } from './stats.ts'

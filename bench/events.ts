@@ -26,7 +26,7 @@ import { OutboxStore, type PublishedEvent } from '../agent-node/src/events/outbo
 import { EventPublisher } from '../agent-node/src/events/publisher.ts'
 import { WebhookSubscriber } from '../agent-node/src/events/webhooks/subscriber.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
-import type { MessageService } from '../agent-node/src/messages/MessageService.ts'
+import type { MessageService } from '../agent-node/src/messaging/MessageService.ts'
 import { TunnelClient } from '../agent-node/src/tunnel/TunnelClient.ts'
 import { startWorker } from '../scripts/local-stack.ts'
 import { ms, summarize, type LatencySummary } from './stats.ts'

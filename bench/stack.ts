@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { startAgentNode } from '../agent-node/src/app.ts'
 import { loadConfig } from '../agent-node/src/config/index.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../agent-node/src/wallet-peer/WalletPeer.ts'
 import { freePort, startWorker } from '../scripts/local-stack.ts'
 
 export interface BenchStack {

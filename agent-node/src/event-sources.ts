@@ -1,15 +1,15 @@
 /**
  * What feeds the event outbox, composed: the Credo events each owner turns into agent events
- * (connections: `didcomm/connection-events.ts`; messages from peers: `messages/received.ts`;
- * delivery states publish on their own, `messages/DeliveryStates.ts`), and the start-up recovery
+ * (connections: `didcomm/connection-events.ts`; messages from peers: `messaging/received.ts`;
+ * delivery states publish on their own, `messaging/DeliveryStates.ts`), and the start-up recovery
  * of each kind (`events/recovery.ts`). The `events/` layer knows none of them.
  */
 import type { DidcommAgent } from './didcomm/agent.ts'
 import { connectionStateRecoverer, reportConnectionStates } from './didcomm/connection-events.ts'
 import type { EventPublisher } from './events/publisher.ts'
 import type { EventRecoverer } from './events/recovery.ts'
-import { messageStateRecoverer } from './messages/DeliveryStates.ts'
-import { receivedMessageRecoverer, reportReceivedMessages } from './messages/received.ts'
+import { messageStateRecoverer } from './messaging/DeliveryStates.ts'
+import { receivedMessageRecoverer, reportReceivedMessages } from './messaging/received.ts'
 
 /** Publishes, through `events`, the agent events `agent`'s Credo events imply (agent interface spec, "Events"). */
 export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): void {

@@ -4,7 +4,7 @@
  * past every socket's own error handling meets the last-resort handlers (`process/last-resort.ts`).
  */
 // First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
-import './anoncreds/register.ts'
+import './anoncreds-registry/register.ts'
 import { ConfigError, loadConfig } from './config/index.ts'
 import { createLogger, createStartupFailureLogger } from './logging/index.ts'
 import { installLastResortHandlers } from './process/last-resort.ts'

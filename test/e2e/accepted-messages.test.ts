@@ -8,7 +8,7 @@
  * Credo wallet peer, reconnecting by itself, receives each text exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ReceivedText } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import type { ReceivedText } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
 
 const COUNT = 5

@@ -10,7 +10,7 @@
  * Users: Rae (finance, the requester), Max and Flo (managers, the approvers), Sam (finance and
  * manager: self-approval). Each authenticates with a credential carrying its roles.
  */
-import '../../agent-node/src/anoncreds/register.ts'
+import '../../agent-node/src/anoncreds-registry/register.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -26,7 +26,7 @@ import {
 } from '@credo-ts/question-answer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { adminCall, authenticateFromMenu, issueCredential } from '../support/credential-auth.ts'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'

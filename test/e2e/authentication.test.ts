@@ -7,14 +7,14 @@
  * runs its test entry, whose read-only hook `GET /test-hooks/directory/:identity` shows what the
  * user directory holds.
  */
-import '../../agent-node/src/anoncreds/register.ts'
+import '../../agent-node/src/anoncreds-registry/register.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { adminCall, authenticateFromMenu, issueCredential } from '../support/credential-auth.ts'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'

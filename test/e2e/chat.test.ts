@@ -13,7 +13,7 @@ import { ConnectionStateUpdatedEvent, MessageReceivedEvent, MessageStateUpdatedE
 import { resolveAgentPack } from '@parley/shared/agent-pack'
 import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { ROOT, restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { startEventReceiver, type EventReceiver } from '@parley/agent-node/testing/event-receiver'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
@@ -200,7 +200,7 @@ describe('a wallet chats with the LLM controller through agent-node, the tunnel 
     const walletData = join(dataDir, 'terminal-wallet.sqlite')
     // the URL `npm start` prints
     const { url } = (await (await admin('/v1/invitation')).json()) as { url: string }
-    const child = spawn(process.execPath, ['--import', 'tsx', 'agent-node/src/terminal-wallet/main.ts', url, '--data', walletData], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'agent-node/src/wallet-peer/main.ts', url, '--data', walletData], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     })

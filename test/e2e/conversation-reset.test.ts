@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 

@@ -4,7 +4,7 @@
  * (select the item, answer the proof request, wait for the agent's reply).
  */
 import { nextOfferReceived, nextProofRequestReceived } from '@parley/agent-node/testing/credential-stack'
-import type { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import type { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 
 /** Calls agent-node's admin API at `adminUrl`; `body` makes it a JSON POST. @throws on a non-2xx answer. */
 export async function adminCall<T>(adminUrl: string, path: string, body?: unknown): Promise<T> {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
-import { WalletPeer } from '../../agent-node/src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
 import { startEventReceiver, type EventReceiver } from '@parley/agent-node/testing/event-receiver'
 

@@ -6,8 +6,8 @@ import type { DeliveryEngine } from '../events/delivery/engine.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { SubscriptionService } from '../events/subscriptions/service.ts'
 import type { Logger } from '../logging/index.ts'
-import type { MessageService } from '../messages/MessageService.ts'
-import type { PresentationRequests } from '../proofs/PresentationRequests.ts'
+import type { MessageService } from '../messaging/MessageService.ts'
+import type { PresentationRequests } from '../identity-proofs/PresentationRequests.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { Claim } from '@parley/shared'
 import { KeyedQueue } from '@parley/shared/concurrency'
-import type { CredentialKeyWorkers } from '../anoncreds/key-generation/CredentialKeyWorkers.ts'
+import type { CredentialKeyWorkers } from '../anoncreds-registry/key-generation/CredentialKeyWorkers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { type FieldIssue, InvalidInputError, NotFoundError } from '../errors/index.ts'
 import type { Logger } from '../logging/index.ts'

@@ -3,7 +3,7 @@
  * the AnonCreds format, attached to an out-of-band invitation a wallet with no connection can
  * accept (it connects, then answers the offer on the new connection), plus its short URL.
  * Claims must carry exactly the type's attributes. Once the user answers, the controller gets a
- * `credential-reception` message (`messages/types/credentials.ts`).
+ * `credential-reception` message (`messaging/adapters/credentials.ts`).
  */
 import type { Claim } from '@parley/shared'
 import type { AgentNodeConfig } from '../config/index.ts'

@@ -17,7 +17,7 @@ import {
   type AnonCredsCredentialDefinition,
   type AnonCredsSchema,
 } from '@credo-ts/anoncreds'
-import { anonCredsObjectId } from '../anoncreds/identifiers.ts'
+import { anonCredsObjectId } from '../anoncreds-registry/identifiers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { ConflictError, NotFoundError } from '../errors/index.ts'

@@ -7,7 +7,7 @@
  * protocols.
  */
 // The engine must be registered before `@credo-ts/anoncreds` is first imported: keep this first.
-import { anoncredsEngine } from '../anoncreds/register.ts'
+import { anoncredsEngine } from '../anoncreds-registry/register.ts'
 import { AnonCredsDidCommCredentialFormatService, AnonCredsDidCommProofFormatService, AnonCredsModule } from '@credo-ts/anoncreds'
 import { Agent, DidsModule, JwkDidResolver, Kms } from '@credo-ts/core'
 import {
@@ -23,20 +23,20 @@ import {
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
-import { DidWebAnonCredsRegistry } from '../anoncreds/index.ts'
+import { DidWebAnonCredsRegistry } from '../anoncreds-registry/index.ts'
 import { WebDidResolver } from '../did/WebDidResolver.ts'
-import { ActionMenuModule } from './action-menu/index.ts'
+import { ActionMenuModule } from './protocols/action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import { DEFAULT_ENVELOPE_LIMITS } from './transport/envelope.ts'
 import { guardedWebSocketClass } from './transport/OutboundWebSocket.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
-import { CallsModule } from './calls/index.ts'
-import { MediaSharingModule } from './media-sharing/index.ts'
-import { MrtdModule } from './mrtd/index.ts'
-import { ReactionsModule } from './reactions/index.ts'
-import { ReceiptsModule } from './receipts/index.ts'
-import { UserProfileModule, type UserProfileData } from './user-profile/index.ts'
+import { CallsModule } from './protocols/calls/index.ts'
+import { MediaSharingModule } from './protocols/media-sharing/index.ts'
+import { MrtdModule } from './protocols/mrtd/index.ts'
+import { ReactionsModule } from './protocols/reactions/index.ts'
+import { ReceiptsModule } from './protocols/receipts/index.ts'
+import { UserProfileModule, type UserProfileData } from './protocols/user-profile/index.ts'
 
 export interface DidcommAgentOptions {
   /** Endpoints announced in invitations and DID documents; `didcomm:transport/queue` for an agent with none. */

@@ -1,6 +1,6 @@
 /**
  * Sending one DIDComm message on a connection: the step every protocol module's API ends with, and
- * the one the controller's messages (`messages/MessageService.ts`) leave through.
+ * the one the controller's messages (`messaging/MessageService.ts`) leave through.
  */
 import type { AgentContext } from '@credo-ts/core'
 import {

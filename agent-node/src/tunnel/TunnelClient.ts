@@ -45,7 +45,7 @@ import type { RetryPolicy } from '../events/delivery/retry.ts'
 import type { DeliveryOutcome, Subscriber } from '../events/delivery/subscriber.ts'
 import type { PublishedEvent } from '../events/outbox/store.ts'
 import { DialOutSocket } from '../events/websocket/dial-out.ts'
-import type { MessageService } from '../messages/MessageService.ts'
+import type { MessageService } from '../messaging/MessageService.ts'
 import { type CommandContext, commandOrderKey, runCommand } from './commands/index.ts'
 
 export interface TunnelClientOptions {

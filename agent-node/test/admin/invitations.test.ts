@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { selectRows } from '../../src/database/dialect.ts'
 import { openDatabase, type Database } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 describe('invitations', () => {

@@ -15,7 +15,7 @@ import { PICKUP_QUEUE_SCHEMA } from '../../src/didcomm/transport/DatabaseQueueTr
 import { INBOX_SCHEMA } from '../../src/didcomm/inbox/InboundInbox.ts'
 import { OUTBOX_SCHEMA } from '../../src/events/outbox/schema.ts'
 import { SUBSCRIPTIONS_SCHEMA } from '../../src/events/subscriptions/schema.ts'
-import { IDEMPOTENCY_SCHEMA } from '../../src/messages/idempotency.ts'
+import { IDEMPOTENCY_SCHEMA } from '../../src/messaging/idempotency.ts'
 import { KMS_SCHEMA } from '../../src/wallet/kms/schema.ts'
 import { CREDO_SCHEMA } from '../../src/wallet/storage/schema.ts'
 import { useTestAgentNode } from '../support/agent-node.ts'

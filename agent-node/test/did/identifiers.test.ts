@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { TypedArrayEncoder } from '@credo-ts/core'
 import { describe, expect, it } from 'vitest'
-import { anonCredsObjectId, contentId, parseAnonCredsObjectId } from '../../src/anoncreds/identifiers.ts'
+import { anonCredsObjectId, contentId, parseAnonCredsObjectId } from '../../src/anoncreds-registry/identifiers.ts'
 import { parseConfiguredDid, publicationUrl } from '../../src/did/identifier.ts'
 
 describe('publicationUrl', () => {

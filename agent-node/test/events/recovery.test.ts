@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AgentNode } from '../../src/app.ts'
 import type { PublishedEvent } from '../../src/events/outbox/store.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { sentMessageRepository } from '../../src/messages/SentMessageRecord.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { sentMessageRepository } from '../../src/messaging/SentMessageRecord.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { connectWallet, startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 /** Every event in the outbox, oldest first. */

@@ -23,7 +23,7 @@ import {
   UnknownMcpServerError,
   type StdioServerConfig,
 } from '../../src/mcp/index.ts'
-import type { MessageService } from '../../src/messages/MessageService.ts'
+import type { MessageService } from '../../src/messaging/MessageService.ts'
 import { runCommand } from '../../src/tunnel/commands/index.ts'
 import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
 import { captureLogs } from '../support/log-lines.ts'

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/logging/index.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { DEFAULT_WEBHOOK_SUBSCRIBER } from '../../src/app.ts'
 import { connectWallet, startTestAgentNode, useTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'

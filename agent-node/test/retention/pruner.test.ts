@@ -17,7 +17,7 @@ import { TerminalRecords } from '../../src/retention/records.ts'
 import type { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
 import { messageState } from '../support/events.ts'
 import { refusedUpgrade } from '../support/refused-upgrade.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { connectWallet, useTestAgentNode } from '../support/agent-node.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 

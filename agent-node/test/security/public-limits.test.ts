@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { createLogger } from '../../src/logging/index.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { connectWallet, startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { chunkedPost } from '../support/chunked-post.ts'
 import { bogusEnvelope, recipientsBomb } from '../support/envelopes.ts'

@@ -18,7 +18,7 @@ import {
 } from '@credo-ts/didcomm'
 import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from './event-receiver.ts'
 import { connectWallet, startTestAgentNode } from './agent-node.ts'
 import { nextEvent } from './next-event.ts'

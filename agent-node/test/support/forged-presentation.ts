@@ -4,8 +4,8 @@
  */
 import { DidCommMessageSender, DidCommOutboundMessageContext, type DidCommPresentationV2Message } from '@credo-ts/didcomm'
 import { JsonEncoder } from '@credo-ts/core'
-import { proofV2 } from '../../src/messages/types/protocol-messages.ts'
-import type { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { proofV2 } from '../../src/messaging/adapters/protocol-messages.ts'
+import type { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 
 type RevealedGroups = {
   requested_proof: { revealed_attr_groups: Record<string, { values: Record<string, { raw: string; encoded: string }> }> }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import type { AgentNode } from '../../src/app.ts'
 import { createLogger } from '../../src/logging/index.ts'
-import { WalletPeer } from '../../src/terminal-wallet/WalletPeer.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver, type ReceivedEvent } from './event-receiver.ts'
 import { connectWallet, startTestAgentNode } from './agent-node.ts'
 

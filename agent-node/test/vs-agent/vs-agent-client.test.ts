@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto'
 import { DidCommCredentialEventTypes, DidCommCredentialState, type DidCommCredentialStateChangedEvent } from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MessageReaction, MessageReactionsMessage, ReactionAction } from '../../src/didcomm/reactions/index.ts'
-import { ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../../src/didcomm/receipts/index.ts'
+import { MessageReaction, MessageReactionsMessage, ReactionAction } from '../../src/didcomm/protocols/reactions/index.ts'
+import { ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../../src/didcomm/protocols/receipts/index.ts'
 import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
 import {
   issueThroughShortUrl,

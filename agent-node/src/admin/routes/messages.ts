@@ -5,7 +5,7 @@
  */
 import { z } from '@hono/zod-openapi'
 import { SendMessageBody, SendMessageResult } from '@parley/shared'
-import type { MessageService } from '../../messages/MessageService.ts'
+import type { MessageService } from '../../messaging/MessageService.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const postMessage = jsonRoute({

@@ -7,12 +7,12 @@
  * into the proof request's `requested_predicates`, verified, and listed in the `ok` callback.
  * Every object of the body is strict: an unknown field anywhere is a 400 naming it.
  * Both answer `{ proofExchangeId, url, shortUrl }`. Statuses reach `callbackUrl` (see
- * `proofs/outcome.ts`); a callback URL the agent may not call is refused here with a 400.
+ * `identity-proofs/outcome.ts`); a callback URL the agent may not call is refused here with a 400.
  */
 import { z } from '@hono/zod-openapi'
 import { AttributeNames, boundedName, HttpUrl, NoRevocation, Predicate, RequestedCredentialFields } from '@parley/shared'
 import { unsafeUrlAsField } from '../../errors/index.ts'
-import type { PresentationRequestInput, PresentationRequests } from '../../proofs/PresentationRequests.ts'
+import type { PresentationRequestInput, PresentationRequests } from '../../identity-proofs/PresentationRequests.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
 import { DidCommVersionField } from '../schemas.ts'
 

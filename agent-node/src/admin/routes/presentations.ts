@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
 import { NotFoundError } from '../../errors/index.ts'
-import type { PresentationView } from '../../proofs/presentations.ts'
+import type { PresentationView } from '../../identity-proofs/presentations.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
 
 const PresentationBody = z
@@ -59,7 +59,7 @@ const remove = jsonRoute({
   responses: { 204: 'Deleted', ...errors },
 })
 
-/** The presentation exchanges these routes serve (`proofs/presentations.ts`). */
+/** The presentation exchanges these routes serve (`identity-proofs/presentations.ts`). */
 export interface PresentationStore {
   list(): Promise<PresentationView[]>
   /** @throws NotFoundError when there is no exchange `id`. */
@@ -68,7 +68,7 @@ export interface PresentationStore {
   delete(id: string): Promise<boolean>
 }
 
-/** The `/v1/presentations` sub-app over `deps.presentations` (`proofs/presentations.ts`). */
+/** The `/v1/presentations` sub-app over `deps.presentations` (`identity-proofs/presentations.ts`). */
 export function presentationRoutes(deps: { presentations: PresentationStore }) {
   const { presentations } = deps
   return adminRouter()

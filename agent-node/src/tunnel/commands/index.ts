@@ -1,13 +1,13 @@
 /**
  * Commands the edge sends down the tunnel, as a registry (`name -> handler`), the way
- * `messages/registry.ts` maps message types to senders: a new command is one new entry in
+ * `messaging/registry.ts` maps message types to senders: a new command is one new entry in
  * `shared/src/tunnel/frames.ts` (`TunnelCommand`) and one here. A command arrives already
  * validated by the frame schema, which reuses the admin API's schemas (`send-message` carries a
  * `POST /v1/message` body of any type: text, media, menus, invitations, identity-proof requests…).
  */
 import { type CommandResult, commandConnectionId, type TunnelCommand, type TunnelCommandName } from '@parley/shared'
 import { UnknownMcpServerError, type McpStdioSupervisor } from '../../mcp/index.ts'
-import type { MessageService } from '../../messages/MessageService.ts'
+import type { MessageService } from '../../messaging/MessageService.ts'
 
 /** What a command handler may use, and the frame's idempotency key. */
 export interface CommandContext {
@@ -19,7 +19,7 @@ export interface CommandContext {
   /** The stdio MCP servers of agent-node's own pack; none configured when absent. */
   mcp?: McpStdioSupervisor
   /**
-   * Overwrites the stored copies of a received message (`messages/redaction.ts`); absent where
+   * Overwrites the stored copies of a received message (`messaging/redaction.ts`); absent where
    * the agent keeps no store (tests, benches), then `redact-message` fails.
    * @returns how many stored copies were overwritten.
    */

@@ -1,0 +1,128 @@
+/**
+ * Delivery states of the messages the controller sends (spec "Message delivery state"), moving
+ * only forward: created -> sent -> delivered -> viewed, with errored in place of sent when the
+ * transport fails. Each move is stored (`SentMessageRecord`) and reported as one
+ * `message-state-updated`; a move backwards or sideways (a late `sent` after the peer's receipt,
+ * a repeated receipt) is dropped silently.
+ *
+ * The peer's receipts (2060.io receipts protocol) drive `delivered` (`received`) and `viewed`
+ * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
+ */
+import type { AgentEvent, MessageState, SendMessageBody } from '@parley/shared'
+import { KeyedQueue } from '@parley/shared/concurrency'
+import { ForwardOnly } from '@parley/shared/forward-only'
+import type { DidcommAgent } from '../didcomm/agent.ts'
+import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } from '../didcomm/protocols/receipts/index.ts'
+import type { EventPublisher } from '../events/publisher.ts'
+import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
+import type { Logger } from '../logging/index.ts'
+import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
+
+/** The order of the states; a move is taken only to a later stage. `errored` stands where `sent` does. */
+const STATE_ORDER = new ForwardOnly<MessageState>([['created'], ['sent', 'errored'], ['delivered'], ['viewed']])
+
+/** Receipt states that move a delivery state; the others (created, submitted, deleted) say nothing new. */
+const FROM_RECEIPT: Partial<Record<ReceiptState, MessageState>> = {
+  [ReceiptState.Received]: 'delivered',
+  [ReceiptState.Viewed]: 'viewed',
+}
+
+export class DeliveryStates {
+  /** Moves of one message apply one at a time, in call order. */
+  private readonly moves = new KeyedQueue()
+
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly events: EventPublisher,
+    private readonly logger: Logger,
+  ) {
+    agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
+      for (const receipt of payload.receipts) {
+        const state = FROM_RECEIPT[receipt.state]
+        if (state) void this.advance(receipt.messageId, payload.connectionId, state)
+      }
+    })
+  }
+
+  /**
+   * Moves message `messageId` of `connectionId` to `state` if that is forward, storing and
+   * reporting it. `created` starts the record; any other state for an unknown message (or one of
+   * another connection) is ignored. Never rejects: storage failures are logged.
+   */
+  advance(messageId: string, connectionId: string, state: MessageState): Promise<void> {
+    return this.enqueue(messageId, connectionId, state).catch((error: unknown) => {
+      this.logger.warn({ messageId, connectionId, state, err: error }, 'could not record a delivery state')
+    })
+  }
+
+  /**
+   * Starts the record of a new message with `created` and its body (kept until it is `sent` or
+   * `errored`, so a restart can send it), stored with its event in the outbox before this
+   * resolves (so `POST /v1/message` answers only once `created` is durable).
+   * @throws the storage error when it could not be stored; nothing was then reported.
+   */
+  create(messageId: string, connectionId: string, body: SendMessageBody): Promise<void> {
+    return this.enqueue(messageId, connectionId, 'created', body)
+  }
+
+  /** Whether message `messageId` was accepted (its `created` is stored). */
+  async exists(messageId: string): Promise<boolean> {
+    return (await sentMessageRepository(this.agent.context).findById(this.agent.context, messageId)) !== null
+  }
+
+  /** The messages accepted and not yet sent or errored, with their bodies, oldest first. */
+  async accepted(): Promise<Array<{ messageId: string; connectionId: string; body?: SendMessageBody }>> {
+    const records = await sentMessageRepository(this.agent.context).findByQuery(this.agent.context, { state: 'created' })
+    return records.map((record) => ({ messageId: record.id, connectionId: record.connectionId, body: record.body }))
+  }
+
+  /** Applies moves of one message one after another. */
+  private enqueue(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
+    return this.moves.run(messageId, () => this.apply(messageId, connectionId, state, body))
+  }
+
+  /** Resolves when every move started so far has been applied. */
+  settled(): Promise<void> {
+    return this.moves.settled()
+  }
+
+  private async apply(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
+    const repository = sentMessageRepository(this.agent.context)
+    if (state === 'created') {
+      await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state, body }))
+    } else {
+      const record = await repository.findById(this.agent.context, messageId)
+      if (!record || record.connectionId !== connectionId || !STATE_ORDER.advances(record.state, state)) return
+      record.state = state
+      record.body = undefined // it left, or never will: nothing to send again
+      await repository.update(this.agent.context, record)
+    }
+    await this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
+  }
+}
+
+/**
+ * Recovery of delivery states (`events/recovery.ts`): a sent message whose stored state is ahead
+ * of its last `message-state-updated` gets one with the stored state (intermediate states
+ * collapsed). A record with no event at all is skipped: its `created` was never stored, so
+ * `POST /v1/message` failed and the controller never learned its id.
+ */
+export function messageStateRecoverer(agent: DidcommAgent): EventRecoverer {
+  return lastStateRecoverer<MessageState>(
+    'messageStates',
+    (event) => (event.type === 'message-state-updated' ? [event.messageId, event.state] : undefined),
+    async (last, logger) => {
+      const records = await sentMessageRepository(agent.context).getAll(agent.context)
+      return records.flatMap((record): AgentEvent[] => {
+        const reported = last.get(record.id)
+        if (!reported || reported === record.state) return []
+        logger.warn(
+          { connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported },
+          'recovering a lost message-state-updated',
+        )
+        const timestamp = Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000)
+        return [{ type: 'message-state-updated', messageId: record.id, connectionId: record.connectionId, state: record.state, timestamp }]
+      })
+    },
+  )
+}
