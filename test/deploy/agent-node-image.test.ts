@@ -33,6 +33,21 @@ interface ComposeFile {
   >
 }
 
+/**
+ * A compose `environment` map with `${NAME}`, `${NAME:-default}` and `${NAME:?message}` replaced
+ * from `dotenv`, as `docker compose` interpolates it. @throws when a `:?` variable is missing.
+ */
+function composeEnvironment(environment: Record<string, string>, dotenv: Record<string, string>): Record<string, string> {
+  const interpolate = (value: string) =>
+    value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) => {
+      const found = dotenv[name]
+      if (found) return found
+      if (kind === '?') throw new Error(`compose.yaml needs ${name}: ${rest}`)
+      return kind === '-' ? (rest ?? '') : ''
+    })
+  return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, interpolate(String(value))]))
+}
+
 /** Resolves when `child` exits. @returns its exit code (null when killed by a signal). */
 function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode)
@@ -87,19 +102,25 @@ describe('agent-node container image', () => {
     expect(config.Env).toContain('NODE_ENV=production')
   })
 
-  it('starts agent-node from the image on PostgreSQL: /healthz and /readyz answer, the HEALTHCHECK passes', async () => {
+  it("starts agent-node from the image with compose.yaml's environment on PostgreSQL: /healthz and /readyz answer, the HEALTHCHECK passes", async () => {
     const adminPort = String(await freePort())
     const publicPort = String(await freePort())
     adminUrl = `http://127.0.0.1:${adminPort}`
-    // compose.yaml's environment, with this machine's database and ports
-    agent = mounted.spawn(config.Cmd, {
+    // compose.yaml's environment for agent-node, interpolated from a `.env` as compose does, then
+    // this machine's PostgreSQL in place of the `postgres` service (an image from a registry this
+    // machine cannot reach) and free ports in place of 3000/3001 (no port mapping in a chroot)
+    const environment = composeEnvironment(compose.services['agent-node']!.environment!, {
       AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
+      POSTGRES_PASSWORD: 'unused',
       PUBLIC_API_BASE_URL: `http://127.0.0.1:${publicPort}`,
+    })
+    expect(environment.DATABASE_URL).toBe('postgres://parley:unused@postgres:5432/parley')
+    agent = mounted.spawn(config.Cmd, {
+      ...environment,
       DATABASE_URL: database.url,
       ADMIN_HOST: '127.0.0.1',
       ADMIN_PORT: adminPort,
       PUBLIC_PORT: publicPort,
-      LOG_LEVEL: 'info',
     })
     agent.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
     agent.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
