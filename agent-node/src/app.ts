@@ -186,7 +186,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const recovered = await recoverLostEvents(outbox, events, eventRecoverers(agent), logger.child({ component: 'recovery' }))
   // after recovery, so events of messages read before a crash come after the recovered ones;
   // an envelope is deleted only once the events its processing published are stored
-  inbox.start(agent.context, () => events.drain())
+  inbox.start(agent.context, () => events.settled())
   logger.info(recovered, 'start-up event recovery')
   logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
   const pruner = new RetentionPruner(

@@ -28,6 +28,8 @@ interface Queued {
 export class EventPublisher {
   private queue: Queued[] = []
   private flushing?: Promise<void>
+  /** Settles once the newest event appended so far is stored or failed (batches settle in order). */
+  private newest: Promise<void> = Promise.resolve()
   private readonly listeners = new Set<(events: readonly PublishedEvent[]) => void>()
 
   constructor(
@@ -65,6 +67,10 @@ export class EventPublisher {
       this.queue.push({ event: { id: randomUUID(), connectionId, event }, resolve, reject })
     })
     stored.catch((error: unknown) => this.logger.error({ err: error, topic: event.type, connectionId }, 'event could not be stored'))
+    this.newest = stored.then(
+      () => undefined,
+      () => undefined,
+    )
     this.flushing ??= this.flush()
     return stored
   }
@@ -79,7 +85,15 @@ export class EventPublisher {
     return () => this.listeners.delete(listener)
   }
 
-  /** Resolves when every event published so far is stored (or failed to be). */
+  /**
+   * Resolves when every event published before the call is stored (or failed to be); events
+   * published after it are not waited for, so a steady stream of events never holds it up.
+   */
+  settled(): Promise<void> {
+    return this.newest
+  }
+
+  /** Resolves when every event published so far is stored (or failed to be), later ones included. */
   async drain(): Promise<void> {
     while (this.flushing) await this.flushing
   }

@@ -43,6 +43,9 @@ interface QueueRow extends Record<string, unknown> {
 type Options = Parameters<DidCommQueueTransportRepository['takeFromQueue']>[1]
 
 export class DatabaseQueueTransportRepository implements DidCommQueueTransportRepository {
+  /** `received_at` of the last message this process queued, in epoch ms. */
+  private lastReceivedAt = 0
+
   private constructor(private readonly database: Database) {}
 
   /** Creates the table if missing and makes messages left `sending` by a stopped process `pending` again. */
@@ -80,11 +83,14 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     options: { connectionId: string; recipientDids: string[]; payload: DidCommEncryptedMessage; receivedAt?: Date },
   ): Promise<string> {
     const id = randomUUID()
+    // Queue order is `received_at`: two messages queued in the same millisecond keep their order.
+    const receivedAt = options.receivedAt?.getTime() ?? Math.max(Date.now(), this.lastReceivedAt + 1)
+    if (!options.receivedAt) this.lastReceivedAt = receivedAt
     await execute(
       this.database,
       sql`INSERT INTO didcomm_pickup_queue (id, context_id, connection_id, recipient_dids, payload, received_at, state)
       VALUES (${id}, ${agentContext.contextCorrelationId}, ${options.connectionId}, ${JSON.stringify(options.recipientDids)},
-        ${JSON.stringify(options.payload)}, ${(options.receivedAt ?? new Date()).getTime()}, 'pending')`,
+        ${JSON.stringify(options.payload)}, ${receivedAt}, 'pending')`,
     )
     return id
   }
