@@ -65,7 +65,8 @@ describe('accepted messages survive a SIGKILL right after the 200', () => {
       if (accepted.has(n)) expect(id).toBe(accepted.get(n))
     }
 
-    // a marker after the retries: the wallet gets messages in order, so once it is in, the rest is
+    // a marker after the retries; a message re-sent at start-up may come through the pickup queue
+    // after it, so each accepted text is also waited for
     const marker = wallet.nextText((text) => text.content === 'marker', 60_000)
     const markerPost = await fetch(`${stack.agent.adminUrl}/v1/message`, {
       method: 'POST',
@@ -74,6 +75,9 @@ describe('accepted messages survive a SIGKILL right after the 200', () => {
     })
     expect(markerPost.status).toBe(200)
     await marker
+    const missing = () =>
+      Array.from({ length: COUNT }, (_, n) => `accepted ${n}`).filter((content) => !received.some((text) => text.content === content))
+    await expect.poll(missing, { timeout: 60_000, interval: 250 }).toEqual([])
     for (let n = 0; n < COUNT; n++) {
       const copies = received.filter((text) => text.content === `accepted ${n}`)
       expect(copies, `accepted ${n}`).toHaveLength(1)
