@@ -10,18 +10,16 @@
  * Calls run one at a time, in rounds that alternate the three ways (so all see the same load),
  * after a warm-up round. `BENCH_CALLS` (default 200) is the count per way.
  */
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { startAgentNode } from '../agent-node/src/app.ts'
-import { loadConfig } from '../agent-node/src/config/index.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { McpStdioSupervisor } from '../agent-node/src/mcp/index.ts'
 import { supervisorTransport } from '../agent-node/test/support/mcp-supervisor-transport.ts'
-import { freePort, ROOT, startWorker } from '../scripts/local-stack.ts'
+import { ROOT } from '../scripts/local-stack.ts'
+import { startBenchNodes } from './stack.ts'
 import { ms, summarize } from './stats.ts'
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200)
@@ -43,21 +41,11 @@ export async function runMcpStdio(): Promise<void> {
   console.log(`mcp-stdio: ${CALLS} echo calls each way, one in flight, alternating rounds of ${PER_ROUND}, after a warm-up round`)
   const logger = createLogger('error', 'bench')
   const packDir = mkdtempSync(join(tmpdir(), 'parley-bench-mcp-pack-'))
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-mcp-data-'))
   writeFileSync(join(packDir, 'agent-pack.json'), JSON.stringify({ mcp: { servers: [{ name: 'tools', transport: 'stdio', ...SERVER }] } }))
-  const tunnelSecret = randomBytes(32).toString('base64url')
-  const worker = await startWorker({ vars: { TUNNEL_SECRET: tunnelSecret }, entry: 'edge-worker/test/entry/index.ts' })
-  const { config } = loadConfig({
-    DATA_DIR: dataDir,
-    AGENT_WALLET_KEY: randomBytes(32).toString('base64url'),
-    PUBLIC_PORT: String(await freePort()),
-    ADMIN_PORT: String(await freePort()),
-    CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`,
-    TUNNEL_SECRET: tunnelSecret,
-    AGENT_PACK_PATH: packDir,
-    LOG_LEVEL: 'error',
+  const { worker, tunnelSecret, stop } = await startBenchNodes({
+    entry: 'edge-worker/test/entry/index.ts',
+    agentNodeEnv: { AGENT_PACK_PATH: packDir },
   })
-  const node = await startAgentNode(config, logger)
   const supervisor = new McpStdioSupervisor([{ name: 'tools', ...SERVER, env: {} }], logger)
   supervisor.start()
   const direct = new Client({ name: 'bench-direct', version: '1.0.0' })
@@ -117,9 +105,7 @@ export async function runMcpStdio(): Promise<void> {
     await direct.close()
     await relayed.close()
     await supervisor.stop()
-    await node.stop()
-    await worker.stop()
+    await stop()
     rmSync(packDir, { recursive: true, force: true })
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }

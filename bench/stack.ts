@@ -19,11 +19,28 @@ export interface BenchStack {
   stop(): Promise<void>
 }
 
-/** Starts the stack with `workerVars` (TUNNEL_SECRET added) and the pack in `agentPackPath` (default `agent-packs/`). */
-export async function startBenchStack(workerVars: Record<string, string>, agentPackPath?: string): Promise<BenchStack> {
+/** The worker in workerd and agent-node in this process, joined by the tunnel. */
+export interface BenchNodes {
+  node: Awaited<ReturnType<typeof startAgentNode>>
+  worker: Awaited<ReturnType<typeof startWorker>>
+  tunnelSecret: string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the worker (`workerVars`, TUNNEL_SECRET added; `agentPackPath` bundled, `entry` for the
+ * test entry) and agent-node dialling it, with `agentNodeEnv` added to its environment.
+ */
+export async function startBenchNodes(
+  options: { workerVars?: Record<string, string>; agentPackPath?: string; entry?: string; agentNodeEnv?: Record<string, string> } = {},
+): Promise<BenchNodes> {
   const logger = createLogger('error', 'bench')
   const tunnelSecret = randomBytes(32).toString('base64url')
-  const worker = await startWorker({ vars: { TUNNEL_SECRET: tunnelSecret, ...workerVars }, agentPackPath })
+  const worker = await startWorker({
+    vars: { TUNNEL_SECRET: tunnelSecret, ...options.workerVars },
+    agentPackPath: options.agentPackPath,
+    entry: options.entry,
+  })
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   const { config } = loadConfig({
     DATA_DIR: dataDir,
@@ -33,14 +50,26 @@ export async function startBenchStack(workerVars: Record<string, string>, agentP
     CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`,
     TUNNEL_SECRET: tunnelSecret,
     LOG_LEVEL: 'error',
+    ...options.agentNodeEnv,
   })
   const node = await startAgentNode(config, logger)
-  const wallet = await WalletPeer.create({ label: 'bench wallet', logger })
   const stop = async () => {
-    await wallet.stop()
     await node.stop()
     await worker.stop()
     rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { node, worker, tunnelSecret, stop }
+}
+
+/** Starts the stack with `workerVars` (TUNNEL_SECRET added) and the pack in `agentPackPath` (default `agent-packs/`). */
+export async function startBenchStack(workerVars: Record<string, string>, agentPackPath?: string): Promise<BenchStack> {
+  const logger = createLogger('error', 'bench')
+  const nodes = await startBenchNodes({ workerVars, agentPackPath })
+  const { node } = nodes
+  const wallet = await WalletPeer.create({ label: 'bench wallet', logger })
+  const stop = async () => {
+    await wallet.stop()
+    await nodes.stop()
   }
   try {
     const { url } = (await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }
