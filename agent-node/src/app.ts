@@ -25,7 +25,7 @@ import { bridgeCredoEvents, eventRecoverers } from './event-sources.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
-import { recoverLostEvents } from './events/recovery.ts'
+import { RecoveryCheckpointer, recoverLostEvents, type RecoveryReport } from './events/recovery.ts'
 import { EventStreamServer, type UpgradeGate } from './events/stream/server.ts'
 import { SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
@@ -68,6 +68,8 @@ export interface AgentNode {
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
   adminPort: number
+  /** What the start-up event recovery compared and published (`events/recovery.ts`). */
+  readonly recovery: RecoveryReport
   /** DIDComm WebSocket connections open on the public port now (closed ones are forgotten at once). */
   readonly openPublicSockets: number
   /** Stops servers, delivery, tunnel and agent once every event is stored, closes the database. */
@@ -183,7 +185,11 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('subscriptions', () => subscriptions.stop())
   await subscriptions.start()
   bridgeCredoEvents(agent, events)
-  const recovered = await recoverLostEvents(outbox, events, eventRecoverers(agent), logger.child({ component: 'recovery' }))
+  const recoveryLogger = logger.child({ component: 'recovery' })
+  const recovered = await recoverLostEvents(outbox, events, eventRecoverers(agent, wallet.storageService), recoveryLogger)
+  const checkpointer = new RecoveryCheckpointer(outbox, events, recoveryLogger)
+  checkpointer.start()
+  cleanup.defer('recovery checkpoint', () => checkpointer.stop())
   // after recovery, so events of messages read before a crash come after the recovered ones;
   // an envelope is deleted only once the events its processing published are stored
   inbox.start(agent.context, () => events.settled())
@@ -264,6 +270,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     subscriptions,
     tunnel,
     publicDid: didRecord.did,
+    recovery: recovered,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
     get openPublicSockets() {
@@ -293,6 +300,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     await presentationRequests.stop()
     await keyWorkers.close()
     await events.drain()
+    await checkpointer.stop()
     await agent.modules.receipts.flush()
     // Deliveries in flight are abandoned here and made again after the next start.
     await delivery.stop()

@@ -193,6 +193,8 @@ describe.each(dialects)('agent-node starting on a database of the previous relea
         sql`DROP TABLE schema_migrations`,
         sql`DROP TABLE event_pruned`,
         sql`DROP INDEX event_dead_letters_event`,
+        sql`DROP TABLE event_recovery_checkpoint`,
+        sql`DROP INDEX credo_records_updated`,
       ])
     } finally {
       await database.close()

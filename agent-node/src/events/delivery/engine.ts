@@ -104,7 +104,8 @@ export class DeliveryEngine {
     const abort = new AbortController()
     setMaxListeners(0, abort.signal) // every lane's attempt in flight listens to it
     this.registered.set(subscriber.name, { subscriber, startPosition, abort })
-    for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId, true)
+    for (const connectionId of await this.store.connectionsWithWork(subscriber.name, startPosition))
+      this.wake(subscriber.name, connectionId, true)
   }
 
   /**

@@ -41,6 +41,15 @@ export interface Cursor {
   lastError: string | null
 }
 
+/**
+ * Where start-up recovery may start (`events/recovery.ts`): every state stored before `through`
+ * (ms since the epoch) had its event stored, at a position at most `position`.
+ */
+export interface RecoveryCheckpoint {
+  through: number
+  position: number
+}
+
 /** Why an event was dead-lettered: the subscriber refused it (4xx), or every attempt failed. */
 export type DeadLetterReason = 'rejected' | 'exhausted'
 /** `dead` until replayed; `replaying` while a replay is owed; `replayed` once acknowledged. */
@@ -259,17 +268,21 @@ export class OutboxStore {
   }
 
   /**
-   * Connections where `subscriber` may have work: events after its cursor (or no cursor yet:
-   * the first lane run makes one, past the events that predate the subscriber), or dead letters
-   * being replayed. Used at start-up to resume every lane.
+   * Connections where `subscriber` (whose events come after `startPosition`) may have work:
+   * events after its cursor, or no cursor yet and a newest event that is for it (the first lane
+   * run makes the cursor, past the events that predate the subscriber), or dead letters being
+   * replayed. Used at start-up to resume every lane; a connection whose events all predate the
+   * subscriber gets no lane (a pruned newest event was delivered to every subscriber it was for).
    */
-  async connectionsWithWork(subscriber: string): Promise<string[]> {
+  async connectionsWithWork(subscriber: string, startPosition: number): Promise<string[]> {
     const rows = await selectRows<{ connection_id: string }>(
       this.database,
       sql`
       SELECT s.connection_id FROM event_sequences s
         LEFT JOIN event_cursors c ON c.subscriber = ${subscriber} AND c.connection_id = s.connection_id
-        WHERE c.delivered_seq IS NULL OR c.delivered_seq < s.last_seq
+        WHERE c.delivered_seq < s.last_seq
+          OR (c.delivered_seq IS NULL AND EXISTS (SELECT 1 FROM event_outbox o
+            WHERE o.connection_id = s.connection_id AND o.seq = s.last_seq AND o.position > ${startPosition}))
       UNION
       SELECT connection_id FROM event_dead_letters WHERE subscriber = ${subscriber} AND status = 'replaying'`,
     )
@@ -475,6 +488,55 @@ export class OutboxStore {
       sql`SELECT position, created_at FROM event_pruned WHERE id = 'outbox'`,
     )
     return row && { position: Number(row.position), createdAt: Number(row.created_at) }
+  }
+
+  /** The recovery checkpoint of writer `id` (`events/recovery.ts`), undefined before the first. */
+  async recoveryCheckpoint(id: string): Promise<RecoveryCheckpoint | undefined> {
+    const [row] = await selectRows<{ through: Integer; position: Integer }>(
+      this.database,
+      sql`SELECT through, position FROM event_recovery_checkpoint WHERE id = ${id}`,
+    )
+    return row && { through: Number(row.through), position: Number(row.position) }
+  }
+
+  /** Moves the recovery checkpoint of writer `id` to `checkpoint`, never back. */
+  async saveRecoveryCheckpoint(id: string, checkpoint: RecoveryCheckpoint): Promise<void> {
+    await execute(
+      this.database,
+      sql`INSERT INTO event_recovery_checkpoint (id, through, position) VALUES (${id}, ${checkpoint.through}, ${checkpoint.position})
+        ON CONFLICT (id) DO UPDATE SET through = excluded.through, position = excluded.position
+        WHERE excluded.through > event_recovery_checkpoint.through`,
+    )
+  }
+
+  /**
+   * The newest event of `topic` in `connectionId` that `matches`, among those appended at or after
+   * `notBefore` (ms since the epoch), read newest first a page at a time through the lane's
+   * `(connection_id, seq)` index: how recovery finds the last state reported for a key before
+   * its window.
+   */
+  async newestEventOf(
+    connectionId: string,
+    topic: string,
+    notBefore: number,
+    matches: (event: AgentEvent) => boolean,
+  ): Promise<PublishedEvent | undefined> {
+    const page = 100
+    for (let beforeSeq = Number.MAX_SAFE_INTEGER; ; ) {
+      const rows = await selectRows<OutboxRow>(
+        this.database,
+        sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
+        WHERE connection_id = ${connectionId} AND seq < ${beforeSeq} AND topic = ${topic}
+        ORDER BY seq DESC LIMIT ${page}`,
+      )
+      for (const row of rows) {
+        const published = toPublished(row)
+        if (published.createdAt < notBefore) return undefined
+        if (matches(published.event)) return published
+      }
+      if (rows.length < page) return undefined
+      beforeSeq = Number(rows.at(-1)!.seq)
+    }
   }
 
   /**

@@ -48,8 +48,16 @@ const CREDO_SCHEMA_SQL: readonly string[] = [
 ]
 
 /**
+ * Step 2: records by the time they last changed, so start-up event recovery reads only the
+ * records changed since its checkpoint (`findUpdatedAfter`, `agent-node/src/events/recovery.ts`)
+ * instead of every record of a type. Tag queries keep using the primary key: this index neither
+ * orders by `created_at` nor matches `id IN (…)`.
+ */
+const CREDO_UPDATED_SQL: readonly string[] = ['CREATE INDEX credo_records_updated ON credo_records (context_id, type, updated_at)']
+
+/**
  * The versioned schema of the Credo record store (`applySchema`, `agent-node/src/database/README.md`,
  * "Migrations"): step 1 is the list above, the tables as first released. Append new steps; never
  * edit a released one.
  */
-export const CREDO_SCHEMA: Schema = { name: 'credo_records', steps: [CREDO_SCHEMA_SQL] }
+export const CREDO_SCHEMA: Schema = { name: 'credo_records', steps: [CREDO_SCHEMA_SQL, CREDO_UPDATED_SQL] }
