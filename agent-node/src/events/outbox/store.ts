@@ -171,32 +171,47 @@ export class OutboxStore {
    * Appends `events` in order, atomically: each gets the next position of the outbox and the
    * next sequence number of its connection.
    *
-   * Positions come from the `event_positions` row, moved up by the whole batch by the batch's
-   * first statement. On PostgreSQL that UPDATE holds the row's lock until the transaction
-   * commits (and a lock is released only once its transaction is visible), so a concurrent
-   * append waits, then continues from the committed value: positions become visible in
-   * increasing order, without gaps, which the `/v1/events` cursor (`eventsAfterPosition`)
-   * relies on. On SQLite the batch runs alone on the single writer.
+   * Three statements whatever the batch size (a group commit; on PostgreSQL each statement is a
+   * round trip): the `event_positions` row moves up by the whole batch, each connection's
+   * `event_sequences` row by its number of events (one multi-row upsert), and one multi-row
+   * INSERT places every event below the new counters: the `i`-th event of `n` at
+   * `last_position - n + i`, an event followed by `k` more of its connection in the batch at
+   * `last_seq - k`. On PostgreSQL the first UPDATE holds the positions row's lock until the
+   * transaction commits (and a lock is released only once its transaction is visible), so a
+   * concurrent append waits, then continues from the committed value: positions become visible in
+   * increasing order, without gaps, which the `/v1/events` cursor (`eventsAfterPosition`) relies
+   * on; every append takes that lock first, so the sequence rows' locks never deadlock. On SQLite
+   * the batch runs alone on the single writer.
    * @returns the stored events, in the order given.
    */
   async append(events: readonly NewEvent[]): Promise<PublishedEvent[]> {
     if (events.length === 0) return []
     const now = Date.now()
     const count = events.length
-    const statements = [
+    const perConnection = new Map<string, number>()
+    for (const { connectionId } of events) perConnection.set(connectionId, (perConnection.get(connectionId) ?? 0) + 1)
+    const later = new Map(perConnection) // events of the connection from this one on
+    const rows = events.map(({ id, connectionId, event }, i) => {
+      const fromHere = later.get(connectionId)!
+      later.set(connectionId, fromHere - 1)
+      // VALUES columns are column1… in both dialects; numbers are cast (PostgreSQL types bound
+      // parameters in VALUES as text)
+      return sql`(CAST(${i + 1} AS BIGINT), ${id}, ${connectionId}, CAST(${fromHere - 1} AS BIGINT), ${event.type}, ${JSON.stringify(event)})`
+    })
+    const counters = [...perConnection].map(([connectionId, n]) => sql`(${connectionId}, CAST(${n} AS BIGINT))`)
+    const [, , inserted] = await returnAtomically<{ id: string; position: Integer; seq: Integer }>(this.database, [
       sql`UPDATE event_positions SET last_position = last_position + ${count} WHERE id = 'outbox'`,
-      ...events.flatMap(({ id, connectionId, event }, i) => [
-        sql`INSERT INTO event_sequences (connection_id, last_seq) VALUES (${connectionId}, 1)
-          ON CONFLICT (connection_id) DO UPDATE SET last_seq = event_sequences.last_seq + 1`,
-        sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at)
-          VALUES ((SELECT last_position FROM event_positions WHERE id = 'outbox') - ${count - 1 - i}, ${id}, ${connectionId},
-            (SELECT last_seq FROM event_sequences WHERE connection_id = ${connectionId}), ${event.type}, ${JSON.stringify(event)}, ${now})
-          RETURNING position, seq`,
-      ]),
-    ]
-    const results = await returnAtomically<{ position: Integer; seq: Integer }>(this.database, statements)
-    return events.map(({ id, connectionId, event }, i) => {
-      const row = results[2 * i + 2]![0]!
+      sql`INSERT INTO event_sequences (connection_id, last_seq) VALUES ${sql.join(counters, sql`, `)}
+        ON CONFLICT (connection_id) DO UPDATE SET last_seq = event_sequences.last_seq + excluded.last_seq`,
+      sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at)
+        SELECT (SELECT last_position FROM event_positions WHERE id = 'outbox') - ${count} + v.column1, v.column2, v.column3,
+          s.last_seq - v.column4, v.column5, v.column6, ${now}
+        FROM (VALUES ${sql.join(rows, sql`, `)}) AS v JOIN event_sequences s ON s.connection_id = v.column3
+        RETURNING id, position, seq`,
+    ])
+    const stored = new Map(inserted!.map((row) => [row.id, row]))
+    return events.map(({ id, connectionId, event }) => {
+      const row = stored.get(id)!
       return { id, connectionId, seq: Number(row.seq), position: Number(row.position), createdAt: now, event }
     })
   }
@@ -317,12 +332,17 @@ export class OutboxStore {
 
   /**
    * Moves cursors forward (acknowledged events, or events not for the subscriber) and clears
-   * their retry state, all in one transaction. A cursor never moves back.
+   * their retry state, all in one statement. A cursor never moves back.
    */
   async advance(moves: readonly { subscriber: string; connectionId: string; seq: number }[]): Promise<void> {
-    await runAtomically(
+    if (moves.length === 0) return
+    const rows = moves.map((m) => sql`(${m.subscriber}, ${m.connectionId}, CAST(${m.seq} AS BIGINT))`)
+    // one statement for every lane (VALUES columns are column1… in both dialects)
+    await execute(
       this.database,
-      moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq)),
+      sql`UPDATE event_cursors SET delivered_seq = v.column3, attempts = 0, next_attempt_at = 0, last_error = NULL
+      FROM (VALUES ${sql.join(rows, sql`, `)}) AS v
+      WHERE event_cursors.subscriber = v.column1 AND event_cursors.connection_id = v.column2 AND event_cursors.delivered_seq < v.column3`,
     )
   }
 
