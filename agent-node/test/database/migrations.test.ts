@@ -195,6 +195,7 @@ describe.each(dialects)('agent-node starting on a database of the previous relea
         sql`DROP INDEX event_dead_letters_event`,
         sql`DROP TABLE event_recovery_checkpoint`,
         sql`DROP INDEX credo_records_updated`,
+        sql`DROP INDEX credo_records_clear`,
       ])
     } finally {
       await database.close()
