@@ -10,7 +10,7 @@
  *
  * A dead letter marked for replay (`replay`) is delivered before the lane's next event.
  *
- * Cursor moves after acknowledgements are written in batches (one transaction for every lane's
+ * Cursor moves after acknowledgements are written in batches (one statement for every lane's
  * moves of a 20 ms window) rather than one transaction per event: the next event does not wait for
  * the write. A crash before the write only means those events are delivered again, in order,
  * with their ids, which receivers drop as duplicates. Retries and dead letters are written at once.
@@ -191,7 +191,7 @@ export class DeliveryEngine {
   }
 
   /**
-   * Writes the pending cursor moves in one transaction, after any write under way. A move stays
+   * Writes the pending cursor moves in one statement, after any write under way. A move stays
    * in `pendingMoves` (where lanes read it) until it is in the database.
    */
   private writeMoves(): Promise<void> {
