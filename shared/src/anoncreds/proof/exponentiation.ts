@@ -11,10 +11,13 @@
  *   ride on that chain instead (made at least 252 bits long), through comb tables of
  *   base^(2^(252·k)) with 8-bit windows: about Σ bits/9 multiplications; `value()` takes the
  *   cheaper way (the comb wherever a product has a long variable exponent or many fixed bits).
+ * - Where the runtime has a faster single exponentiation (`useNativePower`: Node's OpenSSL), a
+ *   product may take its variable factors from it, one call each, and its fixed factors from the
+ *   tables alone; `value()` does so only when the counted cost is lower.
  *
  * Not constant-time (see the module README, "Side channels").
  */
-import { bitLength, mod, modInverse } from '../math/index.ts'
+import { bitLength, mod, modInverse, type NativePower } from '../math/index.ts'
 
 const DIGIT_BITS = 6
 const HALF_DIGIT = 1 << (DIGIT_BITS - 1)
@@ -72,6 +75,27 @@ export class FixedBase {
   }
 }
 
+let nativePower: NativePower | undefined
+
+/**
+ * Lets `PowerProduct.value()` compute variable factors with `backend` where that is cheaper by
+ * its declared costs (process-wide; `undefined` goes back to BigInt alone, the default and the
+ * only way in workerd). Results are the same either way.
+ */
+export function useNativePower(backend: NativePower | undefined): void {
+  nativePower = backend
+}
+
+/** BigInt multiplications of one variable factor on a squaring chain: its windows and their odd powers. */
+function windowCost(bits: number): number {
+  const window = variableWindow(bits)
+  return bits / (window + 1) + (1 << (window - 1))
+}
+
+function variableWindow(bits: number): number {
+  return bits <= 256 ? 4 : bits <= 1024 ? 5 : 6
+}
+
 /**
  * Accumulates factors base^exponent modulo n and evaluates their product in one pass.
  * Negative exponents use the inverse of the base (as OpenSSL's `BN_mod_exp` does in
@@ -106,13 +130,40 @@ export class PowerProduct {
     const variable = this.variableTerms.map(([b, e]): [bigint, bigint] => (e < 0n ? [modInverse(b, n), -e] : [mod(b, n), e]))
     const chain = Math.max(0, ...variable.map(([, e]) => bitLength(e)))
     const fixedBits = this.fixedTerms.reduce((sum, [, e]) => sum + bitLength(e), 0)
+    const hasFixed = this.fixedTerms.length > 0
     const combCost = Math.max(0, CHUNK_BITS - chain) + fixedBits / (COMB_WINDOW + 1)
     const bgmwCost = fixedBits / DIGIT_BITS + 2 * HALF_DIGIT
-    if (this.fixedTerms.length > 0 && combCost < bgmwCost) return chainProduct(variable, this.fixedTerms, n)!
+    // without variable factors on it, the comb needs a chain of its own
+    const combAloneCost = CHUNK_BITS + fixedBits / (COMB_WINDOW + 1)
+    const chainCost =
+      chain + variable.reduce((sum, [, e]) => sum + windowCost(bitLength(e)), 0) + (hasFixed ? Math.min(combCost, bgmwCost) : 0)
+    if (this.nativeIsCheaper(variable, chainCost, hasFixed ? Math.min(combAloneCost, bgmwCost) : 0)) {
+      const fixed = !hasFixed
+        ? undefined
+        : combAloneCost < bgmwCost
+          ? chainProduct([], this.fixedTerms, n)
+          : fixedProduct(this.fixedTerms, n)
+      return variable.reduce((acc, [base, exponent]) => (acc * nativePower!.pow(base, exponent, n)) % n, fixed ?? 1n % n)
+    }
+    if (hasFixed && combCost < bgmwCost) return chainProduct(variable, this.fixedTerms, n)!
     const fixed = fixedProduct(this.fixedTerms, n)
     const rest = variable.length === 0 ? undefined : chainProduct(variable, [], n)
     if (fixed === undefined) return rest ?? 1n % n
     return rest === undefined ? fixed : (fixed * rest) % n
+  }
+
+  /**
+   * Whether the native backend is cheaper for this product, counted in BigInt multiplications:
+   * one call per variable factor, their product, and the fixed factors alone (`fixedAloneCost`),
+   * against the shared squaring chain with everything on it (`chainCost`). Exponents as long as
+   * n stay on the chain (the native code does not take them).
+   */
+  private nativeIsCheaper(variable: Array<[bigint, bigint]>, chainCost: number, fixedAloneCost: number): boolean {
+    if (!nativePower || variable.length === 0) return false
+    const limit = bitLength(this.modulus)
+    if (variable.some(([, e]) => bitLength(e) >= limit)) return false
+    const calls = variable.reduce((sum, [, e]) => sum + nativePower!.costPerCall + bitLength(e) * nativePower!.costPerBit, 0)
+    return calls + variable.length + fixedAloneCost < chainCost
   }
 }
 
@@ -194,7 +245,7 @@ function chainProduct(variableTerms: Array<[bigint, bigint]>, fixedTerms: Array<
   let top = 0
   for (const [base, exponent] of variableTerms) {
     const bits = exponent.toString(2)
-    const windows = slidingWindows(bits, bits.length <= 256 ? 4 : bits.length <= 1024 ? 5 : 6)
+    const windows = slidingWindows(bits, variableWindow(bits.length))
     const odd = oddPowers(base, Math.max(...windows.map(([, value]) => value)), n)
     for (const [position, value] of windows) add(position, odd[(value - 1) >> 1]!)
     top = Math.max(top, bits.length)
