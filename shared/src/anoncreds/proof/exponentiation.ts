@@ -9,8 +9,9 @@
  * - Variable bases (Â, the predicate commitments T_i) are exponentiated together with
  *   interleaved sliding windows: one squaring chain for all of them. The fixed-base factors can
  *   ride on that chain instead (made at least 252 bits long), through comb tables of
- *   base^(2^(252·k)) with 8-bit windows: about Σ bits/9 multiplications; `value()` takes the
- *   cheaper way (the comb wherever a product has a long variable exponent or many fixed bits).
+ *   base^(2^(252·k)) with 8-bit windows (10-bit for S, see `proof/key.ts`): about Σ bits/9
+ *   multiplications; `value()` takes the cheaper way (the comb wherever a product has a long
+ *   variable exponent or many fixed bits).
  * - Where the runtime has a faster single exponentiation (`useNativePower`: Node's OpenSSL), a
  *   product may take its variable factors from it, one call each, and its fixed factors from the
  *   tables alone; `value()` does so only when the counted cost is lower.
@@ -23,7 +24,7 @@ const DIGIT_BITS = 6
 const HALF_DIGIT = 1 << (DIGIT_BITS - 1)
 /** Comb chunk: chunk k of an exponent multiplies base^(2^(252·k)) = power(42·k). */
 const CHUNK_BITS = 42 * DIGIT_BITS
-/** Window of the comb chunks: odd powers up to 2^8 − 1 (128 entries per chunk). */
+/** Default window of the comb chunks: odd powers up to 2^8 − 1 (128 entries per chunk). */
 const COMB_WINDOW = 8
 
 /**
@@ -36,8 +37,16 @@ export class FixedBase {
   private readonly chunks: bigint[][] = []
   private inverse?: FixedBase
 
-  /** @throws RangeError when `modulus` < 2. */
-  constructor(base: bigint, modulus: bigint) {
+  /**
+   * @param combWindow bits of the comb windows (`chunk`): each chunk table holds 2^(combWindow−1)
+   *   odd powers, and a fixed factor costs about bits/(combWindow + 1) multiplications on a chain.
+   * @throws RangeError when `modulus` < 2.
+   */
+  constructor(
+    base: bigint,
+    modulus: bigint,
+    readonly combWindow = COMB_WINDOW,
+  ) {
     if (modulus < 2n) throw new RangeError('modulus must be > 1')
     this.modulus = modulus
     this.powers = [mod(base, modulus)]
@@ -59,16 +68,16 @@ export class FixedBase {
     return this.powers[i]!
   }
 
-  /** Comb table of chunk k: the odd powers 1, 3, …, 2^8 − 1 of base^(2^(252·k)), made on first use. */
+  /** Comb table of chunk k: the odd powers 1, 3, …, 2^combWindow − 1 of base^(2^(252·k)), made on first use. */
   chunk(k: number): bigint[] {
-    this.chunks[k] ??= oddPowers(this.power((k * CHUNK_BITS) / DIGIT_BITS), (1 << COMB_WINDOW) - 1, this.modulus)
+    this.chunks[k] ??= oddPowers(this.power((k * CHUNK_BITS) / DIGIT_BITS), (1 << this.combWindow) - 1, this.modulus)
     return this.chunks[k]!
   }
 
   /** The table of base^-1 (whose own inverse is this table). @throws RangeError when the base is not invertible. */
   inverted(): FixedBase {
     if (!this.inverse) {
-      this.inverse = new FixedBase(modInverse(this.base, this.modulus), this.modulus)
+      this.inverse = new FixedBase(modInverse(this.base, this.modulus), this.modulus, this.combWindow)
       this.inverse.inverse = this
     }
     return this.inverse
@@ -130,11 +139,12 @@ export class PowerProduct {
     const variable = this.variableTerms.map(([b, e]): [bigint, bigint] => (e < 0n ? [modInverse(b, n), -e] : [mod(b, n), e]))
     const chain = Math.max(0, ...variable.map(([, e]) => bitLength(e)))
     const fixedBits = this.fixedTerms.reduce((sum, [, e]) => sum + bitLength(e), 0)
+    const combWindows = this.fixedTerms.reduce((sum, [table, e]) => sum + bitLength(e) / (table.combWindow + 1), 0)
     const hasFixed = this.fixedTerms.length > 0
-    const combCost = Math.max(0, CHUNK_BITS - chain) + fixedBits / (COMB_WINDOW + 1)
+    const combCost = Math.max(0, CHUNK_BITS - chain) + combWindows
     const bgmwCost = fixedBits / DIGIT_BITS + 2 * HALF_DIGIT
     // without variable factors on it, the comb needs a chain of its own
-    const combAloneCost = CHUNK_BITS + fixedBits / (COMB_WINDOW + 1)
+    const combAloneCost = CHUNK_BITS + combWindows
     const chainCost =
       chain + variable.reduce((sum, [, e]) => sum + windowCost(bitLength(e)), 0) + (hasFixed ? Math.min(combCost, bgmwCost) : 0)
     if (this.nativeIsCheaper(variable, chainCost, hasFixed ? Math.min(combAloneCost, bgmwCost) : 0)) {
@@ -254,7 +264,7 @@ function chainProduct(variableTerms: Array<[bigint, bigint]>, fixedTerms: Array<
     const table = exponent < 0n ? signed.inverted() : signed
     const bits = (exponent < 0n ? -exponent : exponent).toString(2)
     for (let k = 0, end = bits.length; end > 0; k++, end -= CHUNK_BITS) {
-      const windows = slidingWindows(bits.slice(Math.max(0, end - CHUNK_BITS), end), COMB_WINDOW)
+      const windows = slidingWindows(bits.slice(Math.max(0, end - CHUNK_BITS), end), table.combWindow)
       if (windows.length === 0) continue
       const odd = table.chunk(k)
       for (const [position, value] of windows) add(position, odd[(value - 1) >> 1]!)
