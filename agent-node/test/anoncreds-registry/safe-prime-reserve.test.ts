@@ -6,11 +6,11 @@
  * first credential definition, or at start-up when it already has credential types).
  * The reserve's own logic runs on scripted searches; everything else on real 1,025-bit primes.
  */
-import type { ObjectHandle } from '@hyperledger/anoncreds-shared'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CredentialKeyWorkers, type KeyGenerationProgress } from '../../src/anoncreds-registry/key-generation/CredentialKeyWorkers.ts'
 import { SafePrimeReserve } from '../../src/anoncreds-registry/key-generation/SafePrimeReserve.ts'
 import { createAnoncredsEngine, credentialKeyAttributeNames } from '../../../shared/src/anoncreds/lib/index.ts'
+import { FIXTURE_ATTRIBUTES, fixturePresentations, issueAnoncredsFixture } from '../../../shared/test/anoncreds/support/fixture.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 
 /** Searches that the test settles by hand, in order. */
@@ -110,84 +110,18 @@ describe('CredentialKeyWorkers with a reserve', () => {
     await workers.fillReserve()
     expect(workers.reservedPrimes).toBe(2)
 
-    const engine = createAnoncredsEngine()
-    const raw = { name: 'Alice Example', age: '27' }
-    const attributeNames = credentialKeyAttributeNames(Object.keys(raw))
     const progress: KeyGenerationProgress[] = []
-    engine.preparedKeys.add(attributeNames, await workers.generate(attributeNames, (p) => progress.push(p)))
+    const keys = await workers.generate(credentialKeyAttributeNames(Object.keys(FIXTURE_ATTRIBUTES)), (p) => progress.push(p))
     expect(progress.map((p) => [p.step, p.source, p.done])).toEqual([
       ['safe prime', 'reserve', 1],
       ['safe prime', 'reserve', 2],
       ['keys', undefined, 3],
     ])
-
-    const issuerId = 'did:web:issuer.example'
-    const schemaId = `${issuerId}/schema/person`
-    const credentialDefinitionId = `${issuerId}/cred-def/person`
-    const schema = engine.createSchema({ name: 'person', version: '1.0', issuerId, attributeNames: Object.keys(raw) })
-    const definition = engine.createCredentialDefinition({
-      schemaId,
-      schema,
-      tag: 'reserve',
-      issuerId,
-      signatureType: 'CL',
-      supportRevocation: false,
-    })
-    const offer = engine.createCredentialOffer({
-      schemaId,
-      credentialDefinitionId,
-      keyCorrectnessProof: definition.keyCorrectnessProof,
-    })
-    const linkSecret = engine.createLinkSecret()
-    const { credentialRequest, credentialRequestMetadata } = engine.createCredentialRequest({
-      entropy: engine.generateNonce(),
-      credentialDefinition: definition.credentialDefinition,
-      linkSecret,
-      linkSecretId: 'default',
-      credentialOffer: offer,
-    })
-    const credential = engine.processCredential({
-      credential: engine.createCredential({
-        credentialDefinition: definition.credentialDefinition,
-        credentialDefinitionPrivate: definition.credentialDefinitionPrivate,
-        credentialOffer: offer,
-        credentialRequest,
-        attributeRawValues: raw,
-      }),
-      credentialRequestMetadata,
-      linkSecret,
-      credentialDefinition: definition.credentialDefinition,
-    })
-    const presentationRequest = engine.presentationRequestFromJson({
-      json: JSON.stringify({
-        nonce: engine.generateNonce(),
-        name: 'reserve',
-        version: '1.0',
-        requested_attributes: { name: { name: 'name' } },
-        requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: 18 } },
-      }),
-    })
-    const presentation: ObjectHandle = engine.createPresentation({
-      presentationRequest,
-      credentials: [{ credential }],
-      credentialsProve: [
-        { entryIndex: 0, referent: 'name', isPredicate: false, reveal: true },
-        { entryIndex: 0, referent: 'adult', isPredicate: true, reveal: true },
-      ],
-      selfAttest: {},
-      linkSecret,
-      schemas: { [schemaId]: schema },
-      credentialDefinitions: { [credentialDefinitionId]: definition.credentialDefinition },
-    })
-    const verified = engine.verifyPresentation({
-      presentation,
-      presentationRequest,
-      schemas: [schema],
-      schemaIds: [schemaId],
-      credentialDefinitions: [definition.credentialDefinition],
-      credentialDefinitionIds: [credentialDefinitionId],
-    })
-    expect(verified).toBe(true)
+    const fixture = issueAnoncredsFixture(keys)
+    expect(JSON.parse(fixture.credentialDefinition).value.primary).toEqual(keys.primary)
+    const engine = createAnoncredsEngine()
+    const { present, verify } = fixturePresentations(engine, fixture)
+    expect(verify(present(engine.generateNonce(), 18))).toBe(true)
 
     // the generation resumed the refill: two new primes, none of them the ones used
     await workers.fillReserve()
