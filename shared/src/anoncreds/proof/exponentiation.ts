@@ -132,7 +132,9 @@ export class PowerProduct {
   /**
    * The product of all factors, in [0, n). The fixed-base factors either ride on the squaring
    * chain of the variable ones through comb tables (the chain made at least 252 bits long), or
-   * take one BGMW pass; whichever needs fewer multiplications by the count of exponent bits.
+   * take one BGMW pass; whichever needs fewer multiplications by the count of exponent bits. With
+   * a native backend (`useNativePower`) the variable factors may instead be one native call each,
+   * when that counts cheaper.
    */
   value(): bigint {
     const n = this.modulus
@@ -145,9 +147,8 @@ export class PowerProduct {
     const bgmwCost = fixedBits / DIGIT_BITS + 2 * HALF_DIGIT
     // without variable factors on it, the comb needs a chain of its own
     const combAloneCost = CHUNK_BITS + combWindows
-    const chainCost =
-      chain + variable.reduce((sum, [, e]) => sum + windowCost(bitLength(e)), 0) + (hasFixed ? Math.min(combCost, bgmwCost) : 0)
-    if (this.nativeIsCheaper(variable, chainCost, hasFixed ? Math.min(combAloneCost, bgmwCost) : 0)) {
+    const fixedCost = (alone: boolean) => (hasFixed ? Math.min(alone ? combAloneCost : combCost, bgmwCost) : 0)
+    if (this.nativeIsCheaper(variable, chain, fixedCost(false), fixedCost(true))) {
       const fixed = !hasFixed
         ? undefined
         : combAloneCost < bgmwCost
@@ -165,14 +166,15 @@ export class PowerProduct {
   /**
    * Whether the native backend is cheaper for this product, counted in BigInt multiplications:
    * one call per variable factor, their product, and the fixed factors alone (`fixedAloneCost`),
-   * against the shared squaring chain with everything on it (`chainCost`). Exponents as long as
-   * n stay on the chain (the native code does not take them).
+   * against the shared squaring chain (`chain` squarings), its windows and the fixed factors on it
+   * (`fixedSharedCost`). Exponents as long as n stay on the chain (the native code does not take them).
    */
-  private nativeIsCheaper(variable: Array<[bigint, bigint]>, chainCost: number, fixedAloneCost: number): boolean {
+  private nativeIsCheaper(variable: Array<[bigint, bigint]>, chain: number, fixedSharedCost: number, fixedAloneCost: number): boolean {
     if (!nativePower || variable.length === 0) return false
-    const limit = bitLength(this.modulus)
-    if (variable.some(([, e]) => bitLength(e) >= limit)) return false
-    const calls = variable.reduce((sum, [, e]) => sum + nativePower!.costPerCall + bitLength(e) * nativePower!.costPerBit, 0)
+    const bits = variable.map(([, e]) => bitLength(e))
+    if (bits.some((b) => b >= bitLength(this.modulus))) return false
+    const calls = bits.reduce((sum, b) => sum + nativePower!.costPerCall + b * nativePower!.costPerBit, 0)
+    const chainCost = chain + bits.reduce((sum, b) => sum + windowCost(b), 0) + fixedSharedCost
     return calls + variable.length + fixedAloneCost < chainCost
   }
 }
