@@ -63,6 +63,8 @@ export interface AgentNode {
   messages: MessageService
   subscriptions: SubscriptionService
   tunnel?: TunnelClient
+  /** Where credential definition keys are made, with the reserve of safe primes (`reservedPrimes`). */
+  credentialKeys: CredentialKeyWorkers
   /** The agent's public DID (did:webvh with its SCID, or did:web): the issuer id of its AnonCreds objects. */
   publicDid: string
   /** Ports actually bound (useful when the config asked for port 0). */
@@ -199,12 +201,15 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('retention', () => pruner.stop())
 
   const publicDid = didRecord.did
-  const keyWorkers = new CredentialKeyWorkers()
+  const keyWorkers = new CredentialKeyWorkers({ reserve: config.safePrimeReserve })
   cleanup.defer('credential key workers', () => keyWorkers.close())
   const credentialTypes = new CredentialTypes(agent, publicDid, {
     workers: keyWorkers,
     logger: logger.child({ component: 'credential-types' }),
   })
+  // an agent that already issues keeps safe primes ready for its next credential definition;
+  // any other agent searches none until its first one (CredentialKeyWorkers refills after each)
+  if (config.safePrimeReserve > 0 && (await credentialTypes.any())) void keyWorkers.fillReserve()
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, events, logger })
   presentationRequests.start()
@@ -263,6 +268,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     messages,
     subscriptions,
     tunnel,
+    credentialKeys: keyWorkers,
     publicDid: didRecord.did,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),

@@ -6,7 +6,8 @@
  * spec does not name are documented in docs/configuration.md: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, AGENT_PACK_PATH and MCP_SERVERS_CONFIG (stdio MCP servers only), OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
- * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
+ * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, ANONCREDS_SAFE_PRIME_RESERVE,
+ * LOG_LEVEL, NODE_ENV.
  * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
  * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS,
  * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS, RECORDS_RETENTION_DAYS.
@@ -98,6 +99,12 @@ export interface AgentNodeConfig {
   readyMaxOutboxLagSeconds: number
   /** What the retention pruner keeps (`retention/`); each in days, 0 keeps forever. */
   retention: RetentionConfig
+  /**
+   * Safe primes kept ready for credential definitions, searched in the background once this agent
+   * has made a credential definition or has credential types at start-up
+   * (ANONCREDS_SAFE_PRIME_RESERVE, default 4: two definitions; 0: none).
+   */
+  safePrimeReserve: number
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
@@ -170,6 +177,7 @@ const Env = z.object({
   EVENTS_RETENTION_DAYS: z.coerce.number().nonnegative().default(7),
   DEAD_LETTERS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
   RECORDS_RETENTION_DAYS: z.coerce.number().nonnegative().default(0),
+  ANONCREDS_SAFE_PRIME_RESERVE: z.coerce.number().int().min(0).max(64).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -322,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         deadLettersDays: e.DEAD_LETTERS_RETENTION_DAYS,
         recordsDays: e.RECORDS_RETENTION_DAYS,
       },
+      safePrimeReserve: e.ANONCREDS_SAFE_PRIME_RESERVE,
       logLevel: e.LOG_LEVEL,
       production,
     },
