@@ -5,7 +5,8 @@
  * packed (encrypted) DIDComm message, as Credo hands it over.
  *
  * Semantics follow Credo's `InMemoryQueueTransportRepository`: `takeFromQueue` marks messages
- * `sending` so they are not taken twice, `removeMessages` deletes them once the wallet confirmed
+ * `sending` so they are not taken twice (one conditional statement: two instances on one
+ * database never take the same message), `removeMessages` deletes them once the wallet confirmed
  * them. Messages left `sending` by a process that stopped are `pending` again when the queue is
  * opened: a restart delivers at least once (the wallet drops repeats by `@id`).
  */
@@ -45,6 +46,7 @@ type Options = Parameters<DidCommQueueTransportRepository['takeFromQueue']>[1]
 export class DatabaseQueueTransportRepository implements DidCommQueueTransportRepository {
   /** `received_at` of the last message this process queued, in epoch ms. */
   private lastReceivedAt = 0
+  private readonly queuedListeners = new Set<(connectionId: string) => void>()
 
   private constructor(private readonly database: Database) {}
 
@@ -55,6 +57,15 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     return new DatabaseQueueTransportRepository(database)
   }
 
+  /**
+   * Calls `listener` with the connection id of each message queued by this process, once stored
+   * (the instance holding that wallet's live session may be another one: `pickup-relay.ts`). It
+   * must not throw.
+   */
+  onQueued(listener: (connectionId: string) => void): void {
+    this.queuedListeners.add(listener)
+  }
+
   /** Pending messages for the connection (and recipient, when given). */
   async getAvailableMessageCount(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<number> {
     return (await this.pending(agentContext, options)).length
@@ -62,19 +73,27 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
 
   /** Takes up to `limit` pending messages, oldest first: marks them `sending`, or deletes them with `deleteMessages`. */
   async takeFromQueue(agentContext: AgentContext, options: Options): Promise<QueuedDidCommMessage[]> {
-    const rows = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
-    if (rows.length === 0) return []
+    const candidates = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
+    if (candidates.length === 0) return []
     const ids = sql.join(
-      rows.map((row) => sql`${row.id}`),
+      candidates.map((row) => sql`${row.id}`),
       sql`, `,
     )
-    if (options.deleteMessages) await execute(this.database, sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids})`)
-    else await execute(this.database, sql`UPDATE didcomm_pickup_queue SET state = 'sending' WHERE id IN (${ids})`)
-    return rows.map((row) => ({
-      id: row.id,
-      receivedAt: new Date(Number(row.received_at)),
-      encryptedMessage: JSON.parse(row.payload) as DidCommEncryptedMessage,
-    }))
+    // only rows still pending: another instance (or a concurrent pickup) may have taken some
+    const taken = await selectRows<{ id: string }>(
+      this.database,
+      options.deleteMessages
+        ? sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids}) AND state = 'pending' RETURNING id`
+        : sql`UPDATE didcomm_pickup_queue SET state = 'sending' WHERE id IN (${ids}) AND state = 'pending' RETURNING id`,
+    )
+    const takenIds = new Set(taken.map((row) => row.id))
+    return candidates
+      .filter((row) => takenIds.has(row.id))
+      .map((row) => ({
+        id: row.id,
+        receivedAt: new Date(Number(row.received_at)),
+        encryptedMessage: JSON.parse(row.payload) as DidCommEncryptedMessage,
+      }))
   }
 
   /** Queues a packed message for the connection. @returns the queue's id of it */
@@ -92,6 +111,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
       VALUES (${id}, ${agentContext.contextCorrelationId}, ${options.connectionId}, ${JSON.stringify(options.recipientDids)},
         ${JSON.stringify(options.payload)}, ${receivedAt}, 'pending')`,
     )
+    for (const listener of this.queuedListeners) listener(options.connectionId)
     return id
   }
 
