@@ -91,7 +91,12 @@ describe('tunnel handshake', () => {
       command: { name: 'send-message', message: { connectionId, type: 'text', content: 'to whichever is alive' } },
     }
     await tunnelGateway(env).sendCommand(frame)
-    const gotIt = await Promise.race(agents.map(async (agent) => (await agent.command(connectionId, frame.idempotencyKey), agent)))
+    const gotIt = await Promise.race(
+      agents.map(async (agent) => {
+        await agent.command(connectionId, frame.idempotencyKey)
+        return agent
+      }),
+    )
     const other = agents.find((agent) => agent !== gotIt)!
     expect(other.frames.some((f) => f.kind === 'command' && f.id === frame.id)).toBe(false) // sent down one tunnel
     await gotIt.close() // gone without a command-result

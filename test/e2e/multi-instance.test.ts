@@ -29,7 +29,9 @@ import { killProcess } from '../support/killable-agent.ts'
 import { startTcpBalancer, type TcpBalancer } from '../support/tcp-balancer.ts'
 
 const INSTANCES = ['node-a', 'node-b'] as const
-const BURST = 10
+const BURST = 12
+/** Between the rounds of the burst, in milliseconds: the victim has some of its wallet's texts in hand when it dies. */
+const BURST_PACE_MS = 40
 
 interface Instance {
   id: string
@@ -195,10 +197,11 @@ describe('two agent-nodes on one PostgreSQL database, one killed', () => {
           // the wallet's socket to the killed instance is gone: not sent
         }
       }
-      if (n === 3) {
+      if (n === 4) {
         balancer.prefer = instances.indexOf(survivor)
         killed = killProcess(victim.process)
       }
+      await new Promise((resolve) => setTimeout(resolve, BURST_PACE_MS))
     }
     await killed
 

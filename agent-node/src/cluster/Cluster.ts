@@ -12,8 +12,8 @@
  * Leases last `LEASE_TTL_SECONDS` (default 15) and are renewed every third of that; a graceful
  * stop releases them, so a restart or a rolling deploy hands over at once, a kill after the TTL.
  * Instances also tell each other about new work with `signal` / `onSignal` (PostgreSQL
- * LISTEN/NOTIFY, `database/dialect.ts`); every renewal round (`onTick`) re-reads what a lost
- * notification could have hidden.
+ * LISTEN/NOTIFY on one channel, `parley_cluster`, `database/dialect.ts`); every renewal round
+ * (`onTick`) re-reads what a lost notification could have hidden.
  *
  * On SQLite there is only ever one process (the data folder's lock, `data-dir/`): at open every
  * lease of another holder is dropped (it is a previous run that died), so a restart after a
@@ -48,13 +48,18 @@ interface Wanted {
   chain: Promise<void>
 }
 
+/** The one PostgreSQL notification channel instances signal on; the signal's own channel is in the payload. */
+const SIGNAL_CHANNEL = 'parley_cluster'
+
 /** How long `withLease` waits between attempts to take a lease someone else holds, in milliseconds. */
 const WAIT_FOR_LEASE_MS = 250
 
 export class Cluster {
   private readonly wanted = new Map<string, Wanted>()
   private readonly tickListeners = new Set<() => Promise<void> | void>()
-  private readonly unlisteners: Array<() => Promise<void>> = []
+  /** Listeners of `onSignal`, by channel; all channels share one `LISTEN` (`SIGNAL_CHANNEL`). */
+  private readonly signalListeners = new Map<string, Array<(data: string) => void>>()
+  private unlisten?: () => Promise<void>
   private timer?: NodeJS.Timeout
   private ticking?: Promise<void>
   private stopped = false
@@ -111,8 +116,8 @@ export class Cluster {
 
   /**
    * Runs `task` while holding lease `name`, waiting for it as long as another instance holds it
-   * (one that dies lets it go when its lease expires). The lease is released afterwards.
-   * A task longer than the TTL is not protected past it: keep such tasks short.
+   * (one that dies lets it go when its lease expires). The lease is renewed every third of the
+   * TTL while the task runs, and released afterwards.
    */
   async withLease<T>(name: string, task: () => Promise<T>): Promise<T> {
     let logged = false
@@ -122,9 +127,18 @@ export class Cluster {
       logged = true
       await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_LEASE_MS))
     }
+    const renewal = setInterval(
+      () => {
+        this.leases.claim(name, this.instanceId, this.ttlMs).catch((error: unknown) => {
+          this.logger.warn({ err: error, lease: name }, 'could not renew a lease')
+        })
+      },
+      Math.max(1, Math.floor(this.ttlMs / 3)),
+    )
     try {
       return await task()
     } finally {
+      clearInterval(renewal)
       await this.leases.release(name, this.instanceId)
     }
   }
@@ -138,7 +152,7 @@ export class Cluster {
   /** Tells every other instance `data` on `channel` (best effort: see `onSignal`). */
   async signal(channel: string, data: string): Promise<void> {
     try {
-      await notify(this.database, channel, `${this.instanceId}\n${data}`)
+      await notify(this.database, SIGNAL_CHANNEL, `${this.instanceId}\n${channel}\n${data}`)
     } catch (error) {
       this.logger.warn({ err: error, channel }, 'could not notify the other instances; they find the work at their next round')
     }
@@ -146,16 +160,16 @@ export class Cluster {
 
   /** Calls `listener` with the `data` of each `signal` on `channel` from another instance. */
   onSignal(channel: string, listener: (data: string) => void): void {
-    this.unlisteners.push(
-      listen(
-        this.database,
-        channel,
-        (payload) => {
-          const newline = payload.indexOf('\n')
-          if (payload.slice(0, newline) !== this.instanceId) listener(payload.slice(newline + 1))
-        },
-        (error) => this.logger.warn({ err: error, channel }, 'listening for other instances failed; reconnecting'),
-      ),
+    this.signalListeners.set(channel, [...(this.signalListeners.get(channel) ?? []), listener])
+    this.unlisten ??= listen(
+      this.database,
+      SIGNAL_CHANNEL,
+      (payload) => {
+        const [from, signalled, ...data] = payload.split('\n')
+        if (from === this.instanceId) return
+        for (const each of this.signalListeners.get(signalled ?? '') ?? []) each(data.join('\n'))
+      },
+      (error) => this.logger.warn({ err: error }, 'listening for other instances failed; reconnecting'),
     )
   }
 
@@ -164,7 +178,7 @@ export class Cluster {
     this.stopped = true
     clearInterval(this.timer)
     await this.ticking
-    for (const unlisten of this.unlisteners.splice(0)) await unlisten()
+    await this.unlisten?.()
     for (const entry of this.wanted.values()) await entry.chain
     this.wanted.clear()
     try {

@@ -7,8 +7,8 @@
  * delivered again with the same id (receivers dedupe by it).
  *
  * Events are appended by every instance, so the holder learns of another instance's events from
- * `parley_outbox` notifications (the connection ids), and, at every renewal round, from the
- * database (`DeliveryEngine.poke`), which also catches a notification that was lost.
+ * `parley_outbox` signals (`Cluster.signal`: the connection ids), and, at every renewal round, from
+ * the database (`DeliveryEngine.poke`), which also catches a signal that was lost.
  */
 import type { DeliveryEngine } from '../events/delivery/engine.ts'
 import type { Subscriber } from '../events/delivery/subscriber.ts'
