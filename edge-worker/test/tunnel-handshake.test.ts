@@ -1,9 +1,9 @@
 import { env, exports } from 'cloudflare:workers'
-import { HANDSHAKE_HEADERS, type CommandFrame } from '@parley/shared/tunnel'
+import { HANDSHAKE_HEADERS } from '@parley/shared/tunnel'
 import { describe, expect, it } from 'vitest'
 import { tunnelGateway } from '../src/bindings.ts'
 import { CLOSE_REPLACED } from '../src/tunnel-gateway/index.ts'
-import { signedHeaders, TestAgent, tunnelRequest } from './support/agent.ts'
+import { signedHeaders, sendTextCommand, TestAgent, tunnelRequest } from './support/agent.ts'
 
 async function refusal(headers: Record<string, string>) {
   const response = await exports.default.fetch(tunnelRequest(headers))
@@ -84,12 +84,7 @@ describe('tunnel handshake', () => {
       await TestAgent.connect({ instance: 'node-b', confirmCommands: false }),
     ]
     const connectionId = crypto.randomUUID()
-    const frame: CommandFrame = {
-      kind: 'command',
-      id: crypto.randomUUID(),
-      idempotencyKey: `test:${crypto.randomUUID()}`,
-      command: { name: 'send-message', message: { connectionId, type: 'text', content: 'to whichever is alive' } },
-    }
+    const frame = sendTextCommand(connectionId, 'to whichever is alive')
     await tunnelGateway(env).sendCommand(frame)
     const gotIt = await Promise.race(
       agents.map(async (agent) => {

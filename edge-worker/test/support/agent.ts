@@ -135,6 +135,16 @@ export class TestAgent {
   }
 }
 
+/** A `send-message` command frame of a text `content` to `connectionId`, with fresh ids. */
+export function sendTextCommand(connectionId: string, content: string): CommandFrame {
+  return {
+    kind: 'command',
+    id: crypto.randomUUID(),
+    idempotencyKey: `test:${crypto.randomUUID()}`,
+    command: { name: 'send-message', message: { connectionId, type: 'text', content } },
+  }
+}
+
 /** A text `message-received` event from the peer of `connectionId`. */
 export function textMessage(connectionId: string, content: string, threadId: string | null = null): AgentEvent {
   return {
