@@ -156,7 +156,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
   relayPickups(agent, pickupQueue, cluster, logger.child({ component: 'pickup' }))
-  const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)
+  // one instance at a time: two starting together would both create the DID (cluster/)
+  const { record: didRecord, outcome } = await cluster.withLease('public-did', () =>
+    ensurePublicDid(agent.context, config.publicDid, config),
+  )
   await registerPublicDidWithCredo(agent.context, didRecord)
   logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 

@@ -7,7 +7,8 @@
  *   live one once this lease has expired;
  * - `delivery:<subscriber>`: only the holder delivers that subscriber's events
  *   (`LeasedDelivery.ts`), the others stand by and take over when it expires;
- * - `recovery`: the start-up recovery runs in one instance at a time (`withLease`).
+ * - `public-did`, `recovery`: creating the public DID and the start-up recovery run in one
+ *   instance at a time (`withLease`).
  *
  * Leases last `LEASE_TTL_SECONDS` (default 15) and are renewed every third of that; a graceful
  * stop releases them, so a restart or a rolling deploy hands over at once, a kill after the TTL.
