@@ -171,7 +171,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const leased = new LeasedDelivery(delivery, cluster, logger.child({ component: 'delivery' }))
   events.onStored((stored) => leased.announce(stored))
   cleanup.defer('events', () => events.drain())
-  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
+  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger, cluster.instanceId)
   cleanup.defer('messages', () => messages.drain())
   if (config.eventsBaseUrl) {
     await leased.addSubscriber(
@@ -214,7 +214,17 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   // an envelope is deleted only once the events its processing published are stored
   inbox.start(agent.context, () => events.settled())
   logger.info(recovered, 'start-up event recovery')
-  logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
+  // at start: this instance's (restarted with the same INSTANCE_ID) and those of dead instances;
+  // later, at every round, those of instances that died meanwhile
+  const gone = async (instanceId: string | undefined) => instanceId === undefined || !(await cluster.isAlive(instanceId))
+  logger.info(
+    await messages.resendAccepted(async (instanceId) => instanceId === cluster.instanceId || (await gone(instanceId))),
+    'accepted messages not sent before the last stop, sent again',
+  )
+  cluster.onTick(async () => {
+    const adopted = await messages.resendAccepted(async (instanceId) => instanceId !== cluster.instanceId && (await gone(instanceId)))
+    if (adopted.resent + adopted.errored > 0) logger.warn(adopted, 'accepted messages of an instance that died, sent from here')
+  })
   const pruner = new RetentionPruner(
     outbox,
     config.retention,

@@ -227,7 +227,7 @@ describe('two agent-nodes on one PostgreSQL database, one killed', () => {
       const reached = await receivedIds()
       return burst
         .filter(({ chatter, text }) => reached.has(chatter.sent.get(text) ?? '') && echoesOf(chatter, text).length !== 1)
-        .map(({ text }) => text)
+        .map(({ chatter, text }) => `${text}: ${echoesOf(chatter, text).length} answers`)
     }
     await expect.poll(notAnsweredOnce, { timeout: 120_000, interval: 500 }).toEqual([])
     // the killed instance's wallet reconnects through the survivor and chats on
@@ -246,5 +246,5 @@ describe('two agent-nodes on one PostgreSQL database, one killed', () => {
     // the survivor took the lanes over
     expect(await leaseHolder('delivery:tunnel')).toBe(survivor.id)
     expect(await leaseHolder('delivery:webhook:events-base-url')).toBe(survivor.id)
-  })
+  }, 300_000)
 })

@@ -144,6 +144,11 @@ export class Cluster {
     }
   }
 
+  /** Whether instance `instanceId` holds its instance lease (it runs, or died less than a TTL ago). */
+  async isAlive(instanceId: string): Promise<boolean> {
+    return (await this.leases.holder(instanceLeaseName(instanceId))) !== undefined
+  }
+
   /** Calls `listener` after each renewal round (every third of the TTL). It must not throw. */
   onTick(listener: () => Promise<void> | void): () => void {
     this.tickListeners.add(listener)
