@@ -137,7 +137,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('inbox', () => inbox.stop())
   cluster.onTick(async () => void (await inbox.adopt()))
   const transports = createPublicTransports(inbox, config.envelopeLimits, logger.child({ component: 'public' }))
-  const pickupQueue = await DatabaseQueueTransportRepository.open(database)
+  const pickupQueue = await DatabaseQueueTransportRepository.open(database, cluster.instanceId)
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],

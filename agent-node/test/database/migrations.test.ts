@@ -56,6 +56,7 @@ const OLD_ROWS = [
 const COLUMNS_ADDED_SINCE: Record<string, Record<string, null>> = {
   event_outbox: { dedupe_key: null },
   didcomm_inbox: { instance_id: null },
+  didcomm_pickup_queue: { instance_id: null },
 }
 
 /** Table → rows, for every table the previous release had. */
@@ -205,6 +206,7 @@ describe.each(dialects)('agent-node starting on a database of the previous relea
         sql`DROP INDEX event_outbox_dedupe`,
         sql`ALTER TABLE event_outbox DROP COLUMN dedupe_key`,
         sql`ALTER TABLE didcomm_inbox DROP COLUMN instance_id`,
+        sql`ALTER TABLE didcomm_pickup_queue DROP COLUMN instance_id`,
         sql`DROP TABLE cluster_leases`,
       ])
     } finally {

@@ -8,7 +8,8 @@
  * `sending` so they are not taken twice (one conditional statement: two instances on one
  * database never take the same message), `removeMessages` deletes them once the wallet confirmed
  * them. Messages left `sending` by a process that stopped are `pending` again when the queue is
- * opened: a restart delivers at least once (the wallet drops repeats by `@id`).
+ * opened, or, taken by another instance on the same database that died, once its instance lease
+ * expired (`releaseGone`): delivered at least once (the wallet drops repeats by `@id`).
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
@@ -16,6 +17,8 @@ import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDi
 import { sql } from 'drizzle-orm'
 import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
+import { instanceGone } from '../../cluster/leases.ts'
+import { LEASES_SCHEMA } from '../../cluster/schema.ts'
 
 /** One row per queued message; `seq` keeps arrival order, `recipient_dids` is a JSON array. */
 const SCHEMA_SQL: readonly string[] = [
@@ -31,8 +34,14 @@ const SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS didcomm_pickup_queue_connection ON didcomm_pickup_queue (context_id, connection_id, state, received_at)`,
 ]
 
+/**
+ * Step 2, more than one agent-node on the database (`cluster/`): `instance_id`, the instance that
+ * took a message (`sending`), so what a dead instance took is offered again (`releaseGone`).
+ */
+const INSTANCE_SQL: readonly string[] = ['ALTER TABLE didcomm_pickup_queue ADD COLUMN instance_id TEXT']
+
 /** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
-export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL] }
+export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL, INSTANCE_SQL] }
 
 interface QueueRow extends Record<string, unknown> {
   id: string
@@ -48,13 +57,40 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
   private lastReceivedAt = 0
   private readonly queuedListeners = new Set<(connectionId: string) => void>()
 
-  private constructor(private readonly database: Database) {}
+  private constructor(
+    private readonly database: Database,
+    private readonly instanceId: string,
+  ) {}
 
-  /** Creates the table if missing and makes messages left `sending` by a stopped process `pending` again. */
-  static async open(database: Database): Promise<DatabaseQueueTransportRepository> {
+  /**
+   * Creates the table if missing and makes messages left `sending` by a stopped process (this
+   * instance id's previous run, or an instance that is gone) `pending` again. `instanceId`: this
+   * process (`cluster/`).
+   */
+  static async open(database: Database, instanceId: string): Promise<DatabaseQueueTransportRepository> {
     await applySchema(database, PICKUP_QUEUE_SCHEMA)
-    await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending'`)
-    return new DatabaseQueueTransportRepository(database)
+    await applySchema(database, LEASES_SCHEMA) // `releaseGone` reads the instance leases
+    const queue = new DatabaseQueueTransportRepository(database, instanceId)
+    await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending' AND instance_id = ${instanceId}`)
+    await queue.releaseGone()
+    return queue
+  }
+
+  /**
+   * Makes the messages that instances now gone had taken (`sending`, not confirmed by the wallet)
+   * `pending` again, to be offered through a live instance (at least once: the wallet drops
+   * repeated `@id`s).
+   * @returns the connections that have such messages again.
+   */
+  async releaseGone(now = Date.now()): Promise<string[]> {
+    const rows = await selectRows<{ connection_id: string }>(
+      this.database,
+      sql`UPDATE didcomm_pickup_queue SET state = 'pending', instance_id = NULL
+      WHERE state = 'sending' AND (instance_id IS NULL OR instance_id <> ${this.instanceId})
+        AND ${instanceGone(sql`didcomm_pickup_queue.instance_id`, now)}
+      RETURNING connection_id`,
+    )
+    return [...new Set(rows.map((row) => row.connection_id))]
   }
 
   /**
@@ -84,7 +120,8 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
       this.database,
       options.deleteMessages
         ? sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids}) AND state = 'pending' RETURNING id`
-        : sql`UPDATE didcomm_pickup_queue SET state = 'sending' WHERE id IN (${ids}) AND state = 'pending' RETURNING id`,
+        : sql`UPDATE didcomm_pickup_queue SET state = 'sending', instance_id = ${this.instanceId}
+          WHERE id IN (${ids}) AND state = 'pending' RETURNING id`,
     )
     const takenIds = new Set(taken.map((row) => row.id))
     return candidates

@@ -12,13 +12,23 @@ import type { DatabaseQueueTransportRepository } from './DatabaseQueueTransportR
 
 const PICKUP_CHANNEL = 'parley_pickup'
 
-/** Joins `queue` to the other instances through `cluster` (see the module comment). */
+/**
+ * Joins `queue` to the other instances through `cluster` (see the module comment). At every
+ * round, the messages instances that died had taken and not delivered are offered again
+ * (`releaseGone`), here and on the other instances.
+ */
 export function relayPickups(agent: DidcommAgent, queue: DatabaseQueueTransportRepository, cluster: Cluster, logger: Logger): void {
-  queue.onQueued((connectionId) => void cluster.signal(PICKUP_CHANNEL, connectionId))
-  cluster.onSignal(PICKUP_CHANNEL, (connectionId) => {
+  const deliver = (connectionId: string) =>
     void deliverQueued(agent, connectionId).catch((error: unknown) =>
       logger.warn({ err: error, connectionId }, 'could not deliver queued messages to the live pickup session'),
     )
+  queue.onQueued((connectionId) => void cluster.signal(PICKUP_CHANNEL, connectionId))
+  cluster.onSignal(PICKUP_CHANNEL, deliver)
+  cluster.onTick(async () => {
+    for (const connectionId of await queue.releaseGone()) {
+      deliver(connectionId)
+      await cluster.signal(PICKUP_CHANNEL, connectionId)
+    }
   })
 }
 
