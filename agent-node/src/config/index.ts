@@ -10,12 +10,13 @@
  * LOG_LEVEL, NODE_ENV.
  * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
  * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS,
- * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS, RECORDS_RETENTION_DAYS.
+ * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS, RECORDS_RETENTION_DAYS, and for more than one
+ * agent-node on one database ("More than one agent-node") INSTANCE_ID, LEASE_TTL_SECONDS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { HttpUrl } from '@parley/shared'
+import { HttpUrl, INSTANCE_ID_PATTERN } from '@parley/shared'
 import { z } from 'zod'
 import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
 import { parseSigningSecret } from '../events/webhooks/signing.ts'
@@ -97,6 +98,12 @@ export interface AgentNodeConfig {
    * in seconds (READY_MAX_OUTBOX_LAG_SECONDS, default 300).
    */
   readyMaxOutboxLagSeconds: number
+  /**
+   * This process among the agent-nodes sharing the database (`cluster/`): `instanceId`
+   * (INSTANCE_ID; absent: a random UUID per start) and how long its leases last without renewal,
+   * in seconds (LEASE_TTL_SECONDS, default 15).
+   */
+  cluster: { instanceId?: string; leaseTtlSeconds: number }
   /** What the retention pruner keeps (`retention/`); each in days, 0 keeps forever. */
   retention: RetentionConfig
   /**
@@ -174,6 +181,8 @@ const Env = z.object({
     .positive()
     .default(7 * 24 * 3600),
   READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
+  INSTANCE_ID: z.string().regex(INSTANCE_ID_PATTERN, 'must be 1 to 64 letters, digits, dots, dashes, underscores or colons').optional(),
+  LEASE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
   EVENTS_RETENTION_DAYS: z.coerce.number().nonnegative().default(7),
   DEAD_LETTERS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
   RECORDS_RETENTION_DAYS: z.coerce.number().nonnegative().default(0),
@@ -325,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboundAllowedNetworks,
       shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
       readyMaxOutboxLagSeconds: e.READY_MAX_OUTBOX_LAG_SECONDS,
+      cluster: { instanceId: e.INSTANCE_ID, leaseTtlSeconds: e.LEASE_TTL_SECONDS },
       retention: {
         eventsDays: e.EVENTS_RETENTION_DAYS,
         deadLettersDays: e.DEAD_LETTERS_RETENTION_DAYS,

@@ -178,6 +178,22 @@ export class DeliveryEngine {
   }
 
   /**
+   * Makes the lanes of `connectionIds` in every running subscriber read the outbox again (events
+   * another instance appended: they were not handed over by `notify`), replays included; without
+   * `connectionIds`, every lane the database says has work (the periodic check for what a lost
+   * notification hid, `cluster/`).
+   */
+  async poke(connectionIds?: readonly string[]): Promise<void> {
+    for (const name of [...this.registered.keys()]) {
+      for (const connectionId of connectionIds ?? (await this.store.connectionsWithWork(name))) {
+        const lane = this.lanes.get(laneKey(name, connectionId))
+        if (lane) lane.synced = false
+        this.wake(name, connectionId, true)
+      }
+    }
+  }
+
+  /**
    * Marks the dead letter `id` for replay and wakes its lane: it is delivered again before the
    * lane's next event (to a running subscriber; otherwise when that subscriber is added).
    * @returns the dead letter, or undefined if there is none with that id.

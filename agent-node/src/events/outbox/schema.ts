@@ -101,8 +101,20 @@ const OUTBOX_PRUNED_SQL: readonly string[] = [
 ]
 
 /**
+ * Step 3, idempotent publishing: `dedupe_key`, set on events that must be stored once however
+ * often their cause is processed (a `message-received` is keyed by its connection and DIDComm
+ * message `@id`, so an inbound envelope processed again after a crash publishes nothing new);
+ * NULL for the others. The unique index (NULLs never collide, in both dialects) keeps two
+ * processes from storing the same key at once.
+ */
+const OUTBOX_DEDUPE_SQL: readonly string[] = [
+  `ALTER TABLE event_outbox ADD COLUMN dedupe_key TEXT`,
+  `CREATE UNIQUE INDEX event_outbox_dedupe ON event_outbox (dedupe_key)`,
+]
+
+/**
  * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
  * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
  * never edit a released one.
  */
-export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL] }
+export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL, OUTBOX_DEDUPE_SQL] }
