@@ -7,10 +7,14 @@
  * Printed: credential definition creation as agent-node does it (keys made in worker threads by
  * `CredentialKeyWorkers`, then the engine's `createCredentialDefinition` takes them; median of 5,
  * with a progress line per step and the event-loop delay p99 meanwhile, from
- * `perf_hooks.monitorEventLoopDelay`), and for contrast two creations on the event loop (the
- * engine alone); createCredential, createPresentation and verifyPresentation (medians over
- * `ANONCREDS_BENCH_RUNS`, default 20, after 2 warm-up runs); createPresentation /
- * verifyPresentation on the wasm build, and the ratios ours / wasm; one BN254 pairing (what
+ * `perf_hooks.monitorEventLoopDelay`), cold (both safe primes searched) and warm (taken from the
+ * reserve of safe primes, refilled untimed before each creation), and for contrast two creations
+ * on the event loop (the engine alone); createCredential, createPresentation and
+ * verifyPresentation (medians over `ANONCREDS_BENCH_RUNS`, default 20, after 2 warm-up runs), with
+ * OpenSSL's exponentiation for the variable factors (as agent-node runs, `useNativePower`) and on
+ * BigInt alone (as workerd runs), call by call alternately; createPresentation /
+ * verifyPresentation on the wasm build, and the ratios ours / wasm; one BigInt 2,050-bit
+ * multiplication and reduction (the unit of the engine's costs); one BN254 pairing (what
  * revocation verification is made of: eight double pairings per sub-proof). Every timed call is
  * reported as wall time and as the process's CPU time (`process.cpuUsage`), which a shared,
  * loaded machine inflates less. JSON parsing is outside the timed calls on both sides.
@@ -21,7 +25,8 @@ import type { ObjectHandle } from '@hyperledger/anoncreds-shared'
 import { CredentialKeyWorkers } from '../agent-node/src/anoncreds-registry/key-generation/CredentialKeyWorkers.ts'
 import { credentialKeyAttributeNames } from '../shared/src/anoncreds/lib/index.ts'
 import { createAnoncredsEngine } from '../shared/src/anoncreds/lib/index.ts'
-import { randomBits } from '../shared/src/anoncreds/math/index.ts'
+import { opensslPower, randomBits } from '../shared/src/anoncreds/math/index.ts'
+import { useNativePower } from '../shared/src/anoncreds/proof/index.ts'
 import { G1, G2, pair, R } from '../shared/src/anoncreds/revocation/index.ts'
 import { type Json, loadIdentusAnoncreds } from '@parley/shared/testing/anoncreds/identus'
 import { ms, summarize, type LatencySummary } from './stats.ts'
@@ -50,18 +55,46 @@ const cpuMs = () => {
   return (user + system) / 1000
 }
 
-/** Timings of `runs` calls of `fn` after `warmup` untimed calls. */
-function time(runs: number, warmup: number, fn: () => unknown): Samples {
-  for (let i = 0; i < warmup; i++) fn()
-  const samples: Samples = { wall: [], cpu: [] }
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now()
-    const cpu = cpuMs()
-    fn()
-    samples.cpu.push(cpuMs() - cpu)
-    samples.wall.push(performance.now() - start)
+/**
+ * Timings of `runs` calls of each variant after `warmup` untimed ones, the variants called in
+ * turn (a, b, a, b, …) so that both see the same load; `before` runs untimed before each call.
+ */
+function timeAlternately<K extends string>(
+  runs: number,
+  warmup: number,
+  variants: Record<K, { before: () => void; fn: () => unknown }>,
+): Record<K, Samples> {
+  const names = Object.keys(variants) as K[]
+  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }])) as unknown as Record<K, Samples>
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const name of names) {
+      const { before, fn } = variants[name]
+      before()
+      const start = performance.now()
+      const cpu = cpuMs()
+      fn()
+      if (i < warmup) continue
+      samples[name].cpu.push(cpuMs() - cpu)
+      samples[name].wall.push(performance.now() - start)
+    }
   }
   return samples
+}
+
+/** Timings of `runs` calls of `fn` after `warmup` untimed calls. */
+function time(runs: number, warmup: number, fn: () => unknown): Samples {
+  return timeAlternately(runs, warmup, { only: { before: () => {}, fn } }).only
+}
+
+/** CPU time (µs) of one 2,050-bit BigInt multiplication and reduction `a * b % n`, the unit of the engine's costs. */
+function multiplicationMicros(): number {
+  const n = randomBits(2050) | (1n << 2049n) | 1n
+  let a = randomBits(2049) % n
+  const b = randomBits(2049) % n
+  const count = 20_000
+  const cpu = cpuMs()
+  for (let i = 0; i < count; i++) a = (a * b) % n
+  return ((cpuMs() - cpu) / count) * 1000
 }
 
 /** Wall time of `fn` and the event-loop delay p99 (ms) while it ran. */
@@ -96,11 +129,19 @@ const summarizeSamples = (s: Samples): TimedSummary => ({ wall: summarize(s.wall
 
 /** Figures of one benchmark run (ms). */
 export interface AnoncredsBenchResult {
-  /** Credential definitions as agent-node makes them (worker threads), and on the event loop. */
-  keys: Record<'workers' | 'blocking', { wall: LatencySummary; eventLoopDelayP99: LatencySummary }>
+  /**
+   * Credential definitions as agent-node makes them (worker threads): `cold` searches both safe
+   * primes, `warm` takes them from a filled reserve; `blocking` on the event loop.
+   */
+  keys: Record<'cold' | 'warm' | 'blocking', { wall: LatencySummary; eventLoopDelayP99: LatencySummary }>
+  /** With OpenSSL's exponentiation for variable factors (agent-node). */
   ours: Record<'createCredential' | 'createPresentation' | 'verifyPresentation', TimedSummary>
+  /** BigInt alone (workerd), measured alternately with `ours`. */
+  bigint: Record<'createPresentation' | 'verifyPresentation', TimedSummary>
   wasm: Record<'createPresentation' | 'verifyPresentation', TimedSummary>
   revocation: Record<'pairing', TimedSummary>
+  /** CPU µs of one 2,050-bit `a * b % n` in BigInt. */
+  multiplicationMicros: number
 }
 
 /** Runs the measurements and returns the summaries (no printing). */
@@ -121,24 +162,29 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
       signatureType: 'CL',
       supportRevocation: false,
     })
-  const workers = new CredentialKeyWorkers()
   const attributeNames = credentialKeyAttributeNames(Object.keys(RAW))
   let keys: ReturnType<typeof createDefinition> | undefined
-  const workerRuns: Array<{ wall: number; delayP99: number }> = []
-  for (let run = 1; run <= KEY_RUNS; run++) {
-    workerRuns.push(
-      await withLoopDelay(async () => {
-        const made = await workers.generate(attributeNames, ({ step, done, total, elapsedMs }) =>
-          console.log(
-            `  credential definition ${run}/${KEY_RUNS} (worker threads): ${step} ready (${done}/${total}) after ${(elapsedMs / 1000).toFixed(1)} s`,
-          ),
-        )
-        engine.preparedKeys.add(attributeNames, made)
-        keys = createDefinition()
-      }),
-    )
+  const workerRuns = async (label: 'cold' | 'warm', workers: CredentialKeyWorkers) => {
+    const runs: Array<{ wall: number; delayP99: number }> = []
+    for (let run = 1; run <= KEY_RUNS; run++) {
+      if (label === 'warm') await workers.fillReserve() // untimed: the reserve filled in the background
+      runs.push(
+        await withLoopDelay(async () => {
+          const made = await workers.generate(attributeNames, ({ step, source, done, total, elapsedMs }) =>
+            console.log(
+              `  credential definition ${run}/${KEY_RUNS} (worker threads, ${label}): ${step} ready (${done}/${total})${source === 'reserve' ? ' from the reserve' : ''} after ${(elapsedMs / 1000).toFixed(1)} s`,
+            ),
+          )
+          engine.preparedKeys.add(attributeNames, made)
+          keys = createDefinition()
+        }),
+      )
+    }
+    await workers.close()
+    return runs
   }
-  await workers.close()
+  const coldRuns = await workerRuns('cold', new CredentialKeyWorkers())
+  const warmRuns = await workerRuns('warm', new CredentialKeyWorkers({ reserve: 2 }))
   const blockingRuns: Array<{ wall: number; delayP99: number }> = []
   for (let run = 1; run <= BLOCKING_KEY_RUNS; run++) {
     console.log(`  credential definition ${run}/${BLOCKING_KEY_RUNS} on the event loop (for contrast)`)
@@ -198,10 +244,18 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
       schemas: { [SCHEMA_ID]: schema },
       credentialDefinitions: { [CRED_DEF_ID]: credentialDefinition },
     })
+  const openssl = opensslPower()
+  if (!openssl) throw new Error("this Node has no OpenSSL exponentiation (process.getBuiltinModule('node:crypto'))")
+  const native = () => useNativePower(openssl)
+  const bigint = () => useNativePower(undefined)
   let presentation: ObjectHandle | undefined
-  const presentSamples = time(RUNS, WARMUP, () => {
+  const presentAndKeep = () => {
     if (presentation) engine.objectFree({ objectHandle: presentation })
     presentation = present()
+  }
+  const presentSamples = timeAlternately(RUNS, WARMUP, {
+    native: { before: native, fn: presentAndKeep },
+    bigint: { before: bigint, fn: presentAndKeep },
   })
   const verify = () =>
     engine.verifyPresentation({
@@ -212,8 +266,12 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
       credentialDefinitions: [credentialDefinition],
       credentialDefinitionIds: [CRED_DEF_ID],
     })
-  if (!verify()) throw new Error('our verifier refused our own presentation')
-  const verifySamples = time(RUNS, WARMUP, verify)
+  for (const use of [native, bigint]) {
+    use()
+    if (!verify()) throw new Error('our verifier refused our own presentation')
+  }
+  const verifySamples = timeAlternately(RUNS, WARMUP, { native: { before: native, fn: verify }, bigint: { before: bigint, fn: verify } })
+  native()
 
   // ---- the wasm build: an identus holder with a credential signed by our keys ----
   const credDefJson = json(credentialDefinition)
@@ -266,14 +324,16 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
     eventLoopDelayP99: summarize(runs.map((r) => r.delayP99)),
   })
   return {
-    keys: { workers: keyFigures(workerRuns), blocking: keyFigures(blockingRuns) },
+    keys: { cold: keyFigures(coldRuns), warm: keyFigures(warmRuns), blocking: keyFigures(blockingRuns) },
     ours: {
       createCredential: summarizeSamples(signSamples),
-      createPresentation: summarizeSamples(presentSamples),
-      verifyPresentation: summarizeSamples(verifySamples),
+      createPresentation: summarizeSamples(presentSamples.native),
+      verifyPresentation: summarizeSamples(verifySamples.native),
     },
+    bigint: { createPresentation: summarizeSamples(presentSamples.bigint), verifyPresentation: summarizeSamples(verifySamples.bigint) },
     wasm: { createPresentation: summarizeSamples(wasmPresentSamples), verifyPresentation: summarizeSamples(wasmVerifySamples) },
     revocation: { pairing: summarizeSamples(pairingSamples()) },
+    multiplicationMicros: multiplicationMicros(),
   }
 }
 
@@ -287,29 +347,31 @@ export async function runAnoncreds(): Promise<void> {
   const ratio = (ours: TimedSummary, wasm: TimedSummary) => `  ours/wasm ${(ours.wall.p50 / wasm.wall.p50).toFixed(2)}x`
   const target = (s: TimedSummary, limit: number) =>
     `  target <= ${limit} ms: ${s.wall.p50 <= limit ? 'met' : 'MISSED'} (cpu ${s.cpu.p50 <= limit ? 'met' : 'missed'})`
-  const keyRow = (label: string, k: AnoncredsBenchResult['keys']['workers'], extra = '') =>
+  const keyRow = (label: string, k: AnoncredsBenchResult['keys']['cold'], extra = '') =>
     console.log(
       `${label.padEnd(36)} p50 ${ms(k.wall.p50).padStart(11)}  max ${ms(k.wall.p99).padStart(11)}  event-loop delay p99 (median of runs) ${ms(k.eventLoopDelayP99.p50)}, worst ${ms(k.eventLoopDelayP99.p99)}  (n=${k.wall.n})${extra}`,
     )
   console.log('5-attribute credential; presentation: 1 revealed attribute + 1 >= predicate; no revocation')
-  keyRow(
-    'ours credential definition (workers)',
-    r.keys.workers,
-    `  target <= ${TARGET_KEYS_MS} ms: ${r.keys.workers.wall.p50 <= TARGET_KEYS_MS ? 'met' : 'MISSED'}`,
-  )
+  const keyTarget = (k: AnoncredsBenchResult['keys']['cold']) =>
+    `  target <= ${TARGET_KEYS_MS} ms: ${k.wall.p50 <= TARGET_KEYS_MS ? 'met' : 'MISSED'}`
+  keyRow('ours credential definition (cold)', r.keys.cold, keyTarget(r.keys.cold))
+  keyRow('ours credential definition (reserve)', r.keys.warm, keyTarget(r.keys.warm))
   keyRow('ours credential definition (blocking)', r.keys.blocking)
   row('ours createCredential', r.ours.createCredential)
   row(
-    'ours createPresentation',
+    'ours createPresentation (openssl)',
     r.ours.createPresentation,
     ratio(r.ours.createPresentation, r.wasm.createPresentation) + target(r.ours.createPresentation, TARGET_PRESENT_MS),
   )
   row(
-    'ours verifyPresentation',
+    'ours verifyPresentation (openssl)',
     r.ours.verifyPresentation,
     ratio(r.ours.verifyPresentation, r.wasm.verifyPresentation) + target(r.ours.verifyPresentation, TARGET_VERIFY_MS),
   )
+  row('ours createPresentation (BigInt)', r.bigint.createPresentation, target(r.bigint.createPresentation, TARGET_PRESENT_MS))
+  row('ours verifyPresentation (BigInt)', r.bigint.verifyPresentation, target(r.bigint.verifyPresentation, TARGET_VERIFY_MS))
   row('identus wasm createPresentation', r.wasm.createPresentation)
   row('identus wasm verifyPresentation', r.wasm.verifyPresentation)
   row('ours BN254 pairing (revocation)', r.revocation.pairing)
+  console.log(`BigInt 2,050-bit a * b % n: ${r.multiplicationMicros.toFixed(2)} µs CPU`)
 }

@@ -102,8 +102,10 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
     const fullSequential = await timed(() => sequential(first, 'full', MESSAGES))
     const fullConcurrent = await timed(() => concurrent(all, 'full'))
 
-    // Raw Credo echo: the tunnel is closed, agent-node itself answers each basic message.
+    // Raw Credo echo: the tunnel is closed and no longer a subscriber (its events would only be
+    // retried), agent-node itself answers each basic message.
     await node.tunnel?.stop()
+    if (node.tunnel) await node.delivery.removeSubscriber(node.tunnel.name)
     const basicMessages = node.agent.modules.didcomm.basicMessages
     node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
       DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,

@@ -23,11 +23,14 @@ import { publicDidRoutes } from './did/routes.ts'
 import { ensurePublicDid, registerPublicDidWithCredo } from './did/PublicDidService.ts'
 import { bridgeCredoEvents, eventRecoverers } from './event-sources.ts'
 import { DeliveryEngine } from './events/delivery/engine.ts'
+import { Cluster } from './cluster/Cluster.ts'
+import { LeasedDelivery } from './cluster/LeasedDelivery.ts'
+import { relayPickups } from './didcomm/transport/pickup-relay.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
 import { RecoveryCheckpointer, recoverLostEvents, type RecoveryReport } from './events/recovery.ts'
 import { EventStreamServer, type UpgradeGate } from './events/stream/server.ts'
-import { SubscriptionService } from './events/subscriptions/service.ts'
+import { SUBSCRIPTIONS_CHANNEL, SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
 import { WebhookSubscriber } from './events/webhooks/subscriber.ts'
 import { CleanupStack } from './lifecycle/cleanup-stack.ts'
@@ -63,6 +66,8 @@ export interface AgentNode {
   messages: MessageService
   subscriptions: SubscriptionService
   tunnel?: TunnelClient
+  /** Where credential definition keys are made, with the reserve of safe primes (`reservedPrimes`). */
+  credentialKeys: CredentialKeyWorkers
   /** The agent's public DID (did:webvh with its SCID, or did:web): the issuer id of its AnonCreds objects. */
   publicDid: string
   /** Ports actually bound (useful when the config asked for port 0). */
@@ -122,19 +127,28 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
   })
   cleanup.defer('database', () => database.close())
+  const cluster = await Cluster.open(database, {
+    instanceId: config.cluster.instanceId,
+    ttlMs: config.cluster.leaseTtlSeconds * 1000,
+    logger: logger.child({ component: 'cluster' }),
+  })
+  cleanup.defer('cluster', () => cluster.stop())
+  logger.info({ instanceId: cluster.instanceId, leaseTtlSeconds: config.cluster.leaseTtlSeconds }, 'instance')
   const wallet = await openWallet(database, config.walletKey)
   const guard = new OutboundGuard(config.outboundAllowedNetworks)
   cleanup.defer('outbound guard', () => guard.close())
-  const inbox = await InboundInbox.open(database, logger.child({ component: 'inbox' }))
+  const inbox = await InboundInbox.open(database, logger.child({ component: 'inbox' }), cluster.instanceId)
   cleanup.defer('inbox', () => inbox.stop())
+  cluster.onTick(async () => void (await inbox.adopt()))
   const transports = createPublicTransports(inbox, config.envelopeLimits, logger.child({ component: 'public' }))
+  const pickupQueue = await DatabaseQueueTransportRepository.open(database, cluster.instanceId)
   const agent = createDidcommAgent({
     endpoints: config.endpoints,
     inboundTransports: [transports.http, transports.ws],
     kms: wallet.kms,
     storageService: wallet.storageService,
     fetch: guard.fetch as typeof globalThis.fetch,
-    pickupQueue: await DatabaseQueueTransportRepository.open(database),
+    pickupQueue,
     logger,
     logLevel: config.logLevel,
     maxFrameBytes: config.envelopeLimits.maxBytes,
@@ -145,7 +159,11 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   })
   cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
-  const { record: didRecord, outcome } = await ensurePublicDid(agent.context, config.publicDid, config)
+  relayPickups(agent, pickupQueue, cluster, logger.child({ component: 'pickup' }))
+  // one instance at a time: two starting together would both create the DID (cluster/)
+  const { record: didRecord, outcome } = await cluster.withLease('public-did', () =>
+    ensurePublicDid(agent.context, config.publicDid, config),
+  )
   await registerPublicDidWithCredo(agent.context, didRecord)
   logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 
@@ -153,48 +171,71 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const delivery = new DeliveryEngine(outbox, logger.child({ component: 'delivery' }))
   cleanup.defer('delivery', () => delivery.stop())
   const events = new EventPublisher(outbox, delivery, logger)
+  // each subscriber is delivered by the instance holding its lease (cluster/)
+  const leased = new LeasedDelivery(delivery, cluster, logger.child({ component: 'delivery' }))
+  events.onStored((stored) => leased.announce(stored))
   cleanup.defer('events', () => events.drain())
-  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger)
+  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger, cluster.instanceId)
   cleanup.defer('messages', () => messages.drain())
   if (config.eventsBaseUrl) {
-    await delivery.addSubscriber(
+    await leased.addSubscriber(
       new WebhookSubscriber({ name: DEFAULT_WEBHOOK_SUBSCRIBER, baseUrl: config.eventsBaseUrl, ...config.eventDelivery }),
     )
   }
   // Before any flow can report (recovery, the inbox): a subscriber added for the first time
   // starts at the newest event.
   const callbacks = new PresentationCallbackSubscriber(config.eventDelivery.retry, guard, agent)
-  await delivery.addSubscriber(callbacks)
+  await leased.addSubscriber(callbacks)
   const mcp = new McpStdioSupervisor(config.mcpStdioServers, logger.child({ component: 'mcp-stdio' }))
   mcp.start()
   cleanup.defer('stdio MCP servers', () => mcp.stop())
   const tunnel = config.tunnel
-    ? new TunnelClient(config.tunnel, messages, logger.child({ component: 'tunnel' }), {
+    ? new TunnelClient({ ...config.tunnel, instanceId: cluster.instanceId }, messages, logger.child({ component: 'tunnel' }), {
         mcp,
         redactMessage: (connectionId, messageId) => redactReceivedMessage(agent, outbox, connectionId, messageId),
       })
     : undefined
-  if (tunnel) await delivery.addSubscriber(tunnel)
+  if (tunnel) await leased.addSubscriber(tunnel)
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database),
-    engine: delivery,
+    engine: leased,
     guard,
     delivery: config.eventDelivery,
     logger: logger.child({ component: 'subscriptions' }),
+    changed: () => void cluster.signal(SUBSCRIPTIONS_CHANNEL, ''),
   })
   cleanup.defer('subscriptions', () => subscriptions.stop())
   await subscriptions.start()
+  // subscriptions created or deleted on another instance
+  cluster.onSignal(SUBSCRIPTIONS_CHANNEL, () => void subscriptions.sync())
+  cluster.onTick(() => subscriptions.sync())
   bridgeCredoEvents(agent, events)
   const recoveryLogger = logger.child({ component: 'recovery' })
-  const recovered = await recoverLostEvents(outbox, events, eventRecoverers(agent, wallet.storageService), recoveryLogger)
+  // one instance at a time: two starting together would both publish what is missing
+  const recovered = await cluster.withLease('recovery', () =>
+    recoverLostEvents(outbox, events, eventRecoverers(agent, wallet.storageService), recoveryLogger),
+  )
+  // While running, the checkpoint moves only where this process is the database's only writer
+  // (SQLite): on a shared PostgreSQL another instance may die with a lost event that this one's
+  // checkpoint would then step over; there it moves at each start-up recovery only.
   const checkpointer = new RecoveryCheckpointer(outbox, events, recoveryLogger)
-  checkpointer.start()
+  if (database.dialect === 'sqlite') checkpointer.start()
   cleanup.defer('recovery checkpoint', () => checkpointer.stop())
   // after recovery, so events of messages read before a crash come after the recovered ones;
   // an envelope is deleted only once the events its processing published are stored
   inbox.start(agent.context, () => events.settled())
   logger.info(recovered, 'start-up event recovery')
-  logger.info(await messages.resendAccepted(), 'accepted messages not sent before the last stop, sent again')
+  // at start: this instance's (restarted with the same INSTANCE_ID) and those of dead instances;
+  // later, at every round, those of instances that died meanwhile
+  const gone = async (instanceId: string | undefined) => instanceId === undefined || !(await cluster.isAlive(instanceId))
+  logger.info(
+    await messages.resendAccepted(async (instanceId) => instanceId === cluster.instanceId || (await gone(instanceId))),
+    'accepted messages not sent before the last stop, sent again',
+  )
+  cluster.onTick(async () => {
+    const adopted = await messages.resendAccepted(async (instanceId) => instanceId !== cluster.instanceId && (await gone(instanceId)))
+    if (adopted.resent + adopted.errored > 0) logger.warn(adopted, 'accepted messages of an instance that died, sent from here')
+  })
   const pruner = new RetentionPruner(
     outbox,
     config.retention,
@@ -205,12 +246,15 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('retention', () => pruner.stop())
 
   const publicDid = didRecord.did
-  const keyWorkers = new CredentialKeyWorkers()
+  const keyWorkers = new CredentialKeyWorkers({ reserve: config.safePrimeReserve })
   cleanup.defer('credential key workers', () => keyWorkers.close())
   const credentialTypes = new CredentialTypes(agent, publicDid, {
     workers: keyWorkers,
     logger: logger.child({ component: 'credential-types' }),
   })
+  // an agent that already issues keeps safe primes ready for its next credential definition;
+  // any other agent searches none until its first one (CredentialKeyWorkers refills after each)
+  if (config.safePrimeReserve > 0 && (await credentialTypes.any())) void keyWorkers.fillReserve()
   const shortUrls = new ShortUrls(agent, config.publicUrl, config.shortUrlExpirySeconds)
   const presentationRequests = new PresentationRequests({ agent, config, shortUrls, guard, events, logger })
   presentationRequests.start()
@@ -238,7 +282,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     logger,
     build: BUILD,
     outbox,
-    delivery,
+    delivery: leased,
     subscriptions,
     publicDid,
     credentialTypes,
@@ -269,6 +313,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     messages,
     subscriptions,
     tunnel,
+    credentialKeys: keyWorkers,
     publicDid: didRecord.did,
     recovery: recovered,
     publicPort: boundPort(publicServer),
@@ -304,6 +349,8 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     await agent.modules.receipts.flush()
     // Deliveries in flight are abandoned here and made again after the next start.
     await delivery.stop()
+    // after the cursors are written: the other instances take the leases over at once
+    await cluster.stop()
     subscriptions.stop()
     await tunnel?.stop()
     await mcp.stop()

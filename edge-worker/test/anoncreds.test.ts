@@ -4,64 +4,23 @@
  */
 import { inject, describe, expect, it } from 'vitest'
 import { createAnoncredsEngine } from '../../shared/src/anoncreds/lib/engine.ts'
-import { FIXTURE_ATTRIBUTES } from './support/anoncreds-fixture.ts'
+import { FIXTURE_ATTRIBUTES, fixturePresentations } from '../../shared/test/anoncreds/support/fixture.ts'
 
 describe('AnonCreds engine in workerd', () => {
-  const fixture = inject('anoncredsFixture')
   const engine = createAnoncredsEngine()
-  const schema = engine.schemaFromJson({ json: fixture.schema })
-  const credentialDefinition = engine.credentialDefinitionFromJson({ json: fixture.credentialDefinition })
-  const credential = engine.credentialFromJson({ json: fixture.credential })
-
-  function present(nonce: string, minimumAge: number) {
-    const presentationRequest = engine.presentationRequestFromJson({
-      json: JSON.stringify({
-        name: 'edge check',
-        version: '1.0',
-        nonce,
-        requested_attributes: { name: { name: 'name', restrictions: [{ cred_def_id: fixture.credentialDefinitionId }] } },
-        requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: minimumAge } },
-      }),
-    })
-    const presentation = engine.createPresentation({
-      presentationRequest,
-      credentials: [{ credential }],
-      credentialsProve: [
-        { entryIndex: 0, referent: 'name', isPredicate: false, reveal: true },
-        { entryIndex: 0, referent: 'adult', isPredicate: true, reveal: true },
-      ],
-      selfAttest: {},
-      linkSecret: fixture.linkSecret,
-      schemas: { [fixture.schemaId]: schema },
-      credentialDefinitions: { [fixture.credentialDefinitionId]: credentialDefinition },
-    })
-    return { presentation, presentationRequest }
-  }
-
-  const verify = (
-    presentation: ReturnType<typeof present>['presentation'],
-    presentationRequest: ReturnType<typeof present>['presentationRequest'],
-  ) =>
-    engine.verifyPresentation({
-      presentation,
-      presentationRequest,
-      schemas: [schema],
-      schemaIds: [fixture.schemaId],
-      credentialDefinitions: [credentialDefinition],
-      credentialDefinitionIds: [fixture.credentialDefinitionId],
-    })
+  const { present, verify } = fixturePresentations(engine, inject('anoncredsFixture'))
 
   it('creates a presentation with a revealed attribute and a >= predicate and verifies it', () => {
-    const { presentation, presentationRequest } = present(engine.generateNonce(), 18)
-    expect(verify(presentation, presentationRequest)).toBe(true)
-    const revealed = JSON.parse(engine.getJson({ objectHandle: presentation })).requested_proof.revealed_attrs.name
+    const made = present(engine.generateNonce(), 18)
+    expect(verify(made)).toBe(true)
+    const revealed = JSON.parse(engine.getJson({ objectHandle: made.presentation })).requested_proof.revealed_attrs.name
     expect(revealed.raw).toBe(FIXTURE_ATTRIBUTES.name)
   })
 
   it('refuses the presentation against a request with another nonce', () => {
     const { presentation } = present(engine.generateNonce(), 18)
     const { presentationRequest: other } = present(engine.generateNonce(), 18)
-    expect(verify(presentation, other)).toBe(false)
+    expect(verify({ presentation, presentationRequest: other })).toBe(false)
   })
 
   it('refuses to prove a predicate that does not hold', () => {

@@ -1,10 +1,9 @@
 import { env } from 'cloudflare:workers'
-import type { CommandFrame } from '@parley/shared/tunnel'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { tunnelGateway } from '../src/bindings.ts'
 import { workerConfig } from '../src/config/index.ts'
 import { BUILT_IN_TEXTS } from '../src/i18n/index.ts'
-import { connectionState, TestAgent, textMessage } from './support/agent.ts'
+import { connectionState, sendTextCommand, TestAgent, textMessage } from './support/agent.ts'
 import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL, TOOL_MARKER } from './support/constants.ts'
 import { conversationRows } from './support/storage.ts'
 
@@ -162,12 +161,7 @@ describe('conversation', () => {
 describe('commands while no agent is connected', () => {
   it('keeps a command sent while the agent is away and delivers it on the next connection', async () => {
     const connectionId = crypto.randomUUID()
-    const frame: CommandFrame = {
-      kind: 'command',
-      id: crypto.randomUUID(),
-      idempotencyKey: `test:${crypto.randomUUID()}`,
-      command: { name: 'send-message', message: { connectionId, type: 'text', content: 'waiting for you' } },
-    }
+    const frame = sendTextCommand(connectionId, 'waiting for you')
     await tunnelGateway(env).sendCommand(frame)
 
     const agent = await TestAgent.connect()

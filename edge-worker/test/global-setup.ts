@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import type { TestProject } from 'vitest/node'
 import { echoLastUserMessage, startScriptedLlm, type ScriptedChatMessage, type ScriptedToolCalls } from './stand-ins/scripted-llm.ts'
 import { writeAgentPackModule } from '../scripts/agent-pack-module.ts'
-import { issueAnoncredsFixture } from './support/anoncreds-fixture.ts'
+import { issueAnoncredsFixture } from '../../shared/test/anoncreds/support/fixture.ts'
 import { FAIL_MARKER, TOOL_MARKER } from './support/constants.ts'
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..')

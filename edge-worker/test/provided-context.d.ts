@@ -1,6 +1,6 @@
 /** Values the workers project's global setup (Node) hands to its config and tests (`inject`). */
 import 'vitest'
-import type { AnoncredsFixture } from './support/anoncreds-fixture.ts'
+import type { AnoncredsFixture } from '../../shared/test/anoncreds/support/fixture.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {

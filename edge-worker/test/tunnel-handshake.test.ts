@@ -1,8 +1,9 @@
 import { env, exports } from 'cloudflare:workers'
 import { HANDSHAKE_HEADERS } from '@parley/shared/tunnel'
 import { describe, expect, it } from 'vitest'
+import { tunnelGateway } from '../src/bindings.ts'
 import { CLOSE_REPLACED } from '../src/tunnel-gateway/index.ts'
-import { signedHeaders, TestAgent, tunnelRequest } from './support/agent.ts'
+import { signedHeaders, sendTextCommand, TestAgent, tunnelRequest } from './support/agent.ts'
 
 async function refusal(headers: Record<string, string>) {
   const response = await exports.default.fetch(tunnelRequest(headers))
@@ -62,5 +63,40 @@ describe('tunnel handshake', () => {
     const closed = await first.closed
     expect(closed.code).toBe(CLOSE_REPLACED)
     await second.close()
+  })
+
+  it('keeps one socket per agent-node instance: only the same instance is replaced', async () => {
+    const a = await TestAgent.connect({ instance: 'node-a' })
+    const b = await TestAgent.connect({ instance: 'node-b' })
+    const aAgain = await TestAgent.connect({ instance: 'node-a' })
+    expect((await a.closed).code).toBe(CLOSE_REPLACED)
+    // node-b's socket is still open: it gets the answer to its stats request
+    const id = crypto.randomUUID()
+    b.sendRaw(JSON.stringify({ kind: 'stats-request', id }))
+    expect(await b.next((frame) => frame.kind === 'stats' && frame.id === id)).toMatchObject({ kind: 'stats' })
+    await aAgain.close()
+    await b.close()
+  })
+
+  it('sends a command not answered by an instance that went away to another instance', async () => {
+    const agents = [
+      await TestAgent.connect({ instance: 'node-a', confirmCommands: false }),
+      await TestAgent.connect({ instance: 'node-b', confirmCommands: false }),
+    ]
+    const connectionId = crypto.randomUUID()
+    const frame = sendTextCommand(connectionId, 'to whichever is alive')
+    await tunnelGateway(env).sendCommand(frame)
+    const gotIt = await Promise.race(
+      agents.map(async (agent) => {
+        await agent.command(connectionId, frame.idempotencyKey)
+        return agent
+      }),
+    )
+    const other = agents.find((agent) => agent !== gotIt)!
+    expect(other.frames.some((f) => f.kind === 'command' && f.id === frame.id)).toBe(false) // sent down one tunnel
+    await gotIt.close() // gone without a command-result
+    expect(await other.command(connectionId, frame.idempotencyKey)).toEqual(frame)
+    other.sendRaw(JSON.stringify({ kind: 'command-result', id: frame.id, ok: true, result: { id: crypto.randomUUID() } }))
+    await other.close()
   })
 })

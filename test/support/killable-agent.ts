@@ -25,6 +25,15 @@ export interface KillableAgent {
   stop(): Promise<void>
 }
 
+/** Sends SIGKILL to `proc`'s process group and resolves once it exited (at once if it has). */
+export async function killProcess(proc: AgentNodeProcess): Promise<void> {
+  const { child } = proc
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  process.kill(-child.pid!, 'SIGKILL')
+  await exited
+}
+
 /** Starts the receiver, agent-node (with `env` on top of the defaults) and the wallet. */
 export async function startKillableAgent(label: string, env: Record<string, string> = {}): Promise<KillableAgent> {
   const receiver = await startEventReceiver()
@@ -47,13 +56,7 @@ export async function startKillableAgent(label: string, env: Record<string, stri
     get agent() {
       return agent
     },
-    async kill() {
-      const { child } = agent
-      if (child.exitCode !== null || child.signalCode !== null) return
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      process.kill(-child.pid!, 'SIGKILL')
-      await exited
-    },
+    kill: () => killProcess(agent),
     async restart() {
       agent = await startAgentNodeProcess({ env: fullEnv })
       return agent

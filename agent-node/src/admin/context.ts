@@ -2,7 +2,7 @@ import type { AgentNodeConfig } from '../config/index.ts'
 import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
-import type { DeliveryEngine } from '../events/delivery/engine.ts'
+import type { DeadLetterSources } from '../dead-letters/DeadLetters.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { SubscriptionService } from '../events/subscriptions/service.ts'
 import type { Logger } from '../logging/index.ts'
@@ -18,9 +18,9 @@ export interface AdminDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
   messages: MessageService
-  /** The event outbox (dead letters are read from it) and the engine that replays them. */
+  /** The event outbox (dead letters are read from it) and what replays them (the delivery engine, through its leases). */
   outbox: OutboxStore
-  delivery: DeliveryEngine
+  delivery: DeadLetterSources['delivery']
   /** Event subscriptions (`/v1/event-subscriptions`). */
   subscriptions: SubscriptionService
   /** The admin logger; each request logs through a child carrying its request id. */

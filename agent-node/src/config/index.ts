@@ -6,15 +6,17 @@
  * spec does not name are documented in docs/configuration.md: PUBLIC_PORT,
  * ADMIN_HOST, AGENT_INVITATION_BASE_URL, AGENT_WALLET_KEY, DATA_DIR, DATABASE_URL, CONTROLLER_TUNNEL_URL,
  * TUNNEL_SECRET, AGENT_PACK_PATH and MCP_SERVERS_CONFIG (stdio MCP servers only), OUTBOUND_ALLOWED_NETWORKS, SHORT_URL_EXPIRY_SECONDS, EVENTS_SIGNING_SECRET,
- * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, LOG_LEVEL, NODE_ENV.
+ * EVENTS_MAX_ATTEMPTS, EVENTS_RETRY_BASE_MS, EVENTS_RETRY_MAX_MS, EVENTS_TIMEOUT_MS, ANONCREDS_SAFE_PRIME_RESERVE,
+ * LOG_LEVEL, NODE_ENV.
  * The network-facing limits (DIDCOMM_MAX_*, ADMIN_MAX_*, ADMIN_ALLOWED_*) are in docs/security.md;
  * operational settings in docs/operations.md: READY_MAX_OUTBOX_LAG_SECONDS, ADMIN_API_TOKENS,
- * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS, RECORDS_RETENTION_DAYS.
+ * EVENTS_RETENTION_DAYS, DEAD_LETTERS_RETENTION_DAYS, RECORDS_RETENTION_DAYS, and for more than one
+ * agent-node on one database ("More than one agent-node") INSTANCE_ID, LEASE_TTL_SECONDS.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { HttpUrl } from '@parley/shared'
+import { HttpUrl, INSTANCE_ID_PATTERN } from '@parley/shared'
 import { z } from 'zod'
 import { didFor, isIpAddress, parseConfiguredDid, schemeFor, type ConfiguredPublicDid } from '../did/identifier.ts'
 import { parseSigningSecret } from '../events/webhooks/signing.ts'
@@ -96,8 +98,20 @@ export interface AgentNodeConfig {
    * in seconds (READY_MAX_OUTBOX_LAG_SECONDS, default 300).
    */
   readyMaxOutboxLagSeconds: number
+  /**
+   * This process among the agent-nodes sharing the database (`cluster/`): `instanceId`
+   * (INSTANCE_ID; absent: a random UUID per start) and how long its leases last without renewal,
+   * in seconds (LEASE_TTL_SECONDS, default 15).
+   */
+  cluster: { instanceId?: string; leaseTtlSeconds: number }
   /** What the retention pruner keeps (`retention/`); each in days, 0 keeps forever. */
   retention: RetentionConfig
+  /**
+   * Safe primes kept ready for credential definitions, searched in the background once this agent
+   * has made a credential definition or has credential types at start-up
+   * (ANONCREDS_SAFE_PRIME_RESERVE, default 4: two definitions; 0: none).
+   */
+  safePrimeReserve: number
   /** pino level (LOG_LEVEL, default info). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   production: boolean
@@ -167,9 +181,12 @@ const Env = z.object({
     .positive()
     .default(7 * 24 * 3600),
   READY_MAX_OUTBOX_LAG_SECONDS: z.coerce.number().positive().default(300),
+  INSTANCE_ID: z.string().regex(INSTANCE_ID_PATTERN, 'must be 1 to 64 letters, digits, dots, dashes, underscores or colons').optional(),
+  LEASE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
   EVENTS_RETENTION_DAYS: z.coerce.number().nonnegative().default(7),
   DEAD_LETTERS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
   RECORDS_RETENTION_DAYS: z.coerce.number().nonnegative().default(0),
+  ANONCREDS_SAFE_PRIME_RESERVE: z.coerce.number().int().min(0).max(64).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 })
@@ -317,11 +334,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboundAllowedNetworks,
       shortUrlExpirySeconds: e.SHORT_URL_EXPIRY_SECONDS,
       readyMaxOutboxLagSeconds: e.READY_MAX_OUTBOX_LAG_SECONDS,
+      cluster: { instanceId: e.INSTANCE_ID, leaseTtlSeconds: e.LEASE_TTL_SECONDS },
       retention: {
         eventsDays: e.EVENTS_RETENTION_DAYS,
         deadLettersDays: e.DEAD_LETTERS_RETENTION_DAYS,
         recordsDays: e.RECORDS_RETENTION_DAYS,
       },
+      safePrimeReserve: e.ANONCREDS_SAFE_PRIME_RESERVE,
       logLevel: e.LOG_LEVEL,
       production,
     },

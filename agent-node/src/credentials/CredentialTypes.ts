@@ -74,6 +74,11 @@ export class CredentialTypes {
     return this.creations.run('create', () => this.findOrCreate(request))
   }
 
+  /** Whether this agent has any credential type (it issues). */
+  async any(): Promise<boolean> {
+    return (await this.repository().findByQuery(this.agent.context, {}, { limit: 1 })).length > 0
+  }
+
   /** Every type, oldest first. */
   async list(): Promise<CredentialTypeRecord[]> {
     const all = await this.repository().getAll(this.agent.context)
@@ -131,10 +136,10 @@ export class CredentialTypes {
     // synchronous engine call below only picks them up, so the event loop keeps serving.
     const what = { name: request.name, version: request.version }
     await this.keys.workers
-      .prepare(request.attributes, ({ step, done, total, elapsedMs }) =>
+      .prepare(request.attributes, ({ step, source, done, total, elapsedMs }) =>
         this.keys.logger.info(
-          { ...what, step, elapsedMs: Math.round(elapsedMs) },
-          `credential definition keys: ${step} ready (${done}/${total})`,
+          { ...what, step, ...(source && { source }), elapsedMs: Math.round(elapsedMs) },
+          `credential definition keys: ${step} ready (${done}/${total})${source === 'reserve' ? ', from the reserve' : ''}`,
         ),
       )
       .catch((error: unknown) => {

@@ -207,3 +207,79 @@ export function constraintViolation(error: unknown): ConstraintViolation | undef
   }
   return undefined
 }
+
+/**
+ * Tells the other processes on the database that something happened (`channel`, a short
+ * `payload`): PostgreSQL `NOTIFY` (sent when the statement commits; every listener, this
+ * process's included, gets it). SQLite has one process per database (the data folder's lock), so
+ * there is nobody to tell: nothing is sent.
+ */
+export async function notify(database: Database, channel: string, payload: string): Promise<void> {
+  if (database.dialect === 'sqlite') return
+  await execute(database, sql`SELECT pg_notify(${channel}, ${payload})`)
+}
+
+/** How long a listener waits before it reconnects after its connection failed, in milliseconds. */
+const LISTEN_RETRY_MS = 1_000
+
+/**
+ * Calls `onPayload` with the payload of each `notify(database, channel, …)` from any process
+ * (PostgreSQL `LISTEN` on a pooled connection kept for it; re-established after a failure, with
+ * `onError` told). On SQLite nothing ever arrives (see `notify`). Notifications sent while the
+ * connection was down are lost: listeners are a way to be quick, never the only way to learn of
+ * work.
+ * @returns stops listening and gives the connection back.
+ */
+export function listen(
+  database: Database,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onError: (error: Error) => void,
+): () => Promise<void> {
+  if (database.dialect === 'sqlite') return async () => {}
+  const { pool } = database
+  let client: pg.PoolClient | undefined
+  let stopped = false
+  let retry: NodeJS.Timeout | undefined
+  const onNotification = (message: pg.Notification) => {
+    if (message.channel === channel) onPayload(message.payload ?? '')
+  }
+  const connect = async () => {
+    if (stopped) return
+    try {
+      const connected = await pool.connect()
+      connected.on('notification', onNotification)
+      connected.on('error', (error: Error) => {
+        connected.off('notification', onNotification)
+        connected.release(error)
+        if (client === connected) client = undefined
+        onError(error)
+        if (!stopped) retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)
+      })
+      await connected.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      client = connected
+      if (stopped) await release()
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)))
+      if (!stopped) retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)
+    }
+  }
+  const release = async () => {
+    const held = client
+    client = undefined
+    if (!held) return
+    held.off('notification', onNotification)
+    try {
+      await held.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`)
+      held.release()
+    } catch (error) {
+      held.release(error instanceof Error ? error : true)
+    }
+  }
+  void connect()
+  return async () => {
+    stopped = true
+    clearTimeout(retry)
+    await release()
+  }
+}

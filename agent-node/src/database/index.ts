@@ -34,6 +34,8 @@ export interface SqliteDatabase extends DatabaseBase {
 export interface PostgresDatabase extends DatabaseBase {
   readonly dialect: 'postgres'
   readonly db: NodePgDatabase
+  /** The pool behind `db`; a connection of its own for `LISTEN` (`dialect.ts`, `listen`). */
+  readonly pool: pg.Pool
 }
 
 /**
@@ -94,6 +96,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   return {
     dialect: 'postgres',
     db: drizzlePg(pool),
+    pool,
     // idempotent, as libsql's close
     close: async () => {
       if (!pool.ending) await pool.end()

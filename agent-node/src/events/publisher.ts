@@ -6,6 +6,8 @@
  * memory once `publish` has resolved.
  *
  * Events published in the same moment are written in one batch (group commit), in call order.
+ * A `message-received` is published once per DIDComm message (`dedupeKeyOf`): publishing it
+ * again resolves with the stored event and wakes nobody.
  */
 import { randomUUID } from 'node:crypto'
 import { eventConnectionId, type AgentEvent } from '@parley/shared'
@@ -23,6 +25,16 @@ interface Queued {
   event: NewEvent
   resolve(published: PublishedEvent): void
   reject(error: unknown): void
+}
+
+/**
+ * The key that makes publishing `event` idempotent (`OutboxStore.append`): a `message-received`
+ * is published once per connection and DIDComm message `@id`, however often its envelope is
+ * processed (an envelope is processed again when the process that read it died before deleting
+ * it from the inbox, `didcomm/inbox/`). Other events have none.
+ */
+export function dedupeKeyOf(connectionId: string, event: AgentEvent): string | undefined {
+  return event.type === 'message-received' ? `message-received ${connectionId} ${event.message.id}` : undefined
 }
 
 export class EventPublisher {
@@ -65,7 +77,7 @@ export class EventPublisher {
 
   private append(connectionId: string, event: AgentEvent): Promise<PublishedEvent> {
     const stored = new Promise<PublishedEvent>((resolve, reject) => {
-      this.queue.push({ event: { id: randomUUID(), connectionId, event }, resolve, reject })
+      this.queue.push({ event: { id: randomUUID(), connectionId, event, dedupeKey: dedupeKeyOf(connectionId, event) }, resolve, reject })
     })
     stored.catch((error: unknown) => this.logger.error({ err: error, topic: event.type, connectionId }, 'event could not be stored'))
     this.newest = stored.then(
@@ -111,15 +123,18 @@ export class EventPublisher {
         const batch = this.queue.splice(0, MAX_BATCH)
         try {
           const stored = await this.store.append(batch.map((q) => q.event))
+          const fresh: PublishedEvent[] = []
           stored.forEach((published, i) => {
-            this.logger.debug(
-              { eventId: published.id, topic: published.event.type, connectionId: published.connectionId, seq: published.seq },
-              'event published',
-            )
+            const log = { eventId: published.id, topic: published.event.type, connectionId: published.connectionId, seq: published.seq }
+            if (published.id === batch[i]!.event.id) {
+              this.logger.debug(log, 'event published')
+              fresh.push(published)
+            } else this.logger.info(log, 'event published before (the same DIDComm message processed again); not published again')
             batch[i]!.resolve(published)
           })
-          this.engine.notify(stored)
-          for (const listener of this.listeners) listener(stored)
+          if (fresh.length === 0) continue
+          this.engine.notify(fresh)
+          for (const listener of this.listeners) listener(fresh)
         } catch (error) {
           this.failedBatches++
           for (const queued of batch) queued.reject(error)

@@ -14,8 +14,8 @@
  * and the events appended after its position. A state changed inside the window whose event is
  * not among those is looked up in its connection's older events (`newestEventOf`), so a record
  * touched without a new state (Credo saves metadata too) is not reported twice. The checkpoint
- * moves at the end of each start-up recovery (nothing else runs then) and, while the agent runs,
- * every `CHECKPOINT_INTERVAL_MS` to where it stood one interval earlier, once every event
+ * moves at the end of each start-up recovery (nothing else runs then) and, while the agent runs
+ * on a database no other instance writes (SQLite; `app.ts`), every `CHECKPOINT_INTERVAL_MS` to where it stood one interval earlier, once every event
  * published meanwhile is stored: a state saved a whole interval ago has had its event published
  * by then (Credo emits right after the save resolves), unless the process died, which is what
  * recovery is for. A failed outbox write (`EventPublisher.failures`) stops the checkpoint for

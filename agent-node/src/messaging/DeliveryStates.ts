@@ -36,6 +36,8 @@ export class DeliveryStates {
     private readonly agent: DidcommAgent,
     private readonly events: EventPublisher,
     private readonly logger: Logger,
+    /** This agent-node instance (`cluster/`), recorded on each message it accepts. */
+    private readonly instanceId?: string,
   ) {
     agent.events.on<MessageReceiptsReceivedEvent>(ReceiptsEventTypes.MessageReceiptsReceived, ({ payload }) => {
       for (const receipt of payload.receipts) {
@@ -71,10 +73,29 @@ export class DeliveryStates {
     return (await sentMessageRepository(this.agent.context).findById(this.agent.context, messageId)) !== null
   }
 
-  /** The messages accepted and not yet sent or errored, with their bodies, oldest first. */
-  async accepted(): Promise<Array<{ messageId: string; connectionId: string; body?: SendMessageBody }>> {
+  /**
+   * The messages accepted and not yet sent or errored, with their bodies and the instance sending
+   * them, oldest first.
+   */
+  async accepted(): Promise<Array<{ messageId: string; connectionId: string; body?: SendMessageBody; instanceId?: string }>> {
     const records = await sentMessageRepository(this.agent.context).findByQuery(this.agent.context, { state: 'created' })
-    return records.map((record) => ({ messageId: record.id, connectionId: record.connectionId, body: record.body }))
+    return records.map((record) => ({
+      messageId: record.id,
+      connectionId: record.connectionId,
+      body: record.body,
+      instanceId: record.instanceId,
+    }))
+  }
+
+  /** Records that this instance sends accepted message `messageId` from now on (it adopted it). */
+  async adopt(messageId: string): Promise<void> {
+    await this.moves.run(messageId, async () => {
+      const repository = sentMessageRepository(this.agent.context)
+      const record = await repository.findById(this.agent.context, messageId)
+      if (record?.state !== 'created') return
+      record.instanceId = this.instanceId
+      await repository.update(this.agent.context, record)
+    })
   }
 
   /** Applies moves of one message one after another. */
@@ -90,7 +111,10 @@ export class DeliveryStates {
   private async apply(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
     const repository = sentMessageRepository(this.agent.context)
     if (state === 'created') {
-      await repository.save(this.agent.context, new SentMessageRecord({ id: messageId, connectionId, state, body }))
+      await repository.save(
+        this.agent.context,
+        new SentMessageRecord({ id: messageId, connectionId, state, body, instanceId: this.instanceId }),
+      )
     } else {
       const record = await repository.findById(this.agent.context, messageId)
       if (!record || record.connectionId !== connectionId || !STATE_ORDER.advances(record.state, state)) return

@@ -85,8 +85,10 @@ export class MessageService {
     events: EventPublisher,
     private readonly idempotency: IdempotencyStore,
     private readonly logger: Logger,
+    /** This agent-node instance (`cluster/`): messages it accepts name it, see `resendAccepted`. */
+    private readonly instanceId?: string,
   ) {
-    this.states = new DeliveryStates(agent, events, logger)
+    this.states = new DeliveryStates(agent, events, logger, instanceId)
   }
 
   /**
@@ -135,14 +137,23 @@ export class MessageService {
   /**
    * Sends every message accepted but not yet sent or errored (agent-node stopped before it left),
    * under its own id, in the order accepted; messages whose connection is gone or terminated are
-   * reported `errored`. Call once at start-up, after the event publisher is wired.
+   * reported `errored`. Call at start-up, after the event publisher is wired. With several
+   * instances on one database (`cluster/`), only the messages whose sending instance `adoptable`
+   * says is gone (or is this one, restarted) are taken, and recorded as this instance's: call it
+   * again whenever an instance may have died.
+   * @param adoptable whether the messages of the instance with this id (undefined: made before
+   *   instances had ids) are for this instance to send; default: all of them
    * @returns how many were sent again, and how many errored at once
    */
-  async resendAccepted(): Promise<{ resent: number; errored: number }> {
+  async resendAccepted(
+    adoptable: (instanceId: string | undefined) => Promise<boolean> = async () => true,
+  ): Promise<{ resent: number; errored: number }> {
     const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
     let resent = 0
     let errored = 0
-    for (const { messageId, connectionId, body } of await this.states.accepted()) {
+    for (const { messageId, connectionId, body, instanceId } of await this.states.accepted()) {
+      if (!(await adoptable(instanceId))) continue
+      if (instanceId !== this.instanceId) await this.states.adopt(messageId)
       const connection = await connectionService.findById(this.agent.context, connectionId)
       if (!body || !connection || isTerminated(connection)) {
         this.logger.warn(

@@ -19,8 +19,13 @@ export class SentMessageRecord extends BaseRecord<SentMessageTags> {
   state!: MessageState
   /** The accepted body, until the message left (`sent`) or failed (`errored`). */
   body?: SendMessageBody
+  /**
+   * The agent-node instance sending it (`cluster/`): one that died before it left hands it to a
+   * live one (`MessageService.resendAccepted`). Absent on records made before instances had ids.
+   */
+  instanceId?: string
 
-  constructor(props?: { id: string; connectionId: string; state: MessageState; body?: SendMessageBody }) {
+  constructor(props?: { id: string; connectionId: string; state: MessageState; body?: SendMessageBody; instanceId?: string }) {
     super()
     if (props) {
       this.id = props.id
@@ -28,6 +33,7 @@ export class SentMessageRecord extends BaseRecord<SentMessageTags> {
       this.connectionId = props.connectionId
       this.state = props.state
       this.body = props.body
+      this.instanceId = props.instanceId
     }
   }
 

@@ -16,12 +16,17 @@
  * event subscriptions use too (`events/websocket/dial-out.ts`); this class adds the handshake, the
  * commands, the stats requests and the takeover rule.
  *
- * Takeover: the worker keeps one agent socket and closes the previous one with
- * `TUNNEL_CLOSE_REPLACED` (4000) when another client authenticates with the same secret. The close
+ * Instances: the upgrade names this agent-node's instance id (`x-parley-instance`, `cluster/`).
+ * The worker keeps one socket per instance, so several agent-nodes on one database each keep a
+ * tunnel open; events go up the one whose instance holds the tunnel's delivery lease, commands
+ * come down any of them.
+ *
+ * Takeover: the worker closes an instance's previous socket with `TUNNEL_CLOSE_REPLACED` (4000)
+ * when another client authenticates with the same secret and the same instance id. The close
  * is noticed at once (a 1 s close timeout instead of ws's 30 s) and logged as an error; then the
- * client does not redial at once, which would make two holders of the secret (a second agent-node
- * on the same secret, an old instance during a redeploy, or a leaked secret) replace each other
- * in a loop. It waits `replacedHoldOffMs` (default 60 s), doubled after each takeover in a row up
+ * client does not redial at once, which would make two holders of the secret and instance id (two
+ * agent-nodes given the same INSTANCE_ID, an old process during a redeploy, or a leaked secret)
+ * replace each other in a loop. It waits `replacedHoldOffMs` (default 60 s), doubled after each takeover in a row up
  * to 30 min; a connection that lasts 30 min resets that. The secret's holder that keeps the tunnel
  * is the one the operator must look at: the log says so.
  */
@@ -51,6 +56,8 @@ import { type CommandContext, commandOrderKey, runCommand } from './commands/ind
 export interface TunnelClientOptions {
   url: string
   secret: string
+  /** This agent-node's instance id, sent on the upgrade (`x-parley-instance`). */
+  instanceId?: string
   /** First reconnect delay and its cap, in milliseconds. */
   minDelayMs?: number
   maxDelayMs?: number
@@ -99,7 +106,7 @@ export class TunnelClient implements Subscriber {
       dial: async () => {
         // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
         const dialOptions: ClientOptions & { closeTimeout: number } = {
-          headers: handshakeHeaders(await signTunnelHandshake(options.secret)),
+          headers: handshakeHeaders(await signTunnelHandshake(options.secret), options.instanceId),
           handshakeTimeout: 10_000,
           maxPayload: MAX_FRAME_BYTES,
           closeTimeout: CLOSE_TIMEOUT_MS,
@@ -210,7 +217,7 @@ export class TunnelClient implements Subscriber {
     const holdOffMs = Math.min((this.options.replacedHoldOffMs ?? 60_000) * 2 ** (this.takeovers - 1), REPLACED_HOLD_OFF_CAP_MS)
     this.logger.error(
       { takeovers: this.takeovers, redialInMs: holdOffMs },
-      'tunnel taken over: another client authenticated with TUNNEL_SECRET (a second agent-node on the same secret, or a leaked secret); not redialling until the hold-off ends',
+      'tunnel taken over: another client authenticated with TUNNEL_SECRET and this INSTANCE_ID (a second agent-node given the same INSTANCE_ID, or a leaked secret); not redialling until the hold-off ends',
     )
     return holdOffMs
   }

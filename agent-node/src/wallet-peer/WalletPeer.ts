@@ -110,6 +110,12 @@ export class WalletPeer {
   private readonly didCommListeners = new Set<(message: ReceivedDidComm) => void>()
   /** Live-channel openings under way, per connection, so concurrent triggers share one. */
   private readonly opening = new Map<string, Promise<void>>()
+  /**
+   * Connections whose socket closed while an opening was under way: that opening may have used
+   * the socket that just closed (a slow agent closes the DID Exchange socket late), so the
+   * channel is opened again once it ends.
+   */
+  private readonly reopenAfter = new Set<string>()
   /** `<event kind> <connection id> <@id>` of the messages already passed to listeners, oldest first. */
   private readonly seen = new Set<string>()
   private stopped = false
@@ -138,7 +144,7 @@ export class WalletPeer {
       for (const listener of this.didCommListeners) listener(received)
     })
     agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
-      if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId)
+      if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId, { socketClosed: true })
     })
   }
 
@@ -439,9 +445,13 @@ export class WalletPeer {
     })
   }
 
-  /** Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile. */
-  private openLiveChannel(connectionId: string): Promise<void> {
+  /**
+   * Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile.
+   * `socketClosed`: called because the socket closed; an opening under way is followed by another.
+   */
+  private openLiveChannel(connectionId: string, { socketClosed = false } = {}): Promise<void> {
     const under = this.opening.get(connectionId)
+    if (under && socketClosed) this.reopenAfter.add(connectionId)
     if (under) return under
     const pickup = this.agent.modules.didcomm.messagePickup
     const opening = (async () => {
@@ -456,6 +466,7 @@ export class WalletPeer {
         }, LIVE_CHANNEL_RETRY_MS).unref()
       } finally {
         this.opening.delete(connectionId)
+        if (this.reopenAfter.delete(connectionId) && !this.stopped) void this.openLiveChannel(connectionId)
       }
     })()
     this.opening.set(connectionId, opening)

@@ -136,6 +136,16 @@ describe('loadConfig', () => {
     expect(problems({ ...base, RECORDS_RETENTION_DAYS: '-1' })[0]).toMatch(/^RECORDS_RETENTION_DAYS:/)
   })
 
+  it('keeps 4 safe primes ready unless ANONCREDS_SAFE_PRIME_RESERVE says otherwise (0 turns it off, at most 64)', () => {
+    const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
+    expect(loadConfig(base).config.safePrimeReserve).toBe(4)
+    expect(loadConfig({ ...base, ANONCREDS_SAFE_PRIME_RESERVE: '0' }).config.safePrimeReserve).toBe(0)
+    expect(loadConfig({ ...base, ANONCREDS_SAFE_PRIME_RESERVE: '10' }).config.safePrimeReserve).toBe(10)
+    for (const bad of ['-1', '1.5', '65', 'many']) {
+      expect(problems({ ...base, ANONCREDS_SAFE_PRIME_RESERVE: bad })[0]).toMatch(/^ANONCREDS_SAFE_PRIME_RESERVE:/)
+    }
+  })
+
   it('reads the network-facing limits and the admin allow-lists, with their defaults', () => {
     const base = { DATA_DIR: dataDir(), AGENT_WALLET_KEY: strongKey }
     expect(loadConfig(base).config).toMatchObject({

@@ -51,7 +51,7 @@ describe('inbox and the events of what it processed', () => {
     }
     const stillStored = async () => (await selectRows<{ id: string }>(database!, sql`SELECT id FROM didcomm_inbox`)).length
 
-    const inbox = await InboundInbox.open(database, createLogger('silent'))
+    const inbox = await InboundInbox.open(database, createLogger('silent'), 'test-instance')
     await inbox.accept(envelope)
     inbox.start(agentContext, settled)
     await progress.until(() => processed.length === 1 && settledCalls === 1)

@@ -1,11 +1,13 @@
 /**
  * The message pickup queue in the agent database: messages waiting for a wallet survive a
  * restart (a new repository on the same database), in order, per connection and recipient; a
- * message taken but not confirmed before the restart is offered again.
+ * message taken but not confirmed before the restart is offered again, and, with several
+ * instances on one database, one a dead instance had taken.
  */
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage } from '@credo-ts/didcomm'
 import { describe, expect, it } from 'vitest'
+import { instanceLeaseName, LeaseStore } from '../../src/cluster/leases.ts'
 import { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
@@ -16,7 +18,7 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
   const databases = useTempDatabases('parley-pickup-', dialect)
 
   it('keeps queued messages across a restart, oldest first, per connection and recipient', async () => {
-    const first = await DatabaseQueueTransportRepository.open(await databases.open())
+    const first = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
     for (let n = 0; n < 3; n++) {
       await first.addMessage(context, {
         connectionId: 'a',
@@ -27,7 +29,7 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
     }
     await first.addMessage(context, { connectionId: 'b', recipientDids: ['did:peer:bob'], payload: packed(9) })
 
-    const restarted = await DatabaseQueueTransportRepository.open(await databases.open())
+    const restarted = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-2')
     expect(await restarted.getAvailableMessageCount(context, { connectionId: 'a' })).toBe(3)
     expect(await restarted.getAvailableMessageCount(context, { connectionId: 'a', recipientDid: 'did:peer:bob' })).toBe(0)
     const taken = await restarted.takeFromQueue(context, { connectionId: 'a', limit: 2 })
@@ -38,10 +40,33 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
     await restarted.removeMessages(context, { connectionId: 'a', messageIds: [taken[0]!.id] })
 
     // a restart before the wallet confirmed the second one: offered again, before the third
-    const again = await DatabaseQueueTransportRepository.open(await databases.open())
+    const again = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-3')
     const rest = await again.takeFromQueue(context, { connectionId: 'a', deleteMessages: true })
     expect(rest.map((message) => message.encryptedMessage)).toEqual([packed(1), packed(2)])
     expect(await again.getAvailableMessageCount(context, { connectionId: 'a' })).toBe(0)
     expect(await again.getAvailableMessageCount(context, { connectionId: 'b' })).toBe(1)
+  })
+
+  it('offers again what a dead instance took, never what a live one holds, and never takes a message twice', async () => {
+    const location = databases.path
+    const database = await databases.open(location)
+    const leases = await LeaseStore.open(database)
+    for (const instance of ['live', 'dying']) await leases.claim(instanceLeaseName(instance), instance, 60_000)
+    const live = await DatabaseQueueTransportRepository.open(database, 'live')
+    const dying = await DatabaseQueueTransportRepository.open(await databases.open(location), 'dying')
+    await live.addMessage(context, { connectionId: 'a', recipientDids: [], payload: packed(1) })
+    await live.addMessage(context, { connectionId: 'b', recipientDids: [], payload: packed(2) })
+    const [mine, theirs] = await Promise.all([
+      live.takeFromQueue(context, { connectionId: 'a' }),
+      dying.takeFromQueue(context, { connectionId: 'a' }),
+    ])
+    expect(mine.length + theirs.length).toBe(1) // two instances at once: one takes it
+    if (theirs.length > 0) await dying.removeMessages(context, { connectionId: 'a', messageIds: [theirs[0]!.id] })
+    else await live.removeMessages(context, { connectionId: 'a', messageIds: [mine[0]!.id] })
+    expect(await dying.takeFromQueue(context, { connectionId: 'b' })).toHaveLength(1)
+    expect(await live.releaseGone()).toEqual([]) // its taker is alive
+    await leases.release(instanceLeaseName('dying'), 'dying') // ... and now gone
+    expect(await live.releaseGone()).toEqual(['b'])
+    expect((await live.takeFromQueue(context, { connectionId: 'b' })).map((m) => m.encryptedMessage)).toEqual([packed(2)])
   })
 })

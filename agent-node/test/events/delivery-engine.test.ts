@@ -255,6 +255,46 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     expect(await store.connectionsWithWork('late', start)).toEqual([old[1]])
   })
 
+  it('keeps an idle lane: the next events of a connection need no cursor read, and skipped events cost no write of their own', async () => {
+    const { store, engine, publisher } = await open()
+    const reads = { cursor: 0, advance: 0 }
+    const cursor = store.cursor.bind(store)
+    const advance = store.advance.bind(store)
+    store.cursor = (...args) => {
+      reads.cursor++
+      return cursor(...args)
+    }
+    store.advance = (...args) => {
+      reads.advance++
+      return advance(...args)
+    }
+    const taker = scripted(engine, 'taker', ack)
+    const skipper = scripted(engine, 'skipper', ack)
+    skipper.subscriber.accepts = () => false
+    await engine.addSubscriber(taker.subscriber)
+    await engine.addSubscriber(skipper.subscriber)
+    for (let n = 1; n <= 5; n++) {
+      await publisher.publish(stateEvent(A, n))
+      await taker.until(() => taker.acknowledged.length === n)
+    }
+    expect(reads.cursor).toBe(2) // once per lane (taker and skipper in A), not once per event
+    // The skipper's moves rode along with the taker's 20 ms writes: no write of their own.
+    await engine.stop()
+    expect(reads.advance).toBeLessThanOrEqual(taker.acknowledged.length + 1)
+    expect(await store.cursor('skipper', A, 0)).toMatchObject({ deliveredSeq: 5 })
+    expect(await store.cursor('taker', A, 0)).toMatchObject({ deliveredSeq: 5 })
+  })
+
+  it('writes moves past skipped events within the longer window when nothing else is written', async () => {
+    const { store, engine, publisher } = await open()
+    const skipper = scripted(engine, 'skipper', ack)
+    skipper.subscriber.accepts = () => false
+    await engine.addSubscriber(skipper.subscriber)
+    await publisher.publish(stateEvent(A, 1))
+    await expect.poll(async () => (await store.cursor('skipper', A, 0)).deliveredSeq, { timeout: 5_000 }).toBe(1)
+    await engine.stop()
+  })
+
   it('a publish that cannot be stored rejects for the caller who awaits it and is logged otherwise', async () => {
     const database = await databases.open()
     const store = await OutboxStore.open(database)

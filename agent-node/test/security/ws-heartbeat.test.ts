@@ -34,7 +34,7 @@ describe('public WebSocket heartbeat', () => {
   beforeAll(async () => {
     agent = await startTestAgentNode({}, { label: 'heartbeat' })
     database = await openDatabase(join(dir, 'inbox.sqlite'))
-    const inbox = await InboundInbox.open(database, createLogger('silent'))
+    const inbox = await InboundInbox.open(database, createLogger('silent'), 'test-instance')
     transport = new WsInboundTransport(sockets, inbox, DEFAULT_ENVELOPE_LIMITS, new RateLimitedLogger(createLogger('silent')), HEARTBEAT_MS)
     await transport.start(agent.node.agent.context)
     server.on('upgrade', (request, socket, head) =>

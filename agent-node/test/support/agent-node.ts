@@ -58,6 +58,9 @@ export async function startTestAgentNode(env: Record<string, string> = {}, optio
     EVENTS_RETRY_BASE_MS: '20',
     EVENTS_RETRY_MAX_MS: '100',
     EVENTS_MAX_ATTEMPTS: '3',
+    // no safe primes searched ahead by the many agents that make a credential definition or two;
+    // test/anoncreds-registry/safe-prime-reserve.test.ts turns the reserve on
+    ANONCREDS_SAFE_PRIME_RESERVE: '0',
     ...env,
   })
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent')

@@ -6,6 +6,13 @@
  * counters (`counters.ts`). It also relays JSON-RPC between the edge's MCP clients and the stdio
  * MCP servers agent-node runs (`McpStdioRelays.ts`). Frames: shared/src/tunnel/frames.ts.
  *
+ * Several agent-node instances may share one database (issue 17, "More than one agent-node"):
+ * the gateway keeps one socket per instance (the upgrade's `x-parley-instance`, a hibernation tag;
+ * `default` without it), and a new socket replaces only the same instance's. Events come up from
+ * whichever instance delivers them; a command goes down one open socket, and when a socket
+ * closes, every command not yet answered is sent again on another (agent-node runs a command once
+ * per idempotency key, whichever instance gets it).
+ *
  * The socket uses the WebSocket hibernation API, so an idle tunnel costs nothing; whatever must
  * survive hibernation (nonces, undelivered commands) is in SQLite.
  */
@@ -21,6 +28,7 @@ import {
   parseFrame,
   TUNNEL_CLOSE_REPLACED,
   UpstreamFrame,
+  handshakeInstance,
   verifyTunnelHandshake,
   type AckFrame,
   commandConnectionId,
@@ -40,7 +48,7 @@ import { count, readCounters } from './counters.ts'
 import { migrations } from './migrations.ts'
 import { nonces, outbox, schema } from './schema.ts'
 
-/** Close code sent to an agent socket replaced by a newer authenticated one. */
+/** Close code sent to an agent socket replaced by a newer authenticated one of the same instance. */
 export const CLOSE_REPLACED = TUNNEL_CLOSE_REPLACED
 
 /**
@@ -63,8 +71,8 @@ export class TunnelGateway extends DurableObject<Env> {
    * The WebSocket upgrade of `GET /tunnel`. Answers 426 without an upgrade, 503 when
    * TUNNEL_SECRET is not configured, 401 `{error, reason}` when the handshake headers are missing,
    * stale or wrongly signed (`verifyTunnelHandshake`) or the nonce was used before
-   * (`replayed-nonce`), else 101 with the socket, replacing any previous agent socket and sending
-   * it every command still in the outbox.
+   * (`replayed-nonce`), else 101 with the socket, replacing the previous socket of the same
+   * instance (`x-parley-instance`) and sending it every command still in the outbox.
    */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
@@ -82,14 +90,15 @@ export class TunnelGateway extends DurableObject<Env> {
       return this.refuse('replayed-nonce')
     }
 
+    const instance = handshakeInstance(request.headers)
     const { 0: client, 1: server } = new WebSocketPair()
-    for (const previous of this.openSockets()) previous.close(CLOSE_REPLACED, 'replaced by a newer tunnel connection')
-    this.ctx.acceptWebSocket(server)
+    for (const previous of this.openSockets(instance)) previous.close(CLOSE_REPLACED, 'replaced by a newer tunnel connection')
+    this.ctx.acceptWebSocket(server, [instance])
     this.queues.reset()
     const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
     for (const row of pending) server.send(JSON.stringify(row.frame))
     count(this.db, 'agent_connections')
-    this.log.info('agent connected', { pendingCommands: pending.length })
+    this.log.info('agent connected', { instance, pendingCommands: pending.length })
     return new Response(null, { status: 101, webSocket: client })
   }
 
@@ -160,20 +169,45 @@ export class TunnelGateway extends DurableObject<Env> {
     else await this.routeEvent(ws, frame)
   }
 
-  /** The agent closed the tunnel: completes the close handshake. */
+  /** The agent closed the tunnel: completes the close handshake, hands its commands to another instance. */
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    this.log.info('agent disconnected', { code, reason })
+    this.log.info('agent disconnected', { instance: this.ctx.getTags(ws)[0], code, reason })
     this.mcpStdio.closed()
     if (ws.readyState === WebSocket.CLOSING) ws.close(1000, 'tunnel closed')
+    this.resendPending(ws)
   }
 
-  override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
-    this.log.warn('agent socket error', { error: errorMessage(error) })
+  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
+    this.log.warn('agent socket error', { instance: this.ctx.getTags(ws)[0], error: errorMessage(error) })
+    this.resendPending(ws)
   }
 
-  /** The agent's socket (at most one is open: a new one closes the others). */
-  private openSockets(): WebSocket[] {
-    return this.ctx.getWebSockets().filter((ws) => ws.readyState === WebSocket.OPEN)
+  /**
+   * The open agent sockets (one per instance), of `instance` only when given. A socket that is
+   * `closed` is left out even before workerd reports its close.
+   */
+  private openSockets(instance?: string): WebSocket[] {
+    return this.ctx.getWebSockets(instance).filter((ws) => ws.readyState === WebSocket.OPEN && ws !== this.closing)
+  }
+
+  /** The socket whose close is being handled (its readyState may still read OPEN). */
+  private closing?: WebSocket
+
+  /**
+   * Sends every command not yet answered on another open socket: the instance behind `closed` may
+   * have died before answering them. One that did run there answers its first result again.
+   */
+  private resendPending(closed: WebSocket): void {
+    this.closing = closed
+    try {
+      const [socket] = this.openSockets()
+      if (!socket) return
+      const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
+      for (const row of pending) this.trySend(socket, row.frame)
+      if (pending.length > 0) this.log.info('commands sent again on another instance', { count: pending.length })
+    } finally {
+      this.closing = undefined
+    }
   }
 
   private refuse(reason: string): Response {

@@ -28,15 +28,17 @@ export function tunnelRequest(headers: Record<string, string> = {}): Request {
   return new Request('http://worker/tunnel', { headers: { upgrade: 'websocket', ...headers } })
 }
 
-/** Headers of a valid handshake signed with `secret` at `now`. */
-export async function signedHeaders(secret = TEST_TUNNEL_SECRET, now = Date.now()): Promise<Record<string, string>> {
-  return handshakeHeaders(await signTunnelHandshake(secret, now))
+/** Headers of a valid handshake signed with `secret` at `now`, naming agent-node instance `instance` when given. */
+export async function signedHeaders(secret = TEST_TUNNEL_SECRET, now = Date.now(), instance?: string): Promise<Record<string, string>> {
+  return handshakeHeaders(await signTunnelHandshake(secret, now), instance)
 }
 
 export interface AgentOptions {
   /** Answer every command with a successful `command-result` (as agent-node does). Default true. */
   confirmCommands?: boolean
   worker?: WorkerFetcher
+  /** The agent-node instance it claims to be (`x-parley-instance`); none: the `default` instance. */
+  instance?: string
 }
 
 interface Waiter {
@@ -77,8 +79,8 @@ export class TestAgent {
   }
 
   /** Opens an authenticated tunnel. @throws when the Worker does not upgrade. */
-  static async connect({ confirmCommands = true, worker = exports.default }: AgentOptions = {}): Promise<TestAgent> {
-    const response = await worker.fetch(tunnelRequest(await signedHeaders()))
+  static async connect({ confirmCommands = true, worker = exports.default, instance }: AgentOptions = {}): Promise<TestAgent> {
+    const response = await worker.fetch(tunnelRequest(await signedHeaders(undefined, undefined, instance)))
     const socket = response.webSocket
     if (response.status !== 101 || !socket) throw new Error(`tunnel refused: ${response.status} ${await response.text()}`)
     socket.accept()
@@ -130,6 +132,16 @@ export class TestAgent {
   close(): Promise<CloseEvent> {
     this.socket.close(1000, 'test done')
     return this.closed
+  }
+}
+
+/** A `send-message` command frame of a text `content` to `connectionId`, with fresh ids. */
+export function sendTextCommand(connectionId: string, content: string): CommandFrame {
+  return {
+    kind: 'command',
+    id: crypto.randomUUID(),
+    idempotencyKey: `test:${crypto.randomUUID()}`,
+    command: { name: 'send-message', message: { connectionId, type: 'text', content } },
   }
 }
 

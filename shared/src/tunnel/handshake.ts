@@ -9,12 +9,27 @@
  *
  * The worker accepts a timestamp within `maxSkewMs` of its clock and each nonce once (it keeps
  * nonces for that window). Web Crypto only, so it runs on Node and in workerd alike.
+ *
+ * A fourth header, `x-parley-instance`, names the agent-node instance dialling (several may share
+ * one database and one worker: issue 17, "More than one agent-node"). It is not signed: it only
+ * decides which earlier socket a new one replaces (the same instance's), and anyone who can sign
+ * may name any instance anyway.
  */
 export const HANDSHAKE_HEADERS = {
   timestamp: 'x-parley-timestamp',
   nonce: 'x-parley-nonce',
   signature: 'x-parley-signature',
+  instance: 'x-parley-instance',
 } as const
+
+/** What an instance id looks like (`INSTANCE_ID`); the instance of a socket without the header is `default`. */
+export const INSTANCE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/
+
+/** The instance a tunnel upgrade names (`x-parley-instance`), `default` when absent or malformed. */
+export function handshakeInstance(headers: Headers): string {
+  const instance = headers.get(HANDSHAKE_HEADERS.instance)
+  return instance && INSTANCE_ID_PATTERN.test(instance) ? instance : 'default'
+}
 
 /** Default acceptance window for handshake timestamps, in milliseconds (either direction). */
 export const DEFAULT_MAX_SKEW_MS = 5 * 60_000
@@ -42,12 +57,13 @@ export async function signTunnelHandshake(secret: string, now = Date.now()): Pro
   return { timestamp: now, nonce, signature: toHex(await hmac(secret, now, nonce)) }
 }
 
-/** The handshake as request headers. */
-export function handshakeHeaders(handshake: TunnelHandshake): Record<string, string> {
+/** The handshake as request headers, with the dialling `instance` when given. */
+export function handshakeHeaders(handshake: TunnelHandshake, instance?: string): Record<string, string> {
   return {
     [HANDSHAKE_HEADERS.timestamp]: String(handshake.timestamp),
     [HANDSHAKE_HEADERS.nonce]: handshake.nonce,
     [HANDSHAKE_HEADERS.signature]: handshake.signature,
+    ...(instance ? { [HANDSHAKE_HEADERS.instance]: instance } : {}),
   }
 }
 

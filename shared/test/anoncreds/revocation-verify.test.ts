@@ -4,7 +4,8 @@
  * `non_revoc_proof` comes in: msgpack bytes (W3C proofValue) and anoncreds-rs JSON strings.
  */
 import { describe, expect, it } from 'vitest'
-import { ProofFormatError, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
+import { opensslPower } from '../../src/anoncreds/math/index.ts'
+import { ProofFormatError, useNativePower, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
 import type { VerifierRevocation } from '../../src/anoncreds/proof/verify.ts'
 import {
   fields,
@@ -73,6 +74,20 @@ function input(
 describe('verifyProof with a non-revocation sub-proof (anoncreds-rs vector)', () => {
   it('accepts the vector presentation, non_revoc_proof as msgpack bytes', () => {
     expect(verifyProof(input(nonRevocBytes))).toBe(true)
+  })
+
+  it("accepts it, and refuses a tampered one, with every variable factor from OpenSSL's exponentiation", () => {
+    // costs 0: the products take the native way wherever it applies (Â's and every T's powers)
+    useNativePower({ ...opensslPower()!, costPerBit: 0, costPerCall: 0 })
+    try {
+      expect(verifyProof(input(nonRevocBytes))).toBe(true)
+      const tampered = structuredClone(input(nonRevocBytes))
+      const eq = (tampered.proof as { proofs: Array<{ primary_proof: { eq_proof: { e: string } } }> }).proofs[0]!.primary_proof.eq_proof
+      eq.e = (BigInt(eq.e) + 1n).toString()
+      expect(verifyProof(tampered)).toBe(false)
+    } finally {
+      useNativePower(undefined)
+    }
   })
 
   it('accepts it with non_revoc_proof in the anoncreds-rs JSON form (hex scalars, AMCL strings)', () => {

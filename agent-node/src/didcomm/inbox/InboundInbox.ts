@@ -7,8 +7,9 @@
  * still stored are processed at the next start. An envelope is deleted only once the events its
  * processing published are stored (`settled`, given at `start`), so a message of any type whose
  * `message-received` a crash lost is processed again at the next start. An envelope processed but
- * not yet deleted when the process died is processed again (at least once; events carry the
- * DIDComm message id).
+ * not yet deleted when the process died is processed again (at least once; its `message-received`
+ * is not published twice, `events/publisher.ts`). With several instances on one database, each
+ * processes the envelopes it stored; those of an instance that died are adopted (`adopt`).
  *
  * The backlog is bounded: `full` tells the transports to stop reading (WebSocket: the socket is
  * paused until the backlog is down to half; HTTP: 503), so a burst waits in the senders' and the
@@ -24,6 +25,8 @@ import { DidCommMessageReceiver, type DidCommEncryptedMessage, type DidCommTrans
 import { sql } from 'drizzle-orm'
 import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
+import { instanceGone } from '../../cluster/leases.ts'
+import { LEASES_SCHEMA } from '../../cluster/schema.ts'
 import type { Logger } from '../../logging/index.ts'
 import { EventLoopTurns } from './EventLoopTurns.ts'
 
@@ -39,8 +42,15 @@ const SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS didcomm_inbox_received ON didcomm_inbox (received_at, id)`,
 ]
 
+/**
+ * Step 2, more than one agent-node on the database (`cluster/`): `instance_id`, the instance that
+ * stored the envelope and processes it. NULL for rows stored before (adopted like a dead
+ * instance's).
+ */
+const INSTANCE_SQL: readonly string[] = ['ALTER TABLE didcomm_inbox ADD COLUMN instance_id TEXT']
+
 /** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
-export const INBOX_SCHEMA: Schema = { name: 'didcomm_inbox', steps: [SCHEMA_SQL] }
+export const INBOX_SCHEMA: Schema = { name: 'didcomm_inbox', steps: [SCHEMA_SQL, INSTANCE_SQL] }
 
 interface Job {
   id: string
@@ -67,20 +77,50 @@ export class InboundInbox {
   private constructor(
     private readonly database: Database,
     private readonly logger: Logger,
+    private readonly instanceId: string,
   ) {}
 
-  /** Creates the table if missing; envelopes left by a previous run wait for `start`. */
-  static async open(database: Database, logger: Logger): Promise<InboundInbox> {
+  /**
+   * Creates the table if missing; envelopes left by a previous run of this instance id, and those
+   * `adopt` finds, wait for `start`. `instanceId`: this process (`cluster/`); its instance lease
+   * must be held already.
+   */
+  static async open(database: Database, logger: Logger, instanceId: string): Promise<InboundInbox> {
     await applySchema(database, INBOX_SCHEMA)
-    const inbox = new InboundInbox(database, logger)
+    await applySchema(database, LEASES_SCHEMA) // `adopt` reads the instance leases
+    const inbox = new InboundInbox(database, logger, instanceId)
     const left = await selectRows<{ id: string; envelope: string }>(
       database,
-      sql`SELECT id, envelope FROM didcomm_inbox ORDER BY received_at, id`,
+      sql`SELECT id, envelope FROM didcomm_inbox WHERE instance_id = ${instanceId} ORDER BY received_at, id`,
     )
     for (const row of left) inbox.jobs.push({ id: row.id, envelope: JSON.parse(row.envelope) as DidCommEncryptedMessage })
     if (left.length > 0)
       logger.warn({ count: left.length }, 'inbound DIDComm messages read before the last stop and not processed: processing them now')
+    await inbox.adopt()
     return inbox
+  }
+
+  /**
+   * Takes over the envelopes of instances that are gone (their instance lease expired or was
+   * released, `cluster/leases.ts`) and queues them, oldest first. One statement moves each row to
+   * this instance, so two live instances never both take it. A taken envelope may have been
+   * processed already by the dead instance: processing it again publishes nothing new
+   * (`message-received` is idempotent per DIDComm message, `events/publisher.ts`).
+   * @returns how many were taken.
+   */
+  async adopt(now = Date.now()): Promise<number> {
+    const rows = await selectRows<{ id: string; envelope: string; received_at: number | string }>(
+      this.database,
+      sql`UPDATE didcomm_inbox SET instance_id = ${this.instanceId}
+      WHERE (instance_id IS NULL OR instance_id <> ${this.instanceId}) AND ${instanceGone(sql`didcomm_inbox.instance_id`, now)}
+      RETURNING id, envelope, received_at`,
+    )
+    if (rows.length === 0) return 0
+    rows.sort((a, b) => Number(a.received_at) - Number(b.received_at) || a.id.localeCompare(b.id))
+    for (const row of rows) this.jobs.push({ id: row.id, envelope: JSON.parse(row.envelope) as DidCommEncryptedMessage })
+    this.logger.warn({ count: rows.length }, 'inbound DIDComm messages of an instance that stopped or died: processing them here')
+    this.kick()
+    return rows.length
   }
 
   /** Envelopes stored and not yet processed. */
@@ -118,9 +158,12 @@ export class InboundInbox {
       while (this.arriving.length > 0) {
         const batch = this.arriving.splice(0, MAX_INBOX_BACKLOG)
         const now = Date.now()
-        const rows = batch.map(({ job }, i) => sql`(${job.id}, ${JSON.stringify(job.envelope)}, ${now + i})`)
+        const rows = batch.map(({ job }, i) => sql`(${job.id}, ${JSON.stringify(job.envelope)}, ${now + i}, ${this.instanceId})`)
         try {
-          await execute(this.database, sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES ${sql.join(rows, sql`, `)}`)
+          await execute(
+            this.database,
+            sql`INSERT INTO didcomm_inbox (id, envelope, received_at, instance_id) VALUES ${sql.join(rows, sql`, `)}`,
+          )
           for (const { job, resolve } of batch) {
             this.jobs.push(job)
             resolve()
@@ -176,7 +219,8 @@ export class InboundInbox {
     const id = randomUUID()
     await execute(
       this.database,
-      sql`INSERT INTO didcomm_inbox (id, envelope, received_at) VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()})`,
+      sql`INSERT INTO didcomm_inbox (id, envelope, received_at, instance_id)
+      VALUES (${id}, ${JSON.stringify(envelope)}, ${Date.now()}, ${this.instanceId})`,
     )
     return id
   }

@@ -5,9 +5,11 @@
  * packed (encrypted) DIDComm message, as Credo hands it over.
  *
  * Semantics follow Credo's `InMemoryQueueTransportRepository`: `takeFromQueue` marks messages
- * `sending` so they are not taken twice, `removeMessages` deletes them once the wallet confirmed
+ * `sending` so they are not taken twice (one conditional statement: two instances on one
+ * database never take the same message), `removeMessages` deletes them once the wallet confirmed
  * them. Messages left `sending` by a process that stopped are `pending` again when the queue is
- * opened: a restart delivers at least once (the wallet drops repeats by `@id`).
+ * opened, or, taken by another instance on the same database that died, once its instance lease
+ * expired (`releaseGone`): delivered at least once (the wallet drops repeats by `@id`).
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
@@ -15,6 +17,8 @@ import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDi
 import { sql } from 'drizzle-orm'
 import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
+import { instanceGone } from '../../cluster/leases.ts'
+import { LEASES_SCHEMA } from '../../cluster/schema.ts'
 
 /** One row per queued message; `seq` keeps arrival order, `recipient_dids` is a JSON array. */
 const SCHEMA_SQL: readonly string[] = [
@@ -30,8 +34,14 @@ const SCHEMA_SQL: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS didcomm_pickup_queue_connection ON didcomm_pickup_queue (context_id, connection_id, state, received_at)`,
 ]
 
+/**
+ * Step 2, more than one agent-node on the database (`cluster/`): `instance_id`, the instance that
+ * took a message (`sending`), so what a dead instance took is offered again (`releaseGone`).
+ */
+const INSTANCE_SQL: readonly string[] = ['ALTER TABLE didcomm_pickup_queue ADD COLUMN instance_id TEXT']
+
 /** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
-export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL] }
+export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL, INSTANCE_SQL] }
 
 interface QueueRow extends Record<string, unknown> {
   id: string
@@ -45,14 +55,51 @@ type Options = Parameters<DidCommQueueTransportRepository['takeFromQueue']>[1]
 export class DatabaseQueueTransportRepository implements DidCommQueueTransportRepository {
   /** `received_at` of the last message this process queued, in epoch ms. */
   private lastReceivedAt = 0
+  private readonly queuedListeners = new Set<(connectionId: string) => void>()
 
-  private constructor(private readonly database: Database) {}
+  private constructor(
+    private readonly database: Database,
+    private readonly instanceId: string,
+  ) {}
 
-  /** Creates the table if missing and makes messages left `sending` by a stopped process `pending` again. */
-  static async open(database: Database): Promise<DatabaseQueueTransportRepository> {
+  /**
+   * Creates the table if missing and makes messages left `sending` by a stopped process (this
+   * instance id's previous run, or an instance that is gone) `pending` again. `instanceId`: this
+   * process (`cluster/`).
+   */
+  static async open(database: Database, instanceId: string): Promise<DatabaseQueueTransportRepository> {
     await applySchema(database, PICKUP_QUEUE_SCHEMA)
-    await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending'`)
-    return new DatabaseQueueTransportRepository(database)
+    await applySchema(database, LEASES_SCHEMA) // `releaseGone` reads the instance leases
+    const queue = new DatabaseQueueTransportRepository(database, instanceId)
+    await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending' AND instance_id = ${instanceId}`)
+    await queue.releaseGone()
+    return queue
+  }
+
+  /**
+   * Makes the messages that instances now gone had taken (`sending`, not confirmed by the wallet)
+   * `pending` again, to be offered through a live instance (at least once: the wallet drops
+   * repeated `@id`s).
+   * @returns the connections that have such messages again.
+   */
+  async releaseGone(now = Date.now()): Promise<string[]> {
+    const rows = await selectRows<{ connection_id: string }>(
+      this.database,
+      sql`UPDATE didcomm_pickup_queue SET state = 'pending', instance_id = NULL
+      WHERE state = 'sending' AND (instance_id IS NULL OR instance_id <> ${this.instanceId})
+        AND ${instanceGone(sql`didcomm_pickup_queue.instance_id`, now)}
+      RETURNING connection_id`,
+    )
+    return [...new Set(rows.map((row) => row.connection_id))]
+  }
+
+  /**
+   * Calls `listener` with the connection id of each message queued by this process, once stored
+   * (the instance holding that wallet's live session may be another one: `pickup-relay.ts`). It
+   * must not throw.
+   */
+  onQueued(listener: (connectionId: string) => void): void {
+    this.queuedListeners.add(listener)
   }
 
   /** Pending messages for the connection (and recipient, when given). */
@@ -62,19 +109,28 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
 
   /** Takes up to `limit` pending messages, oldest first: marks them `sending`, or deletes them with `deleteMessages`. */
   async takeFromQueue(agentContext: AgentContext, options: Options): Promise<QueuedDidCommMessage[]> {
-    const rows = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
-    if (rows.length === 0) return []
+    const candidates = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
+    if (candidates.length === 0) return []
     const ids = sql.join(
-      rows.map((row) => sql`${row.id}`),
+      candidates.map((row) => sql`${row.id}`),
       sql`, `,
     )
-    if (options.deleteMessages) await execute(this.database, sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids})`)
-    else await execute(this.database, sql`UPDATE didcomm_pickup_queue SET state = 'sending' WHERE id IN (${ids})`)
-    return rows.map((row) => ({
-      id: row.id,
-      receivedAt: new Date(Number(row.received_at)),
-      encryptedMessage: JSON.parse(row.payload) as DidCommEncryptedMessage,
-    }))
+    // only rows still pending: another instance (or a concurrent pickup) may have taken some
+    const taken = await selectRows<{ id: string }>(
+      this.database,
+      options.deleteMessages
+        ? sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids}) AND state = 'pending' RETURNING id`
+        : sql`UPDATE didcomm_pickup_queue SET state = 'sending', instance_id = ${this.instanceId}
+          WHERE id IN (${ids}) AND state = 'pending' RETURNING id`,
+    )
+    const takenIds = new Set(taken.map((row) => row.id))
+    return candidates
+      .filter((row) => takenIds.has(row.id))
+      .map((row) => ({
+        id: row.id,
+        receivedAt: new Date(Number(row.received_at)),
+        encryptedMessage: JSON.parse(row.payload) as DidCommEncryptedMessage,
+      }))
   }
 
   /** Queues a packed message for the connection. @returns the queue's id of it */
@@ -92,6 +148,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
       VALUES (${id}, ${agentContext.contextCorrelationId}, ${options.connectionId}, ${JSON.stringify(options.recipientDids)},
         ${JSON.stringify(options.payload)}, ${receivedAt}, 'pending')`,
     )
+    for (const listener of this.queuedListeners) listener(options.connectionId)
     return id
   }
 

@@ -5,15 +5,18 @@
  * events one at a time in `seq` order: the next event waits until the previous one was
  * acknowledged, skipped by the subscriber's filter, or dead-lettered. Lanes run concurrently, so a
  * slow or failing connection (or subscriber) never holds up another. Everything a lane knows is
- * in the database (cursor, attempts, next attempt time, dead letters); in memory there are only
- * running lanes and retry timers, rebuilt at start-up from `connectionsWithWork`.
+ * in the database (cursor, attempts, next attempt time, dead letters); in memory there are
+ * running lanes, retry timers (rebuilt at start-up from `connectionsWithWork`) and a cache of
+ * idle lanes' cursors (`MAX_IDLE_LANES`), which only this engine moves.
  *
  * A dead letter marked for replay (`replay`) is delivered before the lane's next event.
  *
  * Cursor moves after acknowledgements are written in batches (one statement for every lane's
  * moves of a 20 ms window) rather than one transaction per event: the next event does not wait for
  * the write. A crash before the write only means those events are delivered again, in order,
- * with their ids, which receivers drop as duplicates. Retries and dead letters are written at once.
+ * with their ids, which receivers drop as duplicates. Moves past events a subscriber does not take
+ * wait up to a second (they are only skipped again after a crash). Retries and dead letters are
+ * written at once.
  */
 import { setMaxListeners } from 'node:events'
 import type { Logger } from '../../logging/index.ts'
@@ -31,6 +34,19 @@ const MAX_BUFFERED = 1_000
  * throughput up. A crash loses at most this window's moves: those events are re-delivered.
  */
 const MOVES_WINDOW_MS = 20
+/**
+ * The same for moves past events the subscriber does not take (its topic filter): losing them
+ * in a crash only means skipping those events again, so they wait longer and usually ride along
+ * with the next acknowledgement's write instead of costing a commit of their own.
+ */
+const SKIPPED_MOVES_WINDOW_MS = 1_000
+/**
+ * Idle lanes kept in memory with their cursor. A connection's lanes see an event every few
+ * messages (a subscriber whose topics it skips too): re-reading the cursor and the replays for
+ * each event cost three queries per event and subscriber. Beyond this many lanes the least
+ * recently used idle ones are dropped (a few hundred bytes each).
+ */
+const MAX_IDLE_LANES = 10_000
 /** Wait before a lane runs again after an unexpected error (a database failure), in milliseconds. */
 const LANE_ERROR_DELAY_MS = 1_000
 
@@ -84,7 +100,9 @@ export class DeliveryEngine {
   private readonly observers = new Set<(record: DeliveryRecord) => void>()
   /** Cursor moves not written yet, by lane key. */
   private readonly pendingMoves = new Map<string, { subscriber: string; connectionId: string; seq: number }>()
-  private movesScheduled = false
+  /** The timer that writes `pendingMoves`, and when it fires (ms since the epoch). */
+  private movesTimer?: NodeJS.Timeout
+  private movesDueAt = 0
   private movesWritten: Promise<void> = Promise.resolve()
   private stopped = false
 
@@ -147,15 +165,31 @@ export class DeliveryEngine {
     for (const event of events) byConnection.set(event.connectionId, [...(byConnection.get(event.connectionId) ?? []), event])
     for (const name of this.registered.keys()) {
       for (const [connectionId, appended] of byConnection) {
-        this.wake(name, connectionId)
+        // Hand the events over before waking: a kept lane may drain its buffer at once.
         const lane = this.lanes.get(laneKey(name, connectionId))
-        if (!lane) continue
-        if (lane.buffer.length + appended.length > MAX_BUFFERED) {
+        if (lane && lane.buffer.length + appended.length > MAX_BUFFERED) {
           lane.buffer = []
           lane.synced = false
-        } else {
+        } else if (lane) {
           lane.buffer.push(...appended)
         }
+        this.wake(name, connectionId)
+      }
+    }
+  }
+
+  /**
+   * Makes the lanes of `connectionIds` in every running subscriber read the outbox again (events
+   * another instance appended: they were not handed over by `notify`), replays included; without
+   * `connectionIds`, every lane the database says has work (the periodic check for what a lost
+   * notification hid, `cluster/`).
+   */
+  async poke(connectionIds?: readonly string[]): Promise<void> {
+    for (const [name, { startPosition }] of [...this.registered]) {
+      for (const connectionId of connectionIds ?? (await this.store.connectionsWithWork(name, startPosition))) {
+        const lane = this.lanes.get(laneKey(name, connectionId))
+        if (lane) lane.synced = false
+        this.wake(name, connectionId, true)
       }
     }
   }
@@ -176,18 +210,24 @@ export class DeliveryEngine {
     this.stopped = true
     for (const entry of this.registered.values()) entry.abort.abort()
     await this.settleLanes(() => true)
+    clearTimeout(this.movesTimer)
     await this.writeMoves()
   }
 
-  /** Records that the lane's cursor moves to `seq`; written with the next batch. */
-  private move(subscriber: string, connectionId: string, seq: number): void {
+  /**
+   * Records that the lane's cursor moves to `seq`; written with the next batch, at the latest
+   * `windowMs` from now.
+   */
+  private move(subscriber: string, connectionId: string, seq: number, windowMs = MOVES_WINDOW_MS): void {
     this.pendingMoves.set(laneKey(subscriber, connectionId), { subscriber, connectionId, seq })
-    if (this.movesScheduled) return
-    this.movesScheduled = true
-    setTimeout(() => {
-      this.movesScheduled = false
+    const dueAt = Date.now() + windowMs
+    if (this.movesTimer && this.movesDueAt <= dueAt) return
+    clearTimeout(this.movesTimer)
+    this.movesDueAt = dueAt
+    this.movesTimer = setTimeout(() => {
+      this.movesTimer = undefined
       void this.writeMoves()
-    }, MOVES_WINDOW_MS)
+    }, windowMs)
   }
 
   /**
@@ -197,6 +237,7 @@ export class DeliveryEngine {
   private writeMoves(): Promise<void> {
     this.movesWritten = this.movesWritten.then(async () => {
       const moves = [...this.pendingMoves.entries()]
+      if (moves.length === 0) return
       try {
         await this.store.advance(moves.map(([, move]) => move))
       } catch (error) {
@@ -238,10 +279,26 @@ export class DeliveryEngine {
     const running: Promise<void> = this.runLane(key, lane, name, connectionId).finally(() => {
       if (lane.running === running) lane.running = undefined
       if (lane.timer) return
-      if (lane.again && !this.stopped && this.registered.has(name)) this.run(key, lane, name, connectionId)
-      else this.lanes.delete(key)
+      if (this.stopped || !this.registered.has(name)) this.lanes.delete(key)
+      else if (lane.again) this.run(key, lane, name, connectionId)
+      else this.keepIdle(key, lane)
     })
     lane.running = running
+  }
+
+  /**
+   * Keeps an idle lane (its cursor, read to the outbox's end) as the most recently used, so the
+   * connection's next event needs no database read; drops the least recently used idle lanes
+   * beyond `MAX_IDLE_LANES` (they read their cursor again when woken).
+   */
+  private keepIdle(key: string, lane: Lane): void {
+    this.lanes.delete(key)
+    this.lanes.set(key, lane)
+    if (this.lanes.size <= MAX_IDLE_LANES) return
+    for (const [oldKey, old] of this.lanes) {
+      if (this.lanes.size <= MAX_IDLE_LANES) break
+      if (!old.running && !old.timer) this.lanes.delete(oldKey)
+    }
   }
 
   private async runLane(key: string, lane: Lane, name: string, connectionId: string): Promise<void> {
@@ -294,7 +351,7 @@ export class DeliveryEngine {
       if (batch.length === 0) return 'done'
       for (const event of batch) {
         if (!receives(subscriber, event)) {
-          this.move(subscriber.name, connectionId, event.seq)
+          this.move(subscriber.name, connectionId, event.seq, SKIPPED_MOVES_WINDOW_MS)
         } else if ((await this.attempt(entry, lane, cursor, event)) === 'waiting') {
           lane.synced = false // the rest of this batch is not kept: read it again next time
           return 'waiting'

@@ -101,7 +101,19 @@ const OUTBOX_PRUNED_SQL: readonly string[] = [
 ]
 
 /**
- * Step 3, the start-up recovery's checkpoint (`events/recovery.ts`): `event_recovery_checkpoint`,
+ * Step 3, idempotent publishing: `dedupe_key`, set on events that must be stored once however
+ * often their cause is processed (a `message-received` is keyed by its connection and DIDComm
+ * message `@id`, so an inbound envelope processed again after a crash publishes nothing new);
+ * NULL for the others. The unique index (NULLs never collide, in both dialects) keeps two
+ * processes from storing the same key at once.
+ */
+const OUTBOX_DEDUPE_SQL: readonly string[] = [
+  `ALTER TABLE event_outbox ADD COLUMN dedupe_key TEXT`,
+  `CREATE UNIQUE INDEX event_outbox_dedupe ON event_outbox (dedupe_key)`,
+]
+
+/**
+ * Step 4, the start-up recovery's checkpoint (`events/recovery.ts`): `event_recovery_checkpoint`,
  * one row per writer (`id`; one agent-node writes `agent-node`). Every state stored before
  * `through` (ms since the epoch) had its event in the outbox, at a `position` at most `position`;
  * recovery looks only at states changed since and reads the outbox only after that position.
@@ -119,4 +131,7 @@ const OUTBOX_RECOVERY_CHECKPOINT_SQL: readonly string[] = [
  * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
  * never edit a released one.
  */
-export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL, OUTBOX_RECOVERY_CHECKPOINT_SQL] }
+export const OUTBOX_SCHEMA: Schema = {
+  name: 'event_outbox',
+  steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL, OUTBOX_DEDUPE_SQL, OUTBOX_RECOVERY_CHECKPOINT_SQL],
+}

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, sql, type SQL } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
-import { applySchema, execute, returnAtomically, runAtomically, selectRows } from '../../database/dialect.ts'
+import { applySchema, constraintViolation, execute, returnAtomically, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import { OUTBOX_SCHEMA } from './schema.ts'
 
@@ -25,11 +25,15 @@ export interface PublishedEvent {
   event: AgentEvent
 }
 
-/** An event to append: its id is chosen by the caller so it is known before the write. */
+/**
+ * An event to append: its id is chosen by the caller so it is known before the write. With a
+ * `dedupeKey`, it is stored only if no event with that key is (`append`).
+ */
 export interface NewEvent {
   id: string
   connectionId: string
   event: AgentEvent
+  dedupeKey?: string
 }
 
 /** A subscriber's place in one connection (table `event_cursors`, see `schema.ts`). */
@@ -182,30 +186,73 @@ export class OutboxStore {
    * increasing order, without gaps, which the `/v1/events` cursor (`eventsAfterPosition`) relies
    * on; every append takes that lock first, so the sequence rows' locks never deadlock. On SQLite
    * the batch runs alone on the single writer.
+   *
+   * An event whose `dedupeKey` is already stored is not written again: the stored event is
+   * returned in its place (with the stored id). Two processes appending the same key at once: the
+   * unique index fails one batch, which is read and written again (at most three times).
    * @returns the stored events, in the order given.
    */
   async append(events: readonly NewEvent[]): Promise<PublishedEvent[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.appendOnce(events)
+      } catch (error) {
+        // another process stored one of the keys between the read and the write: read again
+        if (attempt >= 3 || constraintViolation(error) !== 'unique' || !events.some((e) => e.dedupeKey)) throw error
+      }
+    }
+  }
+
+  /**
+   * `append`'s one attempt: events whose `dedupeKey` is stored already (or appears earlier in
+   * `events`) are not written; the stored event stands for them in the result (its id differs
+   * from the one given: that is how a caller tells).
+   */
+  private async appendOnce(events: readonly NewEvent[]): Promise<PublishedEvent[]> {
+    const keys = [...new Set(events.flatMap((e) => (e.dedupeKey ? [e.dedupeKey] : [])))]
+    const byKey = new Map<string, PublishedEvent>()
+    if (keys.length > 0) {
+      const rows = await selectRows<OutboxRow & { dedupe_key: string }>(
+        this.database,
+        sql`SELECT ${EVENT_COLUMNS}, dedupe_key FROM event_outbox WHERE dedupe_key IN ${keys}`,
+      )
+      for (const row of rows) byKey.set(row.dedupe_key, toPublished(row))
+    }
+    const fresh: NewEvent[] = []
+    const freshOfKey = new Map<string, string>()
+    for (const e of events) {
+      if (e.dedupeKey && (byKey.has(e.dedupeKey) || freshOfKey.has(e.dedupeKey))) continue
+      if (e.dedupeKey) freshOfKey.set(e.dedupeKey, e.id)
+      fresh.push(e)
+    }
+    const stored = new Map((await this.insert(fresh)).map((published) => [published.id, published]))
+    return events.map((e) => (e.dedupeKey ? (byKey.get(e.dedupeKey) ?? stored.get(freshOfKey.get(e.dedupeKey)!)!) : stored.get(e.id)!))
+  }
+
+  /** Writes `events` as the module comment of `append` says. */
+  private async insert(events: readonly NewEvent[]): Promise<PublishedEvent[]> {
     if (events.length === 0) return []
     const now = Date.now()
     const count = events.length
     const perConnection = new Map<string, number>()
     for (const { connectionId } of events) perConnection.set(connectionId, (perConnection.get(connectionId) ?? 0) + 1)
     const later = new Map(perConnection) // events of the connection from this one on
-    const rows = events.map(({ id, connectionId, event }, i) => {
+    const rows = events.map(({ id, connectionId, event, dedupeKey }, i) => {
       const fromHere = later.get(connectionId)!
       later.set(connectionId, fromHere - 1)
       // VALUES columns are column1… in both dialects; numbers are cast (PostgreSQL types bound
       // parameters in VALUES as text)
-      return sql`(CAST(${i + 1} AS BIGINT), ${id}, ${connectionId}, CAST(${fromHere - 1} AS BIGINT), ${event.type}, ${JSON.stringify(event)})`
+      return sql`(CAST(${i + 1} AS BIGINT), ${id}, ${connectionId}, CAST(${fromHere - 1} AS BIGINT), ${event.type}, ${JSON.stringify(event)},
+        CAST(${dedupeKey ?? null} AS TEXT))`
     })
     const counters = [...perConnection].map(([connectionId, n]) => sql`(${connectionId}, CAST(${n} AS BIGINT))`)
     const [, , inserted] = await returnAtomically<{ id: string; position: Integer; seq: Integer }>(this.database, [
       sql`UPDATE event_positions SET last_position = last_position + ${count} WHERE id = 'outbox'`,
       sql`INSERT INTO event_sequences (connection_id, last_seq) VALUES ${sql.join(counters, sql`, `)}
         ON CONFLICT (connection_id) DO UPDATE SET last_seq = event_sequences.last_seq + excluded.last_seq`,
-      sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at)
+      sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at, dedupe_key)
         SELECT (SELECT last_position FROM event_positions WHERE id = 'outbox') - ${count} + v.column1, v.column2, v.column3,
-          s.last_seq - v.column4, v.column5, v.column6, ${now}
+          s.last_seq - v.column4, v.column5, v.column6, ${now}, v.column7
         FROM (VALUES ${sql.join(rows, sql`, `)}) AS v JOIN event_sequences s ON s.connection_id = v.column3
         RETURNING id, position, seq`,
     ])

@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto'
 import type { OutboundGuard } from '../../http/outbound-guard.ts'
 import type { Logger } from '../../logging/index.ts'
-import type { DeliveryEngine } from '../delivery/engine.ts'
+import type { SubscriberRegistry } from '../../cluster/LeasedDelivery.ts'
 import type { PublishedEvent } from '../outbox/store.ts'
 import { WebhookSubscriber, type WebhookDelivery } from '../webhooks/subscriber.ts'
 import { WebSocketSubscriber } from '../websocket/subscriber.ts'
@@ -27,12 +27,18 @@ const WEBSOCKET_REDIAL = { minDelayMs: 250, maxDelayMs: 30_000 }
 
 export interface SubscriptionServiceOptions {
   store: SubscriptionStore
-  engine: DeliveryEngine
+  /** Where subscribers are added and removed (the delivery engine, or the leases in front of it). */
+  engine: SubscriberRegistry
   guard: OutboundGuard
   /** Retry policy, timeout and signing key of HTTP deliveries (and the answer timeout of WebSocket ones). */
   delivery: WebhookDelivery
   logger: Logger
+  /** Called after a subscription was created or deleted here, to tell the other instances (`sync`). */
+  changed?: () => void
 }
+
+/** The channel on which instances tell each other that subscriptions were created or deleted (`sync`). */
+export const SUBSCRIPTIONS_CHANNEL = 'parley_subscriptions'
 
 /** The delivery-engine name of subscription `id`. */
 export function subscriberName(id: string): string {
@@ -42,6 +48,9 @@ export function subscriberName(id: string): string {
 export class SubscriptionService {
   /** Running WebSocket subscribers (their sockets must be closed on delete and shutdown). */
   private readonly sockets = new Map<string, WebSocketSubscriber>()
+  /** Ids of the subscriptions this process delivers to (or stands by for, `cluster/`). */
+  private readonly active = new Set<string>()
+  private syncing: Promise<void> = Promise.resolve()
 
   constructor(private readonly options: SubscriptionServiceOptions) {}
 
@@ -73,6 +82,7 @@ export class SubscriptionService {
       throw error
     }
     this.options.logger.info({ subscription: subscription.id, delivery: subscription.delivery }, 'event subscription created')
+    this.options.changed?.()
     return subscription
   }
 
@@ -89,21 +99,61 @@ export class SubscriptionService {
    * @returns whether it existed.
    */
   async delete(id: string): Promise<boolean> {
-    await this.options.engine.removeSubscriber(subscriberName(id), { forget: true })
-    this.sockets.get(id)?.stop()
-    this.sockets.delete(id)
+    await this.deactivate(id)
     const existed = await this.options.store.delete(id)
     if (existed) this.options.logger.info({ subscription: id }, 'event subscription deleted')
+    this.options.changed?.()
     return existed
+  }
+
+  /**
+   * Brings this process in line with the stored subscriptions, which another instance may have
+   * created or deleted (`cluster/`): starts the new ones, stops and forgets the deleted ones.
+   * Calls run one after another.
+   */
+  sync(): Promise<void> {
+    this.syncing = this.syncing.then(async () => {
+      const stored = await this.options.store.list()
+      const ids = new Set(stored.map((subscription) => subscription.id))
+      for (const id of [...this.active]) if (!ids.has(id)) await this.deactivate(id)
+      for (const subscription of stored) {
+        if (this.active.has(subscription.id)) continue
+        try {
+          await this.activate(subscription)
+        } catch (error) {
+          this.options.logger.warn({ err: error, subscription: subscription.id }, 'event subscription not started; trying again later')
+        }
+      }
+    })
+    return this.syncing
   }
 
   /** Closes the WebSocket subscribers' sockets (after the engine stopped). */
   stop(): void {
     for (const socket of this.sockets.values()) socket.stop()
     this.sockets.clear()
+    this.active.clear()
+  }
+
+  /** Stops delivering to subscription `id` and forgets its cursors and dead letters. */
+  private async deactivate(id: string): Promise<void> {
+    this.active.delete(id)
+    await this.options.engine.removeSubscriber(subscriberName(id), { forget: true })
+    this.sockets.get(id)?.stop()
+    this.sockets.delete(id)
   }
 
   private async activate(subscription: Subscription): Promise<void> {
+    this.active.add(subscription.id)
+    try {
+      await this.launch(subscription)
+    } catch (error) {
+      this.active.delete(subscription.id)
+      throw error
+    }
+  }
+
+  private async launch(subscription: Subscription): Promise<void> {
     const { delivery, guard, engine, logger } = this.options
     const name = subscriberName(subscription.id)
     const filter: EventFilter = { topics: subscription.topics ?? undefined, connectionId: subscription.connectionId ?? undefined }

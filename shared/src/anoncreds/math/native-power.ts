@@ -1,0 +1,68 @@
+/**
+ * Single modular exponentiations in the runtime's native big-number code, for the products of
+ * `proof/exponentiation.ts` (`useNativePower`). On Node that is OpenSSL, through the one public
+ * API that exponentiates by any exponent: a raw RSA public-key operation. `publicEncrypt` with no
+ * padding under the public key (n, e) computes base^e mod n; OpenSSL accepts any 1 <= e < n when
+ * n has at most 3,072 bits, and exponentiates in variable time (a public operation), like the
+ * BigInt code it replaces. Found without importing `node:` modules
+ * (`process.getBuiltinModule`), so the engine still loads in workerd, which has none (there the
+ * products stay on BigInt).
+ *
+ * Measured on Node 20.20 (x64, bench/README.md "anoncreds"): about 2 µs per exponent bit and
+ * 60 µs per call (key import, Montgomery set-up) for a 2,050-bit modulus, against 3.6–5 µs for
+ * one BigInt multiplication and reduction `a * b % n`: the costs declared below, in those units.
+ */
+import { modPow } from './bigint.ts'
+import { bigIntToBytes, bytesToBigInt } from './random.ts'
+
+/** A native `base^exponent mod modulus`, with its cost counted in BigInt modular multiplications. */
+export interface NativePower {
+  /**
+   * `base^exponent mod modulus` for 0 <= base < modulus and exponent >= 1 (the same result as
+   * `modPow`, which it falls back to where the native code does not apply).
+   */
+  pow(base: bigint, exponent: bigint, modulus: bigint): bigint
+  /** Cost of one exponent bit, in BigInt modular multiplications of the same modulus. */
+  costPerBit: number
+  /** Cost of a call besides its bits, in the same units. */
+  costPerCall: number
+}
+
+/** Largest modulus for which OpenSSL takes an RSA public exponent of any size below it. */
+const MAX_MODULUS_BITS = 3_072
+
+interface NodeCrypto {
+  createPublicKey(options: { key: { kty: 'RSA'; n: string; e: string }; format: 'jwk' }): unknown
+  publicEncrypt(options: { key: unknown; padding: number }, data: Uint8Array): Uint8Array
+  constants: { RSA_NO_PADDING: number }
+}
+
+interface NodeBuffer {
+  Buffer: { from(bytes: Uint8Array): { toString(encoding: 'base64url'): string } }
+}
+
+/** OpenSSL's modular exponentiation on Node, or undefined where `node:crypto` is absent (workerd). */
+export function opensslPower(): NativePower | undefined {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
+  const crypto = getBuiltinModule?.('node:crypto') as NodeCrypto | undefined
+  const buffer = getBuiltinModule?.('node:buffer') as NodeBuffer | undefined
+  if (!crypto?.publicEncrypt || !crypto.createPublicKey || !buffer) return undefined
+  const padding = crypto.constants.RSA_NO_PADDING
+  const jwk = (value: bigint) => buffer.Buffer.from(bigIntToBytes(value)).toString('base64url')
+  return {
+    costPerBit: 0.45,
+    costPerCall: 15,
+    pow(base, exponent, modulus) {
+      const bits = modulus.toString(2).length
+      if ((modulus & 1n) === 0n || bits > MAX_MODULUS_BITS || exponent < 1n || exponent >= modulus || base < 0n || base >= modulus) {
+        return modPow(base, exponent, modulus)
+      }
+      // the input block is exactly as long as the modulus, big-endian
+      const block = new Uint8Array(Math.ceil(bits / 8))
+      const bytes = bigIntToBytes(base)
+      block.set(bytes, block.length - bytes.length)
+      const key = crypto.createPublicKey({ key: { kty: 'RSA', n: jwk(modulus), e: jwk(exponent) }, format: 'jwk' })
+      return bytesToBigInt(crypto.publicEncrypt({ key, padding }, block))
+    },
+  }
+}
