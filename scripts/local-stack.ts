@@ -41,7 +41,11 @@ function tempDir(prefix: string): string {
   return dir
 }
 
-function launch({ name, command, args, env, echo, onExit }: LaunchOptions): ManagedProcess {
+/**
+ * Spawns `command` in a process group of its own (killed when this process exits), collecting its
+ * output; `stop` ends the whole group.
+ */
+export function launch({ name, command, args, env, echo, onExit }: LaunchOptions): ManagedProcess {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
   const collect = (chunk: Buffer) => {

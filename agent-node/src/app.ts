@@ -28,7 +28,7 @@ import { LeasedDelivery } from './cluster/LeasedDelivery.ts'
 import { relayPickups } from './didcomm/transport/pickup-relay.ts'
 import { OutboxStore } from './events/outbox/store.ts'
 import { EventPublisher } from './events/publisher.ts'
-import { recoverLostEvents } from './events/recovery.ts'
+import { RecoveryCheckpointer, recoverLostEvents, type RecoveryReport } from './events/recovery.ts'
 import { EventStreamServer, type UpgradeGate } from './events/stream/server.ts'
 import { SUBSCRIPTIONS_CHANNEL, SubscriptionService } from './events/subscriptions/service.ts'
 import { SubscriptionStore } from './events/subscriptions/store.ts'
@@ -73,6 +73,8 @@ export interface AgentNode {
   /** Ports actually bound (useful when the config asked for port 0). */
   publicPort: number
   adminPort: number
+  /** What the start-up event recovery compared and published (`events/recovery.ts`). */
+  readonly recovery: RecoveryReport
   /** DIDComm WebSocket connections open on the public port now (closed ones are forgotten at once). */
   readonly openPublicSockets: number
   /** Stops servers, delivery, tunnel and agent once every event is stored, closes the database. */
@@ -208,10 +210,17 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cluster.onSignal(SUBSCRIPTIONS_CHANNEL, () => void subscriptions.sync())
   cluster.onTick(() => subscriptions.sync())
   bridgeCredoEvents(agent, events)
+  const recoveryLogger = logger.child({ component: 'recovery' })
   // one instance at a time: two starting together would both publish what is missing
   const recovered = await cluster.withLease('recovery', () =>
-    recoverLostEvents(outbox, events, eventRecoverers(agent), logger.child({ component: 'recovery' })),
+    recoverLostEvents(outbox, events, eventRecoverers(agent, wallet.storageService), recoveryLogger),
   )
+  // While running, the checkpoint moves only where this process is the database's only writer
+  // (SQLite): on a shared PostgreSQL another instance may die with a lost event that this one's
+  // checkpoint would then step over; there it moves at each start-up recovery only.
+  const checkpointer = new RecoveryCheckpointer(outbox, events, recoveryLogger)
+  if (database.dialect === 'sqlite') checkpointer.start()
+  cleanup.defer('recovery checkpoint', () => checkpointer.stop())
   // after recovery, so events of messages read before a crash come after the recovered ones;
   // an envelope is deleted only once the events its processing published are stored
   inbox.start(agent.context, () => events.settled())
@@ -306,6 +315,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     tunnel,
     credentialKeys: keyWorkers,
     publicDid: didRecord.did,
+    recovery: recovered,
     publicPort: boundPort(publicServer),
     adminPort: boundPort(adminServer),
     get openPublicSockets() {
@@ -335,6 +345,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     await presentationRequests.stop()
     await keyWorkers.close()
     await events.drain()
+    await checkpointer.stop()
     await agent.modules.receipts.flush()
     // Deliveries in flight are abandoned here and made again after the next start.
     await delivery.stop()

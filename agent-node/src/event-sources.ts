@@ -10,6 +10,7 @@ import type { EventPublisher } from './events/publisher.ts'
 import type { EventRecoverer } from './events/recovery.ts'
 import { messageStateRecoverer } from './messaging/DeliveryStates.ts'
 import { receivedMessageRecoverer, reportReceivedMessages } from './messaging/received.ts'
+import type { DrizzleStorageService } from './wallet/storage/index.ts'
 
 /** Publishes, through `events`, the agent events `agent`'s Credo events imply (agent interface spec, "Events"). */
 export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): void {
@@ -18,7 +19,7 @@ export function bridgeCredoEvents(agent: DidcommAgent, events: EventPublisher): 
   reportReceivedMessages(agent, publish)
 }
 
-/** The recoverer of every kind of event the agent publishes from stored state. */
-export function eventRecoverers(agent: DidcommAgent): EventRecoverer[] {
-  return [connectionStateRecoverer(agent), receivedMessageRecoverer(agent), messageStateRecoverer(agent)]
+/** The recoverer of every kind of event the agent publishes from stored state, reading `storage` by change time. */
+export function eventRecoverers(agent: DidcommAgent, storage: DrizzleStorageService): EventRecoverer[] {
+  return [connectionStateRecoverer(agent, storage), receivedMessageRecoverer(agent, storage), messageStateRecoverer(agent, storage)]
 }

@@ -4,14 +4,10 @@
  * `connection-state-updated` with state `terminated` (`hangup.ts`); and the start-up recovery of
  * a change whose event a crash lost (`events/recovery.ts`).
  */
-import {
-  DidCommConnectionEventTypes,
-  DidCommConnectionRepository,
-  type DidCommConnectionRecord,
-  type DidCommConnectionStateChangedEvent,
-} from '@credo-ts/didcomm'
+import { DidCommConnectionEventTypes, DidCommConnectionRecord, type DidCommConnectionStateChangedEvent } from '@credo-ts/didcomm'
 import { ConnectionState, type AgentEvent } from '@parley/shared'
 import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
 import { isTerminated, onHangup } from './hangup.ts'
 
@@ -44,23 +40,24 @@ export function reportConnectionStates(agent: DidcommAgent, publish: (event: Age
 }
 
 /**
- * Recovery of connection states: a connection whose current state (`reportedConnectionState`)
- * differs from the last `connection-state-updated` in the outbox for it, or that has none, gets
- * one with its current state. Intermediate states lost on the way are collapsed.
+ * Recovery of connection states: a connection changed in the recovery window whose current state
+ * (`reportedConnectionState`) differs from its last `connection-state-updated`, or that has none,
+ * gets one with its current state. Intermediate states lost on the way are collapsed.
  */
-export function connectionStateRecoverer(agent: DidcommAgent): EventRecoverer {
-  return lastStateRecoverer<ConnectionState>(
-    'connectionStates',
-    (event) => (event.type === 'connection-state-updated' ? [event.connectionId, event.state] : undefined),
-    async (last, logger, changedAfter) => {
-      const records = await agent.dependencyManager.resolve(DidCommConnectionRepository).getAll(agent.context)
-      return records.flatMap((record): AgentEvent[] => {
+export function connectionStateRecoverer(agent: DidcommAgent, storage: DrizzleStorageService): EventRecoverer {
+  return lastStateRecoverer<ConnectionState>({
+    name: 'connectionStates',
+    topic: 'connection-state-updated',
+    reported: (event) => (event.type === 'connection-state-updated' ? [event.connectionId, event.state] : undefined),
+    publishUnreported: true,
+    stored: async (changedAfter) => {
+      const records = await storage.findUpdatedAfter(agent.context, DidCommConnectionRecord, {}, new Date(changedAfter))
+      return records.flatMap((record) => {
         const state = reportedConnectionState(record)
-        const changedAt = (record.updatedAt ?? record.createdAt).getTime()
-        if (!state || last.get(record.id) === state || changedAt <= changedAfter) return []
-        logger.warn({ connectionId: record.id, state, lastReported: last.get(record.id) }, 'recovering a lost connection-state-updated')
-        return [{ type: 'connection-state-updated', connectionId: record.id, invitationId: record.outOfBandId, state }]
+        if (!state) return []
+        const event: AgentEvent = { type: 'connection-state-updated', connectionId: record.id, invitationId: record.outOfBandId, state }
+        return [{ key: record.id, connectionId: record.id, state, createdAt: record.createdAt.getTime(), event }]
       })
     },
-  )
+  })
 }

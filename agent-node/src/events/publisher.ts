@@ -43,6 +43,7 @@ export class EventPublisher {
   /** Settles once the newest event appended so far is stored or failed (batches settle in order). */
   private newest: Promise<void> = Promise.resolve()
   private readonly listeners = new Set<(events: readonly PublishedEvent[]) => void>()
+  private failedBatches = 0
 
   constructor(
     private readonly store: OutboxStore,
@@ -97,6 +98,11 @@ export class EventPublisher {
     return () => this.listeners.delete(listener)
   }
 
+  /** How many batches of events could not be stored since this publisher was made (`events/recovery.ts` stops its checkpoint then). */
+  get failures(): number {
+    return this.failedBatches
+  }
+
   /**
    * Resolves when every event published before the call is stored (or failed to be); events
    * published after it are not waited for, so a steady stream of events never holds it up.
@@ -130,6 +136,7 @@ export class EventPublisher {
           this.engine.notify(fresh)
           for (const listener of this.listeners) listener(fresh)
         } catch (error) {
+          this.failedBatches++
           for (const queued of batch) queued.reject(error)
         }
       }

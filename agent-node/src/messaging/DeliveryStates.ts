@@ -16,6 +16,7 @@ import { ReceiptState, ReceiptsEventTypes, type MessageReceiptsReceivedEvent } f
 import type { EventPublisher } from '../events/publisher.ts'
 import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
 import type { Logger } from '../logging/index.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import { SentMessageRecord, sentMessageRepository } from './SentMessageRecord.ts'
 
 /** The order of the states; a move is taken only to a later stage. `errored` stands where `sent` does. */
@@ -126,27 +127,25 @@ export class DeliveryStates {
 }
 
 /**
- * Recovery of delivery states (`events/recovery.ts`): a sent message whose stored state is ahead
- * of its last `message-state-updated` gets one with the stored state (intermediate states
- * collapsed). A record with no event at all is skipped: its `created` was never stored, so
- * `POST /v1/message` failed and the controller never learned its id.
+ * Recovery of delivery states (`events/recovery.ts`): a sent message changed in the recovery
+ * window whose stored state is ahead of its last `message-state-updated` gets one with the stored
+ * state (intermediate states collapsed). A record with no event at all is skipped: its `created`
+ * was never stored, so `POST /v1/message` failed and the controller never learned its id.
  */
-export function messageStateRecoverer(agent: DidcommAgent): EventRecoverer {
-  return lastStateRecoverer<MessageState>(
-    'messageStates',
-    (event) => (event.type === 'message-state-updated' ? [event.messageId, event.state] : undefined),
-    async (last, logger) => {
-      const records = await sentMessageRepository(agent.context).getAll(agent.context)
-      return records.flatMap((record): AgentEvent[] => {
-        const reported = last.get(record.id)
-        if (!reported || reported === record.state) return []
-        logger.warn(
-          { connectionId: record.connectionId, messageId: record.id, state: record.state, lastReported: reported },
-          'recovering a lost message-state-updated',
-        )
+export function messageStateRecoverer(agent: DidcommAgent, storage: DrizzleStorageService): EventRecoverer {
+  return lastStateRecoverer<MessageState>({
+    name: 'messageStates',
+    topic: 'message-state-updated',
+    reported: (event) => (event.type === 'message-state-updated' ? [event.messageId, event.state] : undefined),
+    publishUnreported: false,
+    stored: async (changedAfter) => {
+      const records = await storage.findUpdatedAfter(agent.context, SentMessageRecord, {}, new Date(changedAfter))
+      return records.map((record) => {
         const timestamp = Math.floor((record.updatedAt ?? record.createdAt).getTime() / 1000)
-        return [{ type: 'message-state-updated', messageId: record.id, connectionId: record.connectionId, state: record.state, timestamp }]
+        const { id: messageId, connectionId, state } = record
+        const event: AgentEvent = { type: 'message-state-updated', messageId, connectionId, state, timestamp }
+        return { key: messageId, connectionId, state, createdAt: record.createdAt.getTime(), event }
       })
     },
-  )
+  })
 }

@@ -5,6 +5,7 @@
 import type { DidCommConnectionRecord, DidCommMessage } from '@credo-ts/didcomm'
 import type { MessageEnvelope, SendMessageBody, SendMessageType } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 
 /** What a sender gets besides the body: the agent, the (completed) connection, Parley's message id. */
 export interface SendContext {
@@ -33,12 +34,17 @@ export type MessageSender<T extends SendMessageType> = (body: Extract<SendMessag
 export type MessageReceiver = (agent: DidcommAgent, receive: (message: MessageEnvelope) => Promise<unknown>) => void
 
 /**
- * Lists the envelopes of the messages of one protocol that `agent`'s storage holds as received
- * (for the start-up recovery of a `message-received` a crash lost, `received.ts`). A protocol
- * whose messages leave no record has none: the inbox keeps its envelopes until their events are
- * stored (`didcomm/inbox/InboundInbox.ts`).
+ * Lists the envelopes of the messages of one protocol that `agent`'s storage holds as received,
+ * of the records changed after `changedAfter` (`storage.findUpdatedAfter`), each with its record's
+ * creation time (ms since the epoch), for the start-up recovery of a `message-received` a crash
+ * lost (`received.ts`). A protocol whose messages leave no record has none: the inbox keeps its
+ * envelopes until their events are stored (`didcomm/inbox/InboundInbox.ts`).
  */
-export type MessageRecovery = (agent: DidcommAgent) => Promise<MessageEnvelope[]>
+export type MessageRecovery = (
+  agent: DidcommAgent,
+  storage: DrizzleStorageService,
+  changedAfter: Date,
+) => Promise<Array<{ message: MessageEnvelope; createdAt: number }>>
 
 /** The thread id an envelope reports: the message's thread, else its parent thread, else null. */
 export function envelopeThreadId(message: DidCommMessage): string | null {

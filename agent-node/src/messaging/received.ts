@@ -7,7 +7,8 @@
  */
 import type { AgentEvent } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import type { EventRecoverer } from '../events/recovery.ts'
+import { lastStateRecoverer, type EventRecoverer } from '../events/recovery.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import { receivers, recoveries } from './registry.ts'
 
 /**
@@ -18,26 +19,22 @@ export function reportReceivedMessages(agent: DidcommAgent, publish: (event: Age
   for (const receiver of receivers) receiver(agent, (message) => publish({ type: 'message-received', message }))
 }
 
-/** Recovery of `message-received` events (see the module comment). */
-export function receivedMessageRecoverer(agent: DidcommAgent): EventRecoverer {
-  const reported = new Set<string>()
-  return {
+/** Recovery of `message-received` events (see the module comment), of the messages stored in the recovery window. */
+export function receivedMessageRecoverer(agent: DidcommAgent, storage: DrizzleStorageService): EventRecoverer {
+  return lastStateRecoverer<true>({
     name: 'receivedMessages',
-    observe(event) {
-      if (event.type === 'message-received') reported.add(event.message.id)
+    topic: 'message-received',
+    reported: (event) => (event.type === 'message-received' ? [event.message.id, true] : undefined),
+    publishUnreported: true,
+    stored: async (changedAfter) => {
+      const stored = await Promise.all(recoveries.map((recovery) => recovery(agent, storage, new Date(changedAfter))))
+      return stored.flat().map(({ message, createdAt }) => ({
+        key: message.id,
+        connectionId: message.connectionId,
+        state: true as const,
+        createdAt,
+        event: { type: 'message-received', message },
+      }))
     },
-    async recover(logger, changedAfter) {
-      const lost: AgentEvent[] = []
-      for (const recovery of recoveries) {
-        for (const message of await recovery(agent)) {
-          // `timestamp` is in seconds; a message from before the pruner's mark may have been pruned
-          if (reported.has(message.id) || message.timestamp * 1000 <= changedAfter) continue
-          logger.warn({ connectionId: message.connectionId, messageId: message.id }, 'recovering a lost message-received')
-          lost.push({ type: 'message-received', message })
-          reported.add(message.id)
-        }
-      }
-      return lost
-    },
-  }
+  })
 }

@@ -11,7 +11,7 @@
  *
  * A dead letter marked for replay (`replay`) is delivered before the lane's next event.
  *
- * Cursor moves after acknowledgements are written in batches (one transaction for every lane's
+ * Cursor moves after acknowledgements are written in batches (one statement for every lane's
  * moves of a 20 ms window) rather than one transaction per event: the next event does not wait for
  * the write. A crash before the write only means those events are delivered again, in order,
  * with their ids, which receivers drop as duplicates. Moves past events a subscriber does not take
@@ -122,7 +122,8 @@ export class DeliveryEngine {
     const abort = new AbortController()
     setMaxListeners(0, abort.signal) // every lane's attempt in flight listens to it
     this.registered.set(subscriber.name, { subscriber, startPosition, abort })
-    for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId, true)
+    for (const connectionId of await this.store.connectionsWithWork(subscriber.name, startPosition))
+      this.wake(subscriber.name, connectionId, true)
   }
 
   /**
@@ -184,8 +185,8 @@ export class DeliveryEngine {
    * notification hid, `cluster/`).
    */
   async poke(connectionIds?: readonly string[]): Promise<void> {
-    for (const name of [...this.registered.keys()]) {
-      for (const connectionId of connectionIds ?? (await this.store.connectionsWithWork(name))) {
+    for (const [name, { startPosition }] of [...this.registered]) {
+      for (const connectionId of connectionIds ?? (await this.store.connectionsWithWork(name, startPosition))) {
         const lane = this.lanes.get(laneKey(name, connectionId))
         if (lane) lane.synced = false
         this.wake(name, connectionId, true)
@@ -230,7 +231,7 @@ export class DeliveryEngine {
   }
 
   /**
-   * Writes the pending cursor moves in one transaction, after any write under way. A move stays
+   * Writes the pending cursor moves in one statement, after any write under way. A move stays
    * in `pendingMoves` (where lanes read it) until it is in the database.
    */
   private writeMoves(): Promise<void> {

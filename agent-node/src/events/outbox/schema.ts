@@ -113,8 +113,25 @@ const OUTBOX_DEDUPE_SQL: readonly string[] = [
 ]
 
 /**
+ * Step 4, the start-up recovery's checkpoint (`events/recovery.ts`): `event_recovery_checkpoint`,
+ * one row per writer (`id`; one agent-node writes `agent-node`). Every state stored before
+ * `through` (ms since the epoch) had its event in the outbox, at a `position` at most `position`;
+ * recovery looks only at states changed since and reads the outbox only after that position.
+ */
+const OUTBOX_RECOVERY_CHECKPOINT_SQL: readonly string[] = [
+  `CREATE TABLE event_recovery_checkpoint (
+    id TEXT PRIMARY KEY,
+    through BIGINT NOT NULL,
+    position BIGINT NOT NULL
+  )`,
+]
+
+/**
  * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
  * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
  * never edit a released one.
  */
-export const OUTBOX_SCHEMA: Schema = { name: 'event_outbox', steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL, OUTBOX_DEDUPE_SQL] }
+export const OUTBOX_SCHEMA: Schema = {
+  name: 'event_outbox',
+  steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL, OUTBOX_DEDUPE_SQL, OUTBOX_RECOVERY_CHECKPOINT_SQL],
+}

@@ -45,6 +45,15 @@ export interface Cursor {
   lastError: string | null
 }
 
+/**
+ * Where start-up recovery may start (`events/recovery.ts`): every state stored before `through`
+ * (ms since the epoch) had its event stored, at a position at most `position`.
+ */
+export interface RecoveryCheckpoint {
+  through: number
+  position: number
+}
+
 /** Why an event was dead-lettered: the subscriber refused it (4xx), or every attempt failed. */
 export type DeadLetterReason = 'rejected' | 'exhausted'
 /** `dead` until replayed; `replaying` while a replay is owed; `replayed` once acknowledged. */
@@ -166,12 +175,17 @@ export class OutboxStore {
    * Appends `events` in order, atomically: each gets the next position of the outbox and the
    * next sequence number of its connection.
    *
-   * Positions come from the `event_positions` row, moved up by the whole batch by the batch's
-   * first statement. On PostgreSQL that UPDATE holds the row's lock until the transaction
-   * commits (and a lock is released only once its transaction is visible), so a concurrent
-   * append waits, then continues from the committed value: positions become visible in
-   * increasing order, without gaps, which the `/v1/events` cursor (`eventsAfterPosition`)
-   * relies on. On SQLite the batch runs alone on the single writer.
+   * Three statements whatever the batch size (a group commit; on PostgreSQL each statement is a
+   * round trip): the `event_positions` row moves up by the whole batch, each connection's
+   * `event_sequences` row by its number of events (one multi-row upsert), and one multi-row
+   * INSERT places every event below the new counters: the `i`-th event of `n` at
+   * `last_position - n + i`, an event followed by `k` more of its connection in the batch at
+   * `last_seq - k`. On PostgreSQL the first UPDATE holds the positions row's lock until the
+   * transaction commits (and a lock is released only once its transaction is visible), so a
+   * concurrent append waits, then continues from the committed value: positions become visible in
+   * increasing order, without gaps, which the `/v1/events` cursor (`eventsAfterPosition`) relies
+   * on; every append takes that lock first, so the sequence rows' locks never deadlock. On SQLite
+   * the batch runs alone on the single writer.
    *
    * An event whose `dedupeKey` is already stored is not written again: the stored event is
    * returned in its place (with the stored id). Two processes appending the same key at once: the
@@ -220,21 +234,31 @@ export class OutboxStore {
     if (events.length === 0) return []
     const now = Date.now()
     const count = events.length
-    const statements = [
+    const perConnection = new Map<string, number>()
+    for (const { connectionId } of events) perConnection.set(connectionId, (perConnection.get(connectionId) ?? 0) + 1)
+    const later = new Map(perConnection) // events of the connection from this one on
+    const rows = events.map(({ id, connectionId, event, dedupeKey }, i) => {
+      const fromHere = later.get(connectionId)!
+      later.set(connectionId, fromHere - 1)
+      // VALUES columns are column1… in both dialects; numbers are cast (PostgreSQL types bound
+      // parameters in VALUES as text)
+      return sql`(CAST(${i + 1} AS BIGINT), ${id}, ${connectionId}, CAST(${fromHere - 1} AS BIGINT), ${event.type}, ${JSON.stringify(event)},
+        CAST(${dedupeKey ?? null} AS TEXT))`
+    })
+    const counters = [...perConnection].map(([connectionId, n]) => sql`(${connectionId}, CAST(${n} AS BIGINT))`)
+    const [, , inserted] = await returnAtomically<{ id: string; position: Integer; seq: Integer }>(this.database, [
       sql`UPDATE event_positions SET last_position = last_position + ${count} WHERE id = 'outbox'`,
-      ...events.flatMap(({ id, connectionId, event, dedupeKey }, i) => [
-        sql`INSERT INTO event_sequences (connection_id, last_seq) VALUES (${connectionId}, 1)
-          ON CONFLICT (connection_id) DO UPDATE SET last_seq = event_sequences.last_seq + 1`,
-        sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at, dedupe_key)
-          VALUES ((SELECT last_position FROM event_positions WHERE id = 'outbox') - ${count - 1 - i}, ${id}, ${connectionId},
-            (SELECT last_seq FROM event_sequences WHERE connection_id = ${connectionId}), ${event.type}, ${JSON.stringify(event)}, ${now},
-            ${dedupeKey ?? null})
-          RETURNING position, seq`,
-      ]),
-    ]
-    const results = await returnAtomically<{ position: Integer; seq: Integer }>(this.database, statements)
-    return events.map(({ id, connectionId, event }, i) => {
-      const row = results[2 * i + 2]![0]!
+      sql`INSERT INTO event_sequences (connection_id, last_seq) VALUES ${sql.join(counters, sql`, `)}
+        ON CONFLICT (connection_id) DO UPDATE SET last_seq = event_sequences.last_seq + excluded.last_seq`,
+      sql`INSERT INTO event_outbox (position, id, connection_id, seq, topic, body, created_at, dedupe_key)
+        SELECT (SELECT last_position FROM event_positions WHERE id = 'outbox') - ${count} + v.column1, v.column2, v.column3,
+          s.last_seq - v.column4, v.column5, v.column6, ${now}, v.column7
+        FROM (VALUES ${sql.join(rows, sql`, `)}) AS v JOIN event_sequences s ON s.connection_id = v.column3
+        RETURNING id, position, seq`,
+    ])
+    const stored = new Map(inserted!.map((row) => [row.id, row]))
+    return events.map(({ id, connectionId, event }) => {
+      const row = stored.get(id)!
       return { id, connectionId, seq: Number(row.seq), position: Number(row.position), createdAt: now, event }
     })
   }
@@ -306,17 +330,21 @@ export class OutboxStore {
   }
 
   /**
-   * Connections where `subscriber` may have work: events after its cursor (or no cursor yet:
-   * the first lane run makes one, past the events that predate the subscriber), or dead letters
-   * being replayed. Used at start-up to resume every lane.
+   * Connections where `subscriber` (whose events come after `startPosition`) may have work:
+   * events after its cursor, or no cursor yet and a newest event that is for it (the first lane
+   * run makes the cursor, past the events that predate the subscriber), or dead letters being
+   * replayed. Used at start-up to resume every lane; a connection whose events all predate the
+   * subscriber gets no lane (a pruned newest event was delivered to every subscriber it was for).
    */
-  async connectionsWithWork(subscriber: string): Promise<string[]> {
+  async connectionsWithWork(subscriber: string, startPosition: number): Promise<string[]> {
     const rows = await selectRows<{ connection_id: string }>(
       this.database,
       sql`
       SELECT s.connection_id FROM event_sequences s
         LEFT JOIN event_cursors c ON c.subscriber = ${subscriber} AND c.connection_id = s.connection_id
-        WHERE c.delivered_seq IS NULL OR c.delivered_seq < s.last_seq
+        WHERE c.delivered_seq < s.last_seq
+          OR (c.delivered_seq IS NULL AND EXISTS (SELECT 1 FROM event_outbox o
+            WHERE o.connection_id = s.connection_id AND o.seq = s.last_seq AND o.position > ${startPosition}))
       UNION
       SELECT connection_id FROM event_dead_letters WHERE subscriber = ${subscriber} AND status = 'replaying'`,
     )
@@ -351,12 +379,17 @@ export class OutboxStore {
 
   /**
    * Moves cursors forward (acknowledged events, or events not for the subscriber) and clears
-   * their retry state, all in one transaction. A cursor never moves back.
+   * their retry state, all in one statement. A cursor never moves back.
    */
   async advance(moves: readonly { subscriber: string; connectionId: string; seq: number }[]): Promise<void> {
-    await runAtomically(
+    if (moves.length === 0) return
+    const rows = moves.map((m) => sql`(${m.subscriber}, ${m.connectionId}, CAST(${m.seq} AS BIGINT))`)
+    // one statement for every lane (VALUES columns are column1… in both dialects)
+    await execute(
       this.database,
-      moves.map((m) => this.advanceStatement(m.subscriber, m.connectionId, m.seq)),
+      sql`UPDATE event_cursors SET delivered_seq = v.column3, attempts = 0, next_attempt_at = 0, last_error = NULL
+      FROM (VALUES ${sql.join(rows, sql`, `)}) AS v
+      WHERE event_cursors.subscriber = v.column1 AND event_cursors.connection_id = v.column2 AND event_cursors.delivered_seq < v.column3`,
     )
   }
 
@@ -522,6 +555,55 @@ export class OutboxStore {
       sql`SELECT position, created_at FROM event_pruned WHERE id = 'outbox'`,
     )
     return row && { position: Number(row.position), createdAt: Number(row.created_at) }
+  }
+
+  /** The recovery checkpoint of writer `id` (`events/recovery.ts`), undefined before the first. */
+  async recoveryCheckpoint(id: string): Promise<RecoveryCheckpoint | undefined> {
+    const [row] = await selectRows<{ through: Integer; position: Integer }>(
+      this.database,
+      sql`SELECT through, position FROM event_recovery_checkpoint WHERE id = ${id}`,
+    )
+    return row && { through: Number(row.through), position: Number(row.position) }
+  }
+
+  /** Moves the recovery checkpoint of writer `id` to `checkpoint`, never back. */
+  async saveRecoveryCheckpoint(id: string, checkpoint: RecoveryCheckpoint): Promise<void> {
+    await execute(
+      this.database,
+      sql`INSERT INTO event_recovery_checkpoint (id, through, position) VALUES (${id}, ${checkpoint.through}, ${checkpoint.position})
+        ON CONFLICT (id) DO UPDATE SET through = excluded.through, position = excluded.position
+        WHERE excluded.through > event_recovery_checkpoint.through`,
+    )
+  }
+
+  /**
+   * The newest event of `topic` in `connectionId` that `matches`, among those appended at or after
+   * `notBefore` (ms since the epoch), read newest first a page at a time through the lane's
+   * `(connection_id, seq)` index: how recovery finds the last state reported for a key before
+   * its window.
+   */
+  async newestEventOf(
+    connectionId: string,
+    topic: string,
+    notBefore: number,
+    matches: (event: AgentEvent) => boolean,
+  ): Promise<PublishedEvent | undefined> {
+    const page = 100
+    for (let beforeSeq = Number.MAX_SAFE_INTEGER; ; ) {
+      const rows = await selectRows<OutboxRow>(
+        this.database,
+        sql`SELECT ${EVENT_COLUMNS} FROM event_outbox
+        WHERE connection_id = ${connectionId} AND seq < ${beforeSeq} AND topic = ${topic}
+        ORDER BY seq DESC LIMIT ${page}`,
+      )
+      for (const row of rows) {
+        const published = toPublished(row)
+        if (published.createdAt < notBefore) return undefined
+        if (matches(published.event)) return published
+      }
+      if (rows.length < page) return undefined
+      beforeSeq = Number(rows.at(-1)!.seq)
+    }
   }
 
   /**

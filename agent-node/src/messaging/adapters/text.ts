@@ -2,7 +2,7 @@
 import {
   DidCommBasicMessage,
   DidCommBasicMessageEventTypes,
-  DidCommBasicMessageRepository,
+  DidCommBasicMessageRecord,
   DidCommBasicMessageRole,
   type DidCommBasicMessageStateChangedEvent,
 } from '@credo-ts/didcomm'
@@ -43,25 +43,31 @@ export const receiveText: MessageReceiver = (agent, receive) => {
 }
 
 /**
- * The `text` envelopes of every basic message received, rebuilt from Credo's records (which it
+ * The `text` envelopes of the basic messages received and changed after `changedAfter`, rebuilt from Credo's records (which it
  * saves before it emits the event `receiveText` follows). A record keeps the message's thread
  * id, which is its `@id` unless the sender set an explicit thread; `threadId` is rebuilt from the
  * parent thread.
  */
-export const recoverText: MessageRecovery = async (agent) => {
-  const records = await agent.dependencyManager
-    .resolve(DidCommBasicMessageRepository)
-    .findByQuery(agent.context, { role: DidCommBasicMessageRole.Receiver })
-  return records.flatMap((record): TextMessageEnvelope[] =>
+export const recoverText: MessageRecovery = async (agent, storage, changedAfter) => {
+  const records = await storage.findUpdatedAfter(
+    agent.context,
+    DidCommBasicMessageRecord,
+    { role: DidCommBasicMessageRole.Receiver },
+    changedAfter,
+  )
+  return records.flatMap((record) =>
     record.threadId
       ? [
           {
-            type: 'text',
-            id: record.threadId,
-            connectionId: record.connectionId,
-            timestamp: Math.floor(new Date(record.sentTime).getTime() / 1000),
-            threadId: record.parentThreadId ?? null,
-            content: record.content,
+            createdAt: record.createdAt.getTime(),
+            message: {
+              type: 'text' as const,
+              id: record.threadId,
+              connectionId: record.connectionId,
+              timestamp: Math.floor(new Date(record.sentTime).getTime() / 1000),
+              threadId: record.parentThreadId ?? null,
+              content: record.content,
+            } satisfies TextMessageEnvelope,
           },
         ]
       : [],

@@ -103,15 +103,23 @@ export interface StoredRecordRow extends Record<string, unknown> {
  * Run it with `selectRows<StoredRecordRow>` (`agent-node/src/database/dialect.ts`).
  *
  * @param query e.g. `{ state: 'completed', $or: [{ role: 'requester' }, { isReady: true }] }`
- * @param updatedBefore when given (ms since the epoch), only records last changed before it
+ * @param updated when given, only records last changed (`updated_at`, ms since the epoch) before
+ *   `before` and after `after`
  * @throws {CredoError} if `options.cursor` is set (cursor pagination is not implemented), or a
  *   tag value is not a Credo `TagValue` (e.g. a number, or an Askar WQL operator object such as
  *   `{ $neq: 'x' }`, which Credo's query type does not include).
  */
-export function selectRecords(scope: RecordScope, query?: Query<BaseRecordAny>, options: QueryOptions = {}, updatedBefore?: number): SQL {
+export function selectRecords(
+  scope: RecordScope,
+  query?: Query<BaseRecordAny>,
+  options: QueryOptions = {},
+  updated: { before?: number; after?: number } = {},
+): SQL {
   if (options.cursor) throw new CredoError('Cursor pagination is not supported by this storage')
   const matching = query === undefined ? sql`` : sql` AND ${compile(query as QueryNode, scope)}`
-  const changed = updatedBefore === undefined ? sql`` : sql` AND credo_records.updated_at < ${updatedBefore}`
+  const changed = sql``
+  if (updated.before !== undefined) changed.append(sql` AND credo_records.updated_at < ${updated.before}`)
+  if (updated.after !== undefined) changed.append(sql` AND credo_records.updated_at > ${updated.after}`)
   const select = sql`SELECT credo_records.id, credo_records.value, credo_records.tags FROM credo_records
     WHERE credo_records.context_id = ${scope.contextId} AND credo_records.type = ${scope.type}${matching}${changed}
     ORDER BY credo_records.created_at, credo_records.id`
