@@ -19,7 +19,6 @@ import {
   DidCommProofV2Protocol,
   DidCommWsOutboundTransport,
   type DidCommInboundTransport,
-  type DidCommQueueTransportRepository,
 } from '@credo-ts/didcomm'
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
@@ -28,7 +27,9 @@ import { WebDidResolver } from '../did/WebDidResolver.ts'
 import { ActionMenuModule } from './protocols/action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { RateLimitedLogger } from '../logging/rate-limited.ts'
+import type { DatabaseQueueTransportRepository } from './transport/DatabaseQueueTransportRepository.ts'
 import { DEFAULT_ENVELOPE_LIMITS } from './transport/envelope.ts'
+import { OrderedPickupModule } from './transport/OrderedMessageSender.ts'
 import { guardedWebSocketClass } from './transport/OutboundWebSocket.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
 import { CallsModule } from './protocols/calls/index.ts'
@@ -56,8 +57,11 @@ export interface DidcommAgentOptions {
    * peer or an API caller supplies reaches its own network; default the global fetch.
    */
   fetch?: typeof globalThis.fetch
-  /** Where messages wait for a wallet to pick them up; Credo's in-memory queue when omitted. */
-  pickupQueue?: DidCommQueueTransportRepository
+  /**
+   * Where messages wait for a wallet to pick them up, and later messages wait behind them
+   * (`transport/OrderedMessageSender.ts`); Credo's in-memory queue, and its sender, when omitted.
+   */
+  pickupQueue?: DatabaseQueueTransportRepository
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -97,6 +101,8 @@ function modules(options: DidcommAgentOptions) {
       mediator: false,
       mediationRecipient: false,
     }),
+    // after `didcomm`: replaces its sender before the agent's APIs take it
+    ...(options.pickupQueue ? { pickupOrder: new OrderedPickupModule(options.pickupQueue) } : {}),
     questionAnswer: new QuestionAnswerModule(),
     actionMenu: new ActionMenuModule(),
     // 2060.io's protocols, spoken by the Hologram wallet (agent-node/src/didcomm/<protocol>/).

@@ -2,7 +2,8 @@
  * The message pickup queue in the agent database: messages waiting for a wallet survive a
  * restart (a new repository on the same database), in order, per connection and recipient; a
  * message taken but not confirmed before the restart is offered again, and, with several
- * instances on one database, one a dead instance had taken.
+ * instances on one database, one a dead instance had taken. It knows, without reading the
+ * database, which connections may have messages waiting (what a later message must not overtake).
  */
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage } from '@credo-ts/didcomm'
@@ -68,5 +69,29 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
     await leases.release(instanceLeaseName('dying'), 'dying') // ... and now gone
     expect(await live.releaseGone()).toEqual(['b'])
     expect((await live.takeFromQueue(context, { connectionId: 'b' })).map((m) => m.encryptedMessage)).toEqual([packed(2)])
+  })
+
+  it('knows which connections have messages waiting, from a restart on, until a take finds none left', async () => {
+    const first = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
+    expect(first.hasWaiting('a')).toBe(false)
+    for (let n = 0; n < 3; n++)
+      await first.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(n) })
+    expect(first.hasWaiting('a')).toBe(true)
+    expect(first.hasWaiting('b')).toBe(false)
+
+    const restarted = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-2')
+    expect(restarted.hasWaiting('a')).toBe(true) // read at open
+    await restarted.takeFromQueue(context, { connectionId: 'a', recipientDid: 'did:peer:alice' })
+    expect(restarted.hasWaiting('a')).toBe(true) // a take for one recipient says nothing of the others
+    await restarted.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(3) })
+    await restarted.takeFromQueue(context, { connectionId: 'a', limit: 0 })
+    expect(restarted.hasWaiting('a')).toBe(true) // one left behind the limit
+    expect(await restarted.takeFromQueue(context, { connectionId: 'a' })).toHaveLength(1)
+    expect(restarted.hasWaiting('a')).toBe(false)
+
+    restarted.noteWaiting('b') // another instance queued for b
+    expect(restarted.hasWaiting('b')).toBe(true)
+    expect(await restarted.getAvailableMessageCount(context, { connectionId: 'b' })).toBe(0)
+    expect(restarted.hasWaiting('b')).toBe(false)
   })
 })

@@ -10,6 +10,10 @@
  * them. Messages left `sending` by a process that stopped are `pending` again when the queue is
  * opened, or, taken by another instance on the same database that died, once its instance lease
  * expired (`releaseGone`): delivered at least once (the wallet drops repeats by `@id`).
+ *
+ * The repository also knows, in memory, which connections may have messages waiting (queued, not
+ * yet taken): `hasWaiting`, read on every send by `OrderedMessageSender` so that a later message
+ * does not overtake them.
  */
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
@@ -56,6 +60,13 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
   /** `received_at` of the last message this process queued, in epoch ms. */
   private lastReceivedAt = 0
   private readonly queuedListeners = new Set<(connectionId: string) => void>()
+  /**
+   * Connections that may have messages waiting, each with the `changes` count of the last time
+   * one was queued or offered again: a take that saw every waiting message forgets the
+   * connection only if nothing was queued for it meanwhile.
+   */
+  private readonly waiting = new Map<string, number>()
+  private changes = 0
 
   private constructor(
     private readonly database: Database,
@@ -73,7 +84,26 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     const queue = new DatabaseQueueTransportRepository(database, instanceId)
     await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending' AND instance_id = ${instanceId}`)
     await queue.releaseGone()
+    const waiting = await selectRows<{ connection_id: string }>(
+      database,
+      sql`SELECT DISTINCT connection_id FROM didcomm_pickup_queue WHERE state = 'pending'`,
+    )
+    for (const row of waiting) queue.noteWaiting(row.connection_id)
     return queue
+  }
+
+  /**
+   * Whether messages may be waiting in the queue for `connectionId`: queued (here, or by another
+   * instance that said so through `noteWaiting`) and not yet taken. No database read; a `true`
+   * turns `false` at the first take or count that finds none waiting.
+   */
+  hasWaiting(connectionId: string): boolean {
+    return this.waiting.has(connectionId)
+  }
+
+  /** Records that messages may be waiting for `connectionId` (another instance queued some: `pickup-relay.ts`). */
+  noteWaiting(connectionId: string): void {
+    this.waiting.set(connectionId, ++this.changes)
   }
 
   /**
@@ -90,7 +120,9 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
         AND ${instanceGone(sql`didcomm_pickup_queue.instance_id`, now)}
       RETURNING connection_id`,
     )
-    return [...new Set(rows.map((row) => row.connection_id))]
+    const connections = [...new Set(rows.map((row) => row.connection_id))]
+    for (const connectionId of connections) this.noteWaiting(connectionId)
+    return connections
   }
 
   /**
@@ -104,12 +136,19 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
 
   /** Pending messages for the connection (and recipient, when given). */
   async getAvailableMessageCount(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<number> {
-    return (await this.pending(agentContext, options)).length
+    const seen = this.waiting.get(options.connectionId)
+    const rows = await this.pending(agentContext, options)
+    if (rows.length === 0) this.forgetWaiting(options, seen)
+    return rows.length
   }
 
   /** Takes up to `limit` pending messages, oldest first: marks them `sending`, or deletes them with `deleteMessages`. */
   async takeFromQueue(agentContext: AgentContext, options: Options): Promise<QueuedDidCommMessage[]> {
-    const candidates = (await this.pending(agentContext, options)).slice(0, options.limit ?? undefined)
+    const seen = this.waiting.get(options.connectionId)
+    const rows = await this.pending(agentContext, options)
+    const candidates = rows.slice(0, options.limit ?? undefined)
+    // every waiting message is taken now (here, or by a concurrent take)
+    if (candidates.length === rows.length) this.forgetWaiting(options, seen)
     if (candidates.length === 0) return []
     const ids = sql.join(
       candidates.map((row) => sql`${row.id}`),
@@ -142,12 +181,16 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     // Queue order is `received_at`: two messages queued in the same millisecond keep their order.
     const receivedAt = options.receivedAt?.getTime() ?? Math.max(Date.now(), this.lastReceivedAt + 1)
     if (!options.receivedAt) this.lastReceivedAt = receivedAt
+    // Noted before the insert (a send meanwhile already waits behind it) and after it (a take
+    // that read before the insert was visible must not forget it).
+    this.noteWaiting(options.connectionId)
     await execute(
       this.database,
       sql`INSERT INTO didcomm_pickup_queue (id, context_id, connection_id, recipient_dids, payload, received_at, state)
       VALUES (${id}, ${agentContext.contextCorrelationId}, ${options.connectionId}, ${JSON.stringify(options.recipientDids)},
         ${JSON.stringify(options.payload)}, ${receivedAt}, 'pending')`,
     )
+    this.noteWaiting(options.connectionId)
     for (const listener of this.queuedListeners) listener(options.connectionId)
     return id
   }
@@ -164,6 +207,14 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
           sql`, `,
         )})`,
     )
+  }
+
+  /**
+   * Forgets that messages may be waiting for the connection, after a read (at `seen`) found none
+   * left: only for a read of all its recipients, and only if nothing was queued since.
+   */
+  private forgetWaiting(options: { connectionId: string; recipientDid?: string }, seen: number | undefined): void {
+    if (options.recipientDid === undefined && this.waiting.get(options.connectionId) === seen) this.waiting.delete(options.connectionId)
   }
 
   private async pending(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<QueueRow[]> {

@@ -1,0 +1,73 @@
+/**
+ * Per-connection order across the pickup queue (Aries RFC 0685, Pickup v2). Credo's sender sends a
+ * message over an open session of the connection, and queues it for pickup when there is none or
+ * the session fails. A message queued while a wallet's socket was closing would then be overtaken
+ * by every later message sent over the wallet's next socket (a greeting arriving after the
+ * prompt that followed it). Here, while messages wait in the queue for a connection, a new one
+ * joins the queue behind them, and `pickup-relay.ts` delivers the queue, in order, to the
+ * wallet's live session if it has one.
+ *
+ * Messages of the pickup protocol itself (deliveries, status) are sent as Credo sends them.
+ */
+import { DidKey, type DependencyManager, EventEmitter, injectable, type Module } from '@credo-ts/core'
+import {
+  DidCommEnvelopeService,
+  DidCommEventTypes,
+  DidCommMessageSender,
+  type DidCommMessageSentEvent,
+  type DidCommOutboundMessageContext,
+  DidCommTransportService,
+  OutboundMessageSendStatus,
+} from '@credo-ts/didcomm'
+import type { DatabaseQueueTransportRepository } from './DatabaseQueueTransportRepository.ts'
+
+/** Message types of Pickup v2 (Aries RFC 0685). */
+const PICKUP_PROTOCOL = 'https://didcomm.org/messagepickup/'
+
+/** The dependency token of the pickup queue the sender reads. */
+const PICKUP_QUEUE = Symbol('PickupQueue')
+
+@injectable()
+export class OrderedMessageSender extends DidCommMessageSender {
+  /**
+   * Sends as Credo does, except on a connection with messages waiting in the pickup queue: then
+   * the message is packed for the connection's session and queued behind them (without a session,
+   * Credo queues it itself). Resolves once sent or queued.
+   * @throws MessageSendingError as Credo's sender
+   */
+  override async sendMessage(
+    outboundMessageContext: DidCommOutboundMessageContext,
+    options?: Parameters<DidCommMessageSender['sendMessage']>[1],
+  ): Promise<void> {
+    const { agentContext, connection, message } = outboundMessageContext
+    const queue = agentContext.resolve<DatabaseQueueTransportRepository>(PICKUP_QUEUE)
+    const session =
+      connection && message.allowQueueTransport && !message.type.startsWith(PICKUP_PROTOCOL) && queue.hasWaiting(connection.id)
+        ? agentContext.resolve(DidCommTransportService).findSessionByConnectionId(connection.id)
+        : undefined
+    if (!connection || !session?.keys) return super.sendMessage(outboundMessageContext, options)
+    const payload = await agentContext.resolve(DidCommEnvelopeService).packMessage(agentContext, message, session.keys)
+    await queue.addMessage(agentContext, {
+      connectionId: connection.id,
+      recipientDids: session.keys.recipientKeys.map((key) => new DidKey(key).did),
+      payload,
+    })
+    agentContext.resolve(EventEmitter).emit<DidCommMessageSentEvent>(agentContext, {
+      type: DidCommEventTypes.DidCommMessageSent,
+      payload: { message: outboundMessageContext, status: OutboundMessageSendStatus.QueuedForPickup },
+    })
+  }
+}
+
+/**
+ * Puts `OrderedMessageSender` in place of Credo's sender, with `queue` as the pickup queue it
+ * reads. Registered after `DidCommModule`, before the agent resolves its APIs.
+ */
+export class OrderedPickupModule implements Module {
+  constructor(private readonly queue: DatabaseQueueTransportRepository) {}
+
+  register(dependencyManager: DependencyManager): void {
+    dependencyManager.registerInstance(PICKUP_QUEUE, this.queue)
+    dependencyManager.registerSingleton(DidCommMessageSender, OrderedMessageSender)
+  }
+}

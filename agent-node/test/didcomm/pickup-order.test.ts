@@ -1,0 +1,71 @@
+/**
+ * Messages to a wallet keep their order across the pickup queue (`OrderedMessageSender`,
+ * `pickup-relay.ts`): a message queued while the wallet had no session is not overtaken by one
+ * sent once the wallet's live pickup session is back. A real agent-node and a Credo wallet: the
+ * agent loses its session of the wallet (as when the DID Exchange socket closes), a text is
+ * queued, and a second text is sent the moment the wallet's live session is saved, before the
+ * wallet could ask for what waits. The wallet reads them in the order they were sent.
+ */
+import {
+  DidCommBasicMessage,
+  DidCommMessagePickupEventTypes,
+  type DidCommMessagePickupLiveSessionSavedEvent,
+  DidCommModuleConfig,
+  DidCommTransportService,
+} from '@credo-ts/didcomm'
+import { describe, expect, it } from 'vitest'
+import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
+import { createLogger } from '../../src/logging/index.ts'
+import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
+import { connectWallet, useTestAgentNode } from '../support/agent-node.ts'
+
+const logger = createLogger('silent')
+
+describe('the pickup queue and a live session', () => {
+  const started = useTestAgentNode('sqlite')
+
+  it('a text queued while the wallet had no session reaches it before one sent after its live session came back', {
+    timeout: 60_000,
+  }, async () => {
+    const { node } = started.agent
+    const context = node.agent.context
+    const wallet = await WalletPeer.create({ label: 'order wallet', logger })
+    try {
+      const { connectionId, walletConnectionId } = await connectWallet(node, started.agent.adminUrl, wallet)
+      const texts: string[] = []
+      wallet.onText((text) => {
+        if (text.connectionId === walletConnectionId) texts.push(text.content)
+      })
+
+      // the agent's side of the wallet's socket is gone: the first text waits in the queue
+      const transports = node.agent.dependencyManager.resolve(DidCommTransportService)
+      await expect.poll(() => transports.findSessionByConnectionId(connectionId)).toBeDefined()
+      transports.removeSession(transports.findSessionByConnectionId(connectionId)!)
+      await sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'first' }))
+      const queue = node.agent.dependencyManager.resolve(DidCommModuleConfig).queueTransportRepository
+      expect(await queue.getAvailableMessageCount(context, { connectionId })).toBe(1)
+
+      // the second is sent as soon as the wallet's live session is saved
+      const secondSent = new Promise<void>((resolve, reject) => {
+        const listener = ({ payload }: DidCommMessagePickupLiveSessionSavedEvent) => {
+          if (payload.session.connectionId !== connectionId) return
+          node.agent.events.off(DidCommMessagePickupEventTypes.LiveSessionSaved, listener)
+          sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'second' })).then(resolve, reject)
+        }
+        node.agent.events.on(DidCommMessagePickupEventTypes.LiveSessionSaved, listener)
+      })
+      await wallet.agent.modules.didcomm.messagePickup.setLiveDeliveryMode({
+        connectionId: walletConnectionId,
+        protocolVersion: 'v2',
+        liveDelivery: true,
+      })
+      await secondSent
+
+      await expect.poll(() => texts.length, { timeout: 20_000 }).toBe(2)
+      expect(texts).toEqual(['first', 'second'])
+      expect(await queue.getAvailableMessageCount(context, { connectionId })).toBe(0)
+    } finally {
+      await wallet.stop()
+    }
+  })
+})
