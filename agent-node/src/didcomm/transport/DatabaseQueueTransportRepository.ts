@@ -93,6 +93,15 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     return [...new Set(rows.map((row) => row.connection_id))]
   }
 
+  /** The connections that have messages waiting to be taken (`pending`). */
+  async pendingConnections(): Promise<string[]> {
+    const rows = await selectRows<{ connection_id: string }>(
+      this.database,
+      sql`SELECT DISTINCT connection_id FROM didcomm_pickup_queue WHERE state = 'pending'`,
+    )
+    return rows.map((row) => row.connection_id)
+  }
+
   /**
    * Calls `listener` with the connection id of each message queued by this process, once stored
    * (the instance holding that wallet's live session may be another one: `pickup-relay.ts`). It
