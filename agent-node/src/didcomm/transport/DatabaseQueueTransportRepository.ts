@@ -84,11 +84,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     const queue = new DatabaseQueueTransportRepository(database, instanceId)
     await execute(database, sql`UPDATE didcomm_pickup_queue SET state = 'pending' WHERE state = 'sending' AND instance_id = ${instanceId}`)
     await queue.releaseGone()
-    const waiting = await selectRows<{ connection_id: string }>(
-      database,
-      sql`SELECT DISTINCT connection_id FROM didcomm_pickup_queue WHERE state = 'pending'`,
-    )
-    for (const row of waiting) queue.noteWaiting(row.connection_id)
+    for (const connectionId of await queue.pendingConnections()) queue.noteWaiting(connectionId)
     return queue
   }
 
@@ -123,6 +119,15 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     const connections = [...new Set(rows.map((row) => row.connection_id))]
     for (const connectionId of connections) this.noteWaiting(connectionId)
     return connections
+  }
+
+  /** The connections that have messages waiting to be taken (`pending`). */
+  async pendingConnections(): Promise<string[]> {
+    const rows = await selectRows<{ connection_id: string }>(
+      this.database,
+      sql`SELECT DISTINCT connection_id FROM didcomm_pickup_queue WHERE state = 'pending'`,
+    )
+    return rows.map((row) => row.connection_id)
   }
 
   /**

@@ -8,7 +8,19 @@
  *   delivers what waits for it.
  * Deliveries of one connection run one after another, so queued messages reach the wallet in
  * queue order.
+ *
+ * A wallet in live mode asks for nothing more, so what waits must reach its live session by
+ * itself: at every round each instance delivers the queued messages of the wallets whose live
+ * session it holds (a notification lost, a message queued while the wallet's socket moved here,
+ * one a dead instance had taken and not delivered), and a live session outlives the replacement
+ * of its socket (`keepLiveMode`).
  */
+import {
+  DidCommMessagePickupEventTypes,
+  DidCommMessagePickupSessionService,
+  DidCommTransportService,
+  type MessagePickupLiveSessionRemovedEvent,
+} from '@credo-ts/didcomm'
 import { KeyedQueue } from '@parley/shared/concurrency'
 import type { Cluster } from '../../cluster/Cluster.ts'
 import type { Logger } from '../../logging/index.ts'
@@ -20,7 +32,8 @@ const PICKUP_CHANNEL = 'parley_pickup'
 /**
  * Joins `queue` to the live sessions of this instance and, through `cluster`, of the other
  * instances (see the module comment). At every round, the messages instances that died had taken
- * and not delivered are offered again (`releaseGone`), here and on the other instances.
+ * and not delivered are offered again (`releaseGone`), and every instance delivers what waits for
+ * the live sessions it holds.
  */
 export function relayPickups(agent: DidcommAgent, queue: DatabaseQueueTransportRepository, cluster: Cluster, logger: Logger): void {
   const deliveries = new KeyedQueue()
@@ -28,19 +41,19 @@ export function relayPickups(agent: DidcommAgent, queue: DatabaseQueueTransportR
     void deliveries
       .run(connectionId, () => deliverWaiting(agent, queue, connectionId))
       .catch((error: unknown) => logger.warn({ err: error, connectionId }, 'could not deliver queued messages to the live pickup session'))
+  const waiting = (connectionId: string) => {
+    queue.noteWaiting(connectionId)
+    deliver(connectionId)
+  }
+  keepLiveMode(agent)
   queue.onQueued((connectionId) => {
     deliver(connectionId)
     void cluster.signal(PICKUP_CHANNEL, connectionId)
   })
-  cluster.onSignal(PICKUP_CHANNEL, (connectionId) => {
-    queue.noteWaiting(connectionId)
-    deliver(connectionId)
-  })
+  cluster.onSignal(PICKUP_CHANNEL, waiting)
   cluster.onTick(async () => {
-    for (const connectionId of await queue.releaseGone()) {
-      deliver(connectionId)
-      await cluster.signal(PICKUP_CHANNEL, connectionId)
-    }
+    for (const connectionId of await queue.releaseGone()) await cluster.signal(PICKUP_CHANNEL, connectionId)
+    for (const connectionId of await queue.pendingConnections()) waiting(connectionId)
   })
 }
 
@@ -55,4 +68,27 @@ async function deliverWaiting(agent: DidcommAgent, queue: DatabaseQueueTransport
     if (!session) return
     await pickup.deliverMessagesFromQueue({ pickupSessionId: session.id })
   }
+}
+
+/**
+ * Credo keeps one WebSocket session per connection: a message on a second socket of the same
+ * wallet replaces the first socket's session (`DidCommTransportService.saveSession`), and a live
+ * pickup session on it ends too, though the wallet, still connected, still waits in live mode and
+ * asks for nothing more. Here the live session moves to the session that replaced it (stored in
+ * the same synchronous call, so it is there once the removal's call has returned). When the
+ * wallet's last socket closes there is no such session and live mode ends, as in Credo.
+ */
+function keepLiveMode(agent: DidcommAgent): void {
+  const transports = agent.dependencyManager.resolve(DidCommTransportService)
+  const liveSessions = agent.dependencyManager.resolve(DidCommMessagePickupSessionService)
+  agent.events.on<MessagePickupLiveSessionRemovedEvent>(DidCommMessagePickupEventTypes.LiveSessionRemoved, ({ payload }) => {
+    const { connectionId, protocolVersion, role, transportSessionId } = payload.session
+    queueMicrotask(() => {
+      const replacing = transports.findSessionByConnectionId(connectionId)
+      if (!replacing || replacing.id === transportSessionId || replacing.type !== 'WebSocket') return
+      if (!replacing.inboundMessage?.hasAnyReturnRoute()) return
+      if (liveSessions.getLiveSessionByConnectionId(agent.context, { connectionId })) return
+      liveSessions.saveLiveSession(agent.context, { connectionId, protocolVersion, role, transportSessionId: replacing.id })
+    })
+  })
 }
