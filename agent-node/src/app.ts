@@ -160,11 +160,13 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('agent', () => (agent.isInitialized ? agent.shutdown() : undefined))
   await agent.initialize()
   relayPickups(agent, pickupQueue, cluster, logger.child({ component: 'pickup' }))
-  // one instance at a time: two starting together would both create the DID (cluster/)
-  const { record: didRecord, outcome } = await cluster.withLease('public-did', () =>
-    ensurePublicDid(agent.context, config.publicDid, config),
-  )
-  await registerPublicDidWithCredo(agent.context, didRecord)
+  // one instance at a time: two starting together would both create the DID, or both store it
+  // as Credo's own DID (cluster/)
+  const { record: didRecord, outcome } = await cluster.withLease('public-did', async () => {
+    const ensured = await ensurePublicDid(agent.context, config.publicDid, config)
+    await registerPublicDidWithCredo(agent.context, ensured.record)
+    return ensured
+  })
   logger.info({ publicDid: didRecord.did, outcome }, 'public DID')
 
   const outbox = await OutboxStore.open(database)

@@ -11,7 +11,7 @@
  * - A different AGENT_PUBLIC_DID is a different DID: a new one is created beside the old one,
  *   whose AnonCreds objects are then no longer served.
  */
-import { DidDocument, DidsApi, type AgentContext } from '@credo-ts/core'
+import { DidDocument, DidDocumentRole, DidRepository, DidsApi, type AgentContext } from '@credo-ts/core'
 import { createDID, generateParallelDidWeb, updateDID, type DIDDoc } from 'didwebvh-ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { publicDidDocument, publicDidServices, SIGNING_KEY_FRAGMENT, type PublicDidServices } from './document.ts'
@@ -65,8 +65,16 @@ export async function ensurePublicDid(
  * answer a DID Exchange request sent to it through an invitation naming it (RFC 0434 `services`
  * holding the DID), sign the response with it, and resolve it locally. Idempotent: called at every
  * start, after `ensurePublicDid`, it replaces the document Credo holds with the current one.
+ *
+ * Credo's import looks the DID up, then stores it: two instances importing at once (one
+ * database, `cluster/`) stored it twice, and with two records Credo's lookup by recipient key
+ * fails, so no DID Exchange through the public invitation decrypts ("No corresponding recipient
+ * key found"). Callers hold the `public-did` lease; a second record stored before that is removed.
  */
 export async function registerPublicDidWithCredo(agentContext: AgentContext, record: PublicDidRecord): Promise<void> {
+  const dids = agentContext.resolve(DidRepository)
+  const created = await dids.findByQuery(agentContext, { did: record.did, role: DidDocumentRole.Created })
+  for (const extra of created.slice(1)) await dids.delete(agentContext, extra)
   await agentContext.resolve(DidsApi).import({
     did: record.did,
     didDocument: DidDocument.fromJSON(record.document),

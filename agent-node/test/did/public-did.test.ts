@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { resolveDIDFromLog, type DIDLog } from 'didwebvh-ts'
 import { Hono } from 'hono'
+import { DidDocumentRole, DidRecord, DidRepository } from '@credo-ts/core'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { DidWebAnonCredsRegistry, anonCredsObjectId } from '../../src/anoncreds-registry/index.ts'
 import { startAgentNode, type AgentNode } from '../../src/app.ts'
@@ -190,6 +191,34 @@ describe('public DID (did:web)', () => {
     const agent = await start(newDataDir(), port, { AGENT_PUBLIC_DID: did })
     const { url } = (await (await fetch(`http://127.0.0.1:${agent.adminPort}/v1/invitation`)).json()) as { url: string }
     const wallet = await WalletPeer.create({ label: 'web-wallet', logger: createLogger('silent') })
+    try {
+      const connectionId = await wallet.connect(url)
+      expect((await wallet.agent.modules.didcomm.connections.getById(connectionId)).invitationDid).toBe(did)
+    } finally {
+      await wallet.stop()
+    }
+  }, 60_000)
+
+  it('a public DID Credo holds twice (two instances importing at once) is stored once again at the next start, and wallets connect', async () => {
+    const port = await freePort()
+    const did = `did:web:127.0.0.1%3A${port}`
+    const dataDir = newDataDir()
+    let agent = await start(dataDir, port, { AGENT_PUBLIC_DID: did })
+    const dids = () => agent.agent.dependencyManager.resolve(DidRepository)
+    const createdDids = () => dids().findByQuery(agent.agent.context, { did, role: DidDocumentRole.Created })
+    const [stored] = await createdDids()
+    // what the second of two instances importing at once stored
+    await dids().save(
+      agent.agent.context,
+      new DidRecord({ did, role: DidDocumentRole.Created, didDocument: stored!.didDocument, keys: stored!.keys }),
+    )
+    expect(await createdDids()).toHaveLength(2)
+    await stop()
+
+    agent = await start(dataDir, port, { AGENT_PUBLIC_DID: did })
+    expect(await createdDids()).toHaveLength(1)
+    const { url } = (await (await fetch(`http://127.0.0.1:${agent.adminPort}/v1/invitation`)).json()) as { url: string }
+    const wallet = await WalletPeer.create({ label: 'web-wallet-2', logger: createLogger('silent') })
     try {
       const connectionId = await wallet.connect(url)
       expect((await wallet.agent.modules.didcomm.connections.getById(connectionId)).invitationDid).toBe(did)
