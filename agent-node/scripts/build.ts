@@ -5,8 +5,8 @@
  * `CredentialKeyWorkers` looks for it beside the running module. Run with
  * `node --enable-source-maps dist/main.mjs` (the Dockerfile does): the process then loads one
  * precompiled file instead of tsx compiling and Node linking some 4,000 TypeScript and ESM
- * modules, and answers on both ports in about a second instead of 4–7 s (bench/README.md
- * "startup").
+ * modules, and answers on both ports in 0.9–1.1 s instead of 2.5–2.9 s on the 2-core build
+ * machine (bench/README.md "startup").
  *
  * One ES module per entry, no code splitting: esbuild keeps the order in which the source's ES
  * modules evaluate (the AnonCreds engine registered first, `main.ts`), CommonJS packages run when
