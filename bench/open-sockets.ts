@@ -5,16 +5,22 @@
  * time, holds them all open, then closes them. One real Credo wallet is connected first, so the
  * agent has done its DIDComm warm-up before the baseline.
  *
+ * agent-node runs as the production bundle (built first, `agent-node/scripts/build.ts`), or with
+ * BENCH_AGENT_NODE=tsx its TypeScript sources through tsx, as `npm start` runs them.
+ *
  * Printed: agent-node's RSS and heap used (prom-client's `process_resident_memory_bytes`,
  * `nodejs_heap_size_used_bytes` from the admin `/metrics`) before, with every socket open (and
  * the increase per socket), and after they all closed.
  */
 import WebSocket from 'ws'
+import { buildAgentNode } from '../agent-node/scripts/build.ts'
+import type { AgentNodeForm } from '../scripts/local-stack.ts'
 import { startKillableAgent } from '../test/support/killable-agent.ts'
 import { readGauges } from './agent-metrics.ts'
 import { inBatches } from './stats.ts'
 
 const SOCKETS = Number(process.env.BENCH_OPEN_SOCKETS ?? 1_000)
+const FORM: AgentNodeForm = process.env.BENCH_AGENT_NODE === 'tsx' ? 'tsx' : 'bundle'
 const MiB = 1024 * 1024
 const SETTLE_MS = 2_000
 
@@ -30,7 +36,8 @@ const show = ({ rss, heap }: { rss: number; heap: number }) => `RSS ${(rss / MiB
 
 /** Runs the bench (see the module comment) and prints its one line of figures. */
 export async function runOpenSockets(): Promise<void> {
-  const stack = await startKillableAgent('bench-sockets')
+  if (FORM === 'bundle') await buildAgentNode()
+  const stack = await startKillableAgent('bench-sockets', {}, FORM)
   const sockets: WebSocket[] = []
   try {
     const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
@@ -59,7 +66,7 @@ export async function runOpenSockets(): Promise<void> {
     await settle()
     const after = await memory(stack.agent.adminUrl)
     console.log(
-      `agent-node with ${SOCKETS} wallet WebSockets open (${stillOpen} still open at the reading): before ${show(before)}; open ${show(open)} (+${((open.rss - before.rss) / SOCKETS / 1024).toFixed(1)} KiB RSS per socket); after closing them ${show(after)}`,
+      `agent-node (${FORM}) with ${SOCKETS} wallet WebSockets open (${stillOpen} still open at the reading): before ${show(before)}; open ${show(open)} (+${((open.rss - before.rss) / SOCKETS / 1024).toFixed(1)} KiB RSS per socket); after closing them ${show(after)}`,
     )
   } finally {
     for (const ws of sockets) ws.terminate()

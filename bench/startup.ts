@@ -8,12 +8,16 @@
  * record Credo stores for it, and `message-state-updated` of sent messages whose records retention
  * has pruned). Every subscriber's cursors stand at the end of the outbox, as after a run that
  * delivered everything. Then agent-node is started BENCH_STARTS times (default 3) as its own
- * process (`node --import tsx agent-node/src/main.ts`, as `npm start` runs it) and stopped with
- * SIGTERM; each start is timed from the spawn until both the admin port (`/healthz`) and the
- * public port (`/health`) answer, and until `/readyz` answers 200. The RSS of the process is read
- * once both ports answer. After each, `startAgentNode` is timed in this process too, whose code
- * is loaded already: the start-up without loading the code. An empty database is timed the same
- * way, for the part that does not depend on the data (loading the code, the Credo agent).
+ * process in each of its two forms, alternately: the production bundle (`node
+ * --enable-source-maps agent-node/dist/main.mjs`, as the Dockerfile runs it; the bench builds it
+ * first with `agent-node/scripts/build.ts`) and the TypeScript sources through tsx (`node --import
+ * tsx agent-node/src/main.ts`, as `npm start` runs it), each stopped with SIGTERM. Each start is
+ * timed from the spawn until both the admin port (`/healthz`) and the public port (`/health`)
+ * answer, and until `/readyz` answers 200; the RSS and the CPU time (user + system) of the
+ * process are read once both ports answer. After each pair, `startAgentNode` is timed in this
+ * process too, whose code is loaded already: the start-up without loading the code. An empty
+ * database is timed the same way, for the part that does not depend on the data (loading the
+ * code, the Credo agent).
  *
  * The seeded history is made a day old (record and event times moved back) and the recovery
  * checkpoint is put where a run's checkpointer leaves it (`events/recovery.ts`): a restart
@@ -40,6 +44,7 @@ import {
 } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
+import { buildAgentNode } from '../agent-node/scripts/build.ts'
 import { startAgentNode } from '../agent-node/src/app.ts'
 import { loadConfig } from '../agent-node/src/config/index.ts'
 import { execute, selectRows } from '../agent-node/src/database/dialect.ts'
@@ -48,7 +53,7 @@ import type { NewEvent } from '../agent-node/src/events/outbox/store.ts'
 import { CHECKPOINT_INTERVAL_MS } from '../agent-node/src/events/recovery.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { createPostgresTestDatabase } from '@parley/agent-node/testing/temp-databases'
-import { freePort, launch, ROOT } from '../scripts/local-stack.ts'
+import { AGENT_NODE_ARGS, type AgentNodeForm as Form, freePort, launch, ROOT } from '../scripts/local-stack.ts'
 import startTestPostgres from '../test/support/postgres-server.ts'
 import { inBatches, percentile } from './stats.ts'
 
@@ -64,13 +69,20 @@ const logger = createLogger('error', 'bench')
 const DAY_MS = 86_400_000
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0)
 
-interface StartFigures {
+interface ProcessStart {
   /** Spawn until both ports answer, ms. */
   portsMs: number
   /** Spawn until `/readyz` answers 200, ms. */
   readyMs: number
   /** RSS of the process once both ports answer, bytes. */
   rssBytes: number
+  /** CPU time (user + system) the process had used once both ports answered, ms. */
+  cpuMs: number
+}
+
+interface StartFigures {
+  bundle: ProcessStart
+  tsx: ProcessStart
   /** `startAgentNode` in this process (its code already loaded), call to resolved, ms. */
   inProcessMs: number
 }
@@ -204,9 +216,20 @@ function rssOf(pid: number): number {
   return Number(line?.[1] ?? Number.NaN) * 1024
 }
 
-/** Starts agent-node with `env` as a process of its own, times it (`StartFigures`), stops it. */
-async function timeStart(env: Record<string, string>): Promise<Omit<StartFigures, 'inProcessMs'>> {
-  const args = [...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []), '--import', 'tsx', 'agent-node/src/main.ts']
+/**
+ * The CPU time process `pid` has used, user + system, ms: fields 14 and 15 of Linux
+ * `/proc/<pid>/stat`, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+ */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // the fields after the command name, which is in parentheses and may hold spaces
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** Starts agent-node in `form` with `env` as a process of its own, times it (`ProcessStart`), stops it. */
+async function timeStart(form: Form, env: Record<string, string>): Promise<ProcessStart> {
+  const args = [...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []), ...AGENT_NODE_ARGS[form]]
   const start = performance.now()
   const proc = launch({ name: 'agent-node', command: process.execPath, args, env })
   const exited = () => proc.child.exitCode !== null
@@ -218,8 +241,9 @@ async function timeStart(env: Record<string, string>): Promise<Omit<StartFigures
       ])),
     )
     const rssBytes = rssOf(proc.child.pid!)
+    const cpuMs = cpuOf(proc.child.pid!)
     const ready = await answered(`http://127.0.0.1:${env.ADMIN_PORT}/readyz`, exited)
-    return { portsMs: ports - start, readyMs: ready - start, rssBytes }
+    return { portsMs: ports - start, readyMs: ready - start, rssBytes, cpuMs }
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)}:\n${proc.output().slice(-4000)}`)
   } finally {
@@ -246,37 +270,51 @@ async function measure(label: string, databaseUrl: string | undefined, eventsUrl
     else await seed(env)
     const runs: StartFigures[] = []
     for (let i = 0; i < STARTS; i++) {
-      const figures = { ...(await timeStart(env)), inProcessMs: await timeInProcess(env) }
+      // the two forms in turn, first one then the other, so that neither always follows the other
+      const starts: Partial<Record<Form, ProcessStart>> = {}
+      for (const form of i % 2 === 0 ? (['bundle', 'tsx'] as const) : (['tsx', 'bundle'] as const))
+        starts[form] = await timeStart(form, env)
+      const figures: StartFigures = { bundle: starts.bundle!, tsx: starts.tsx!, inProcessMs: await timeInProcess(env) }
       runs.push(figures)
+      const form = (name: Form) => {
+        const f = figures[name]
+        return `${name}: ports ${f.portsMs.toFixed(0)} ms (CPU ${f.cpuMs.toFixed(0)} ms), ready ${f.readyMs.toFixed(0)} ms, RSS ${mib(f.rssBytes)} MiB`
+      }
       console.log(
-        `  ${label} start ${i + 1}: ports ${figures.portsMs.toFixed(0)} ms, ready ${figures.readyMs.toFixed(0)} ms, ` +
-          `RSS ${mib(figures.rssBytes)} MiB; in this process ${figures.inProcessMs.toFixed(0)} ms (load ${loadavg()[0]!.toFixed(1)})`,
+        `  ${label} start ${i + 1}: ${form('bundle')}; ${form('tsx')}; in this process ${figures.inProcessMs.toFixed(0)} ms (load ${loadavg()[0]!.toFixed(1)})`,
       )
     }
     const line = (name: string, values: number[], unit: string) =>
       `${name} p50 ${percentile([...values], 50).toFixed(0)} / max ${Math.max(...values).toFixed(0)} ${unit}`
-    const figures = [
+    const figures = (['bundle', 'tsx'] as const).flatMap((form) => [
       line(
-        'ports',
-        runs.map((r) => r.portsMs),
+        `${form} ports`,
+        runs.map((r) => r[form].portsMs),
         'ms',
       ),
       line(
-        'ready',
-        runs.map((r) => r.readyMs),
+        `${form} CPU`,
+        runs.map((r) => r[form].cpuMs),
         'ms',
       ),
       line(
-        'RSS',
-        runs.map((r) => r.rssBytes / 2 ** 20),
+        `${form} ready`,
+        runs.map((r) => r[form].readyMs),
+        'ms',
+      ),
+      line(
+        `${form} RSS`,
+        runs.map((r) => r[form].rssBytes / 2 ** 20),
         'MiB',
       ),
+    ])
+    figures.push(
       line(
         'in this process',
         runs.map((r) => r.inProcessMs),
         'ms',
       ),
-    ]
+    )
     console.log(`  ${label}: ${figures.join('; ')}`)
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
@@ -292,6 +330,9 @@ export async function runStartup(): Promise<void> {
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   const eventsUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`
+  const built = performance.now()
+  await buildAgentNode()
+  console.log(`agent-node bundle built in ${((performance.now() - built) / 1000).toFixed(1)} s`)
   console.log(`${CONNECTIONS} connections, ${EVENTS} events, ${STARTS} starts each; run from ${ROOT}`)
   try {
     await measure('sqlite, empty', undefined, eventsUrl, true)

@@ -194,14 +194,28 @@ export interface AgentNodeProcess extends ManagedProcess {
   publicUrl: string
 }
 
+/** The two forms agent-node runs in: its TypeScript sources through tsx, or the production bundle. */
+export type AgentNodeForm = 'tsx' | 'bundle'
+
 /**
- * Runs agent-node (`agent-node/src/main.ts`) with `env` on top of this process's environment.
+ * The node arguments of each form, from the repository root: `tsx` as `npm start` runs it,
+ * `bundle` as the Dockerfile does (built by `npm run build`, `agent-node/scripts/build.ts`).
+ */
+export const AGENT_NODE_ARGS: Record<AgentNodeForm, string[]> = {
+  tsx: ['--import', 'tsx', 'agent-node/src/main.ts'],
+  bundle: ['--enable-source-maps', 'agent-node/dist/main.mjs'],
+}
+
+/**
+ * Runs agent-node (`agent-node/src/main.ts` through tsx, or with `form: 'bundle'` the built
+ * `agent-node/dist/main.mjs`) with `env` on top of this process's environment.
  * Ports come from `PUBLIC_PORT` / `ADMIN_PORT` in `env` (free ones are picked when absent).
  * Resolves when the admin API answers.
  */
 export async function startAgentNodeProcess(options: {
   env: Record<string, string | undefined>
   echo?: boolean
+  form?: AgentNodeForm
 }): Promise<AgentNodeProcess> {
   const publicPort = options.env.PUBLIC_PORT ?? String(await freePort())
   const adminPort = options.env.ADMIN_PORT ?? String(await freePort())
@@ -209,7 +223,7 @@ export async function startAgentNodeProcess(options: {
   const proc = launch({
     name: 'agent-node',
     command: process.execPath,
-    args: ['--import', 'tsx', 'agent-node/src/main.ts'],
+    args: AGENT_NODE_ARGS[options.form ?? 'tsx'],
     env,
     echo: options.echo,
   })

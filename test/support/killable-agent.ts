@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
-import { freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
+import { type AgentNodeForm, freePort, startAgentNodeProcess, type AgentNodeProcess } from '../../scripts/local-stack.ts'
 import { startEventReceiver, type EventReceiver } from '@parley/agent-node/testing/event-receiver'
 
 export interface KillableAgent {
@@ -34,8 +34,15 @@ export async function killProcess(proc: AgentNodeProcess): Promise<void> {
   await exited
 }
 
-/** Starts the receiver, agent-node (with `env` on top of the defaults) and the wallet. */
-export async function startKillableAgent(label: string, env: Record<string, string> = {}): Promise<KillableAgent> {
+/**
+ * Starts the receiver, agent-node (with `env` on top of the defaults; its sources through tsx
+ * unless `form` says `bundle`, which `npm run build` must have built) and the wallet.
+ */
+export async function startKillableAgent(
+  label: string,
+  env: Record<string, string> = {},
+  form: AgentNodeForm = 'tsx',
+): Promise<KillableAgent> {
   const receiver = await startEventReceiver()
   const dataDir = mkdtempSync(join(tmpdir(), `parley-${label}-`))
   const fullEnv = {
@@ -47,7 +54,7 @@ export async function startKillableAgent(label: string, env: Record<string, stri
     LOG_LEVEL: 'warn',
     ...env,
   }
-  let agent = await startAgentNodeProcess({ env: fullEnv })
+  let agent = await startAgentNodeProcess({ env: fullEnv, form })
   const wallet = await WalletPeer.create({ label: `${label} wallet`, logger: createLogger('fatal', 'wallet') })
   return {
     receiver,
@@ -58,7 +65,7 @@ export async function startKillableAgent(label: string, env: Record<string, stri
     },
     kill: () => killProcess(agent),
     async restart() {
-      agent = await startAgentNodeProcess({ env: fullEnv })
+      agent = await startAgentNodeProcess({ env: fullEnv, form })
       return agent
     },
     async stop() {

@@ -107,6 +107,7 @@ export class CredentialKeyWorkers {
 
   private async run<T>(task: unknown, name: 'safePrime' | 'keysFromPrimes'): Promise<T> {
     this.pool ??= new Piscina({
+      // beside this module: the tsx shim next to the sources, the bundled worker next to dist/main.mjs
       filename: new URL('./worker.mjs', import.meta.url).href,
       minThreads: 0,
       maxThreads: this.threads,

@@ -1,7 +1,9 @@
 /**
  * Worker-thread side of issuer key generation (`CredentialKeyWorkers`): the two CPU-bound steps
  * of `createCredentialKeys`, run by a Piscina pool so the agent's event loop never waits on them.
- * Loaded by Piscina with the tsx loader; bigints cross the thread boundary by structured clone.
+ * Loaded by Piscina through `worker.mjs`: beside the sources, the shim that loads this file with
+ * tsx; in the production bundle, this file bundled as `dist/worker.mjs` (`scripts/build.ts`).
+ * bigints cross the thread boundary by structured clone.
  */
 import { credentialKeysFromPrimes, safePrimeHalf, type CredentialKeys } from '../../../../shared/src/anoncreds/issuance/index.ts'
 

@@ -8,6 +8,9 @@
  * (the CommonJS instance, which the ESM facade is later built from), hands the engine the
  * package's `AnoncredsError` / `ObjectHandle` classes, and calls `registerAnoncreds({ lib })` —
  * without any ESM import of the package anywhere in its import graph.
+ * (agent-node's production bundle, which has one instance of the package and reads its exports
+ * where it uses them, gives this module a `createRequire` returning that instance:
+ * `agent-node/scripts/build.ts`.)
  *
  * Usage: import it FIRST in every Node entry point, before anything that imports Credo:
  *
