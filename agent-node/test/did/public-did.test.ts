@@ -52,6 +52,18 @@ function newDataDir(): string {
   return dir
 }
 
+/** Connects a new wallet through `agent`'s public invitation. @returns the DID the connection's invitation named */
+async function invitationDidOfNewConnection(agent: AgentNode): Promise<string | undefined> {
+  const { url } = (await (await fetch(`http://127.0.0.1:${agent.adminPort}/v1/invitation`)).json()) as { url: string }
+  const wallet = await WalletPeer.create({ label: 'web-wallet', logger: createLogger('silent') })
+  try {
+    const connectionId = await wallet.connect(url)
+    return (await wallet.agent.modules.didcomm.connections.getById(connectionId)).invitationDid
+  } finally {
+    await wallet.stop()
+  }
+}
+
 async function getLog(port: number): Promise<DIDLog> {
   const response = await fetch(`http://localhost:${port}/.well-known/did.jsonl`)
   expect(response.status).toBe(200)
@@ -189,14 +201,7 @@ describe('public DID (did:web)', () => {
     const port = await freePort()
     const did = `did:web:127.0.0.1%3A${port}`
     const agent = await start(newDataDir(), port, { AGENT_PUBLIC_DID: did })
-    const { url } = (await (await fetch(`http://127.0.0.1:${agent.adminPort}/v1/invitation`)).json()) as { url: string }
-    const wallet = await WalletPeer.create({ label: 'web-wallet', logger: createLogger('silent') })
-    try {
-      const connectionId = await wallet.connect(url)
-      expect((await wallet.agent.modules.didcomm.connections.getById(connectionId)).invitationDid).toBe(did)
-    } finally {
-      await wallet.stop()
-    }
+    expect(await invitationDidOfNewConnection(agent)).toBe(did)
   }, 60_000)
 
   it('a public DID Credo holds twice (two instances importing at once) is stored once again at the next start, and wallets connect', async () => {
@@ -217,14 +222,7 @@ describe('public DID (did:web)', () => {
 
     agent = await start(dataDir, port, { AGENT_PUBLIC_DID: did })
     expect(await createdDids()).toHaveLength(1)
-    const { url } = (await (await fetch(`http://127.0.0.1:${agent.adminPort}/v1/invitation`)).json()) as { url: string }
-    const wallet = await WalletPeer.create({ label: 'web-wallet-2', logger: createLogger('silent') })
-    try {
-      const connectionId = await wallet.connect(url)
-      expect((await wallet.agent.modules.didcomm.connections.getById(connectionId)).invitationDid).toBe(did)
-    } finally {
-      await wallet.stop()
-    }
+    expect(await invitationDidOfNewConnection(agent)).toBe(did)
   }, 60_000)
 })
 
