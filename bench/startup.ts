@@ -286,35 +286,29 @@ async function measure(label: string, databaseUrl: string | undefined, eventsUrl
     }
     const line = (name: string, values: number[], unit: string) =>
       `${name} p50 ${percentile([...values], 50).toFixed(0)} / max ${Math.max(...values).toFixed(0)} ${unit}`
-    const figures = (['bundle', 'tsx'] as const).flatMap((form) => [
-      line(
-        `${form} ports`,
-        runs.map((r) => r[form].portsMs),
-        'ms',
+    /** What is summed up per form: its name, its value in a start, its unit. */
+    const measures: [string, (start: ProcessStart) => number, string][] = [
+      ['ports', (start) => start.portsMs, 'ms'],
+      ['CPU', (start) => start.cpuMs, 'ms'],
+      ['ready', (start) => start.readyMs, 'ms'],
+      ['RSS', (start) => start.rssBytes / 2 ** 20, 'MiB'],
+    ]
+    const figures = [
+      ...(['bundle', 'tsx'] as const).flatMap((form) =>
+        measures.map(([name, value, unit]) =>
+          line(
+            `${form} ${name}`,
+            runs.map((r) => value(r[form])),
+            unit,
+          ),
+        ),
       ),
-      line(
-        `${form} CPU`,
-        runs.map((r) => r[form].cpuMs),
-        'ms',
-      ),
-      line(
-        `${form} ready`,
-        runs.map((r) => r[form].readyMs),
-        'ms',
-      ),
-      line(
-        `${form} RSS`,
-        runs.map((r) => r[form].rssBytes / 2 ** 20),
-        'MiB',
-      ),
-    ])
-    figures.push(
       line(
         'in this process',
         runs.map((r) => r.inProcessMs),
         'ms',
       ),
-    )
+    ]
     console.log(`  ${label}: ${figures.join('; ')}`)
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
