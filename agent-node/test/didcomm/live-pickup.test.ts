@@ -4,20 +4,21 @@
  * delivered, released to the survivor, was never answered). A real agent-node and a Credo wallet:
  * the wallet's live channel is replaced by a second socket of the same wallet (Credo keeps one
  * WebSocket session per connection and ends the live session with the replaced one), then a text
- * packed for the wallet is put in the queue, as another instance queues it. The agent delivers it
- * to the live session at its next round.
+ * packed for the wallet is put in the queue by another instance's queue on the same database (no
+ * notification reaches this one). The agent delivers it to the live session at its next round.
  */
 import { DidsApi, getPublicJwkFromVerificationMethod, Kms } from '@credo-ts/core'
 import {
   DidCommBasicMessage,
   DidCommDocumentService,
   DidCommEnvelopeService,
-  DidCommModuleConfig,
   DidCommTransportService,
   DidCommWsOutboundTransport,
 } from '@credo-ts/didcomm'
 import { describe, expect, it } from 'vitest'
+import { openDatabase } from '../../src/database/index.ts'
 import type { DidcommAgent } from '../../src/didcomm/agent.ts'
+import { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { connectWallet, useTestAgentNode } from '../support/agent-node.ts'
@@ -25,8 +26,16 @@ import { dialects } from '../support/temp-databases.ts'
 
 const logger = createLogger('silent')
 
-/** Packs `content` for the peer of `connectionId` and queues it, as an instance without the wallet's socket does (as Credo's sender packs for the queue). */
-async function queueText(agent: DidcommAgent, connectionId: string, content: string): Promise<string> {
+/**
+ * Packs `content` for the peer of `connectionId` (as Credo's sender packs for the queue) and puts
+ * it in `queue`, another instance's queue on the agent's database.
+ */
+async function queueText(
+  agent: DidcommAgent,
+  queue: DatabaseQueueTransportRepository,
+  connectionId: string,
+  content: string,
+): Promise<string> {
   const connection = await agent.modules.didcomm.connections.getById(connectionId)
   const [service] = await agent.dependencyManager
     .resolve(DidCommDocumentService)
@@ -40,7 +49,7 @@ async function queueText(agent: DidcommAgent, connectionId: string, content: str
   const payload = await agent.dependencyManager
     .resolve(DidCommEnvelopeService)
     .packMessage(agent.context, message, { recipientKeys: service!.recipientKeys, routingKeys: [], senderKey })
-  await agent.dependencyManager.resolve(DidCommModuleConfig).queueTransportRepository.addMessage(agent.context, {
+  await queue.addMessage(agent.context, {
     connectionId,
     recipientDids: [],
     payload,
@@ -70,8 +79,14 @@ describe.each(dialects)('a wallet in live pickup mode on %s', (dialect) => {
 
       const texts: string[] = []
       wallet.onText((text) => texts.push(String(text.content)))
-      await queueText(node.agent, connectionId, 'queued by another instance')
-      await expect.poll(() => texts, { timeout: 20_000 }).toContain('queued by another instance')
+      const database = await openDatabase(started.agent.config.databaseUrl ?? `${started.agent.config.dataDir}/agent.sqlite`)
+      try {
+        const otherInstance = await DatabaseQueueTransportRepository.open(database, 'another-instance')
+        await queueText(node.agent, otherInstance, connectionId, 'queued by another instance')
+        await expect.poll(() => texts, { timeout: 20_000 }).toContain('queued by another instance')
+      } finally {
+        await database.close()
+      }
     } finally {
       await wallet.stop()
     }
