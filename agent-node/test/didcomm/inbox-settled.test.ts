@@ -60,4 +60,52 @@ describe('inbox and the events of what it processed', () => {
     await inbox.stop()
     expect(await stillStored()).toBe(0)
   })
+
+  it('deletes processed envelopes together, in one statement per batch, and the rest at stop', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-inbox-'))
+    database = await openDatabase(join(dir, 'agent.sqlite'))
+    if (database.dialect !== 'sqlite') throw new Error('SQLite expected')
+    // every statement the inbox runs that changes rows (its inserts and deletes) goes through `run`
+    let runs = 0
+    const db = database.db
+    const run = db.run.bind(db)
+    db.run = ((query: Parameters<typeof run>[0]) => {
+      runs++
+      return run(query)
+    }) as typeof db.run
+    let processed = 0
+    const progress = conditions()
+    const agentContext = {
+      dependencyManager: {
+        resolve: () => ({
+          receiveMessage: async () => {
+            processed++
+            progress.changed()
+          },
+        }),
+      },
+    } as unknown as AgentContext
+    const stillStored = async () => (await selectRows<{ id: string }>(database!, sql`SELECT id FROM didcomm_inbox`)).length
+
+    // a batch window longer than the test: only stop deletes
+    const inbox = await InboundInbox.open(database, createLogger('silent'), 'test-instance', 60_000)
+    await Promise.all([inbox.accept(envelope), inbox.accept(envelope), inbox.accept(envelope)])
+    inbox.start(agentContext)
+    await progress.until(() => processed === 3)
+    expect(await stillStored()).toBe(3) // processed, waiting for the batch
+    const before = runs
+    await inbox.stop()
+    expect(await stillStored()).toBe(0)
+    expect(runs - before).toBe(1) // one DELETE for the three
+
+    // a short window deletes without a stop
+    const next = await InboundInbox.open(database, createLogger('silent'), 'test-instance', 10)
+    await next.accept(envelope)
+    next.start(agentContext)
+    await progress.until(() => processed === 4)
+    const deadline = Date.now() + 30_000
+    while ((await stillStored()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(await stillStored()).toBe(0)
+    await next.stop()
+  })
 })

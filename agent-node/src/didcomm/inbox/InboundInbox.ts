@@ -1,6 +1,9 @@
 /**
  * The inbound DIDComm inbox: every envelope read from the public port (HTTP or WebSocket) is
- * stored in the agent database before it is processed, and deleted once processed. WebSocket
+ * stored in the agent database before it is processed, and deleted once processed: in batches,
+ * one statement (one commit, one sync to disk) for the envelopes processed within
+ * `DELETE_BATCH_MS`, and at `stop`. A delete that waits changes nothing a crash could show: the
+ * envelope is processed again at the next start either way (see below). WebSocket
  * envelopes are processed one at a time in arrival order (as Credo does); an HTTP envelope is
  * processed at once in its request (a request waiting behind others could deadlock two agents
  * that answer each other over HTTP). A crash loses nothing that was read: envelopes
@@ -32,6 +35,12 @@ import { EventLoopTurns } from './EventLoopTurns.ts'
 
 /** Envelopes stored and not yet processed beyond which transports stop reading. */
 export const MAX_INBOX_BACKLOG = 200
+
+/** Milliseconds a processed envelope waits for others to be deleted with (the default of `open`). */
+export const DELETE_BATCH_MS = 100
+
+/** Processed envelopes deleted at once at most; reaching it deletes without waiting. */
+const DELETE_BATCH_SIZE = 200
 
 const SCHEMA_SQL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS didcomm_inbox (
@@ -73,22 +82,28 @@ export class InboundInbox {
   private settled: () => Promise<void> = () => Promise.resolve()
   private working?: Promise<void>
   private stopped = false
+  /** Ids of envelopes processed (and their events stored) that wait to be deleted together. */
+  private processed: string[] = []
+  private deleteTimer?: NodeJS.Timeout
+  private deleting: Promise<void> = Promise.resolve()
 
   private constructor(
     private readonly database: Database,
     private readonly logger: Logger,
     private readonly instanceId: string,
+    private readonly deleteBatchMs: number,
   ) {}
 
   /**
    * Creates the table if missing; envelopes left by a previous run of this instance id, and those
    * `adopt` finds, wait for `start`. `instanceId`: this process (`cluster/`); its instance lease
-   * must be held already.
+   * must be held already. `deleteBatchMs`: how long a processed envelope waits for others to be
+   * deleted with (milliseconds, default `DELETE_BATCH_MS`).
    */
-  static async open(database: Database, logger: Logger, instanceId: string): Promise<InboundInbox> {
+  static async open(database: Database, logger: Logger, instanceId: string, deleteBatchMs = DELETE_BATCH_MS): Promise<InboundInbox> {
     await applySchema(database, INBOX_SCHEMA)
     await applySchema(database, LEASES_SCHEMA) // `adopt` reads the instance leases
-    const inbox = new InboundInbox(database, logger, instanceId)
+    const inbox = new InboundInbox(database, logger, instanceId, deleteBatchMs)
     const left = await selectRows<{ id: string; envelope: string }>(
       database,
       sql`SELECT id, envelope FROM didcomm_inbox WHERE instance_id = ${instanceId} ORDER BY received_at, id`,
@@ -192,7 +207,7 @@ export class InboundInbox {
       const id = await this.store(envelope)
       const failure = await this.process(agentContext, envelope, session)
       await this.settled()
-      await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${id}`)
+      this.processedOne(id)
       return failure
     } finally {
       this.inRequests--
@@ -209,10 +224,50 @@ export class InboundInbox {
     this.kick()
   }
 
-  /** Finishes the envelope being processed; the rest stays stored for the next start. */
+  /**
+   * Finishes the envelope being processed and deletes the processed ones; the rest stays stored
+   * for the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true
     await this.working
+    await this.deleteProcessed()
+  }
+
+  /** Notes a processed envelope for the next batch delete, started when due. */
+  private processedOne(id: string): void {
+    this.processed.push(id)
+    if (this.processed.length >= DELETE_BATCH_SIZE) void this.deleteProcessed()
+    else this.deleteTimer ??= setTimeout(() => void this.deleteProcessed(), this.deleteBatchMs)
+  }
+
+  /**
+   * Deletes the envelopes processed so far in one statement, after any delete under way. A
+   * failed delete is logged: those envelopes stay stored and are processed again at the next start.
+   */
+  private deleteProcessed(): Promise<void> {
+    clearTimeout(this.deleteTimer)
+    this.deleteTimer = undefined
+    const ids = this.processed
+    this.processed = []
+    if (ids.length === 0) return this.deleting
+    this.deleting = this.deleting.then(async () => {
+      try {
+        await execute(
+          this.database,
+          sql`DELETE FROM didcomm_inbox WHERE id IN (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        )
+      } catch (error) {
+        this.logger.warn(
+          { err: error, count: ids.length },
+          'processed inbound DIDComm messages could not be deleted; processed again at the next start',
+        )
+      }
+    })
+    return this.deleting
   }
 
   private async store(envelope: DidCommEncryptedMessage): Promise<string> {
@@ -256,7 +311,7 @@ export class InboundInbox {
       if (this.stopped) return
       await this.process(agentContext, job.envelope, job.session)
       await this.settled()
-      await execute(this.database, sql`DELETE FROM didcomm_inbox WHERE id = ${job.id}`)
+      this.processedOne(job.id)
       this.jobs.shift()
       if (this.jobs.length <= MAX_INBOX_BACKLOG / 2 && this.roomListeners.size > 0) {
         const listeners = [...this.roomListeners]
