@@ -23,6 +23,7 @@ import {
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import { DidWebAnonCredsRegistry } from '../anoncreds-registry/index.ts'
+import { CachingPeerDidResolver } from '../did/CachingPeerDidResolver.ts'
 import { WebDidResolver } from '../did/WebDidResolver.ts'
 import { ActionMenuModule } from './protocols/action-menu/index.ts'
 import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
@@ -69,9 +70,9 @@ function modules(options: DidcommAgentOptions) {
   return {
     storage: new DrizzleStorageModule(options.storageService),
     kms: new Kms.KeyManagementModule({ backends: [options.kms] }),
-    // Credo's default resolvers, with did:web and did:webvh resolved by ours (through `fetch`);
-    // did:peer and did:key are added by Credo.
-    dids: new DidsModule({ resolvers: [new WebDidResolver(fetch), new JwkDidResolver()] }),
+    // Credo's default resolvers, with did:web and did:webvh resolved by ours (through `fetch`) and
+    // did:peer documents kept once decoded; did:key is added by Credo.
+    dids: new DidsModule({ resolvers: [new WebDidResolver(fetch), new JwkDidResolver(), new CachingPeerDidResolver()] }),
     anoncreds: new AnonCredsModule({
       // did:web / did:webvh issuers: publishes under this agent's public DID, resolves over HTTP.
       registries: [new DidWebAnonCredsRegistry(fetch)],
