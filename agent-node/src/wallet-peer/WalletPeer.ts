@@ -3,9 +3,8 @@
  * phone wallet is. It is both the terminal wallet (`npm run wallet`) and the wallet peer of the
  * end-to-end tests and benchmarks.
  *
- * Having no endpoint, it receives through the connection it opened: after DID Exchange the
- * agent closes that socket (the `complete` message has no return route), so the wallet reopens
- * its channel with message pickup v2 in live mode whenever its socket to the agent closes.
+ * Having no endpoint, it receives through the connection it opened (`LivePickupChannel`: message
+ * pickup v2 in live mode, reopened whenever its socket to the agent closes).
  *
  * As a holder it accepts AnonCreds credential offers (issue-credential v2) and answers proof
  * requests (present-proof v2); offers and requests always wait for an explicit call. It answers
@@ -48,12 +47,11 @@ import {
   DidCommBasicMessageRole,
   DidCommConnectionEventTypes,
   DidCommDidExchangeState,
-  DidCommTransportEventTypes,
   type DidCommBasicMessageStateChangedEvent,
   type DidCommConnectionStateChangedEvent,
-  type DidCommOutboundWebSocketClosedEvent,
 } from '@credo-ts/didcomm'
 import { openDatabase, type Database } from '../database/index.ts'
+import { LivePickupChannel } from './LivePickupChannel.ts'
 import {
   ActionMenuEventTypes,
   ActionMenuRole,
@@ -93,32 +91,16 @@ export interface WalletPeerOptions {
 /** What `answerProofRequest` did: presented, or declined with the reason it could not present. */
 export type ProofAnswer = { presented: true; record: DidCommProofExchangeRecord } | { presented: false; reason: string }
 
-/**
- * How long `connect` waits for the agent to close the DID Exchange socket before opening the
- * live channel itself (agents that keep the socket open never send the close), in milliseconds.
- */
-const SOCKET_SETTLE_MS = 500
-
-/** Milliseconds between attempts to reopen the live pickup channel while the agent is unreachable. */
-const LIVE_CHANNEL_RETRY_MS = 500
-
 /** How many received `@id`s are remembered to drop repeats (the oldest are forgotten first). */
 const SEEN_IDS = 10_000
 
 export class WalletPeer {
   private readonly listeners = new Set<(message: ReceivedText) => void>()
   private readonly didCommListeners = new Set<(message: ReceivedDidComm) => void>()
-  /** Live-channel openings under way, per connection, so concurrent triggers share one. */
-  private readonly opening = new Map<string, Promise<void>>()
-  /**
-   * Connections whose socket closed while an opening was under way: that opening may have used
-   * the socket that just closed (a slow agent closes the DID Exchange socket late), so the
-   * channel is opened again once it ends.
-   */
-  private readonly reopenAfter = new Set<string>()
+  /** Receives through the socket to the agent: reopened in live pickup mode whenever it closes. */
+  private readonly liveChannel: LivePickupChannel
   /** `<event kind> <connection id> <@id>` of the messages already passed to listeners, oldest first. */
   private readonly seen = new Set<string>()
-  private stopped = false
 
   private constructor(
     readonly agent: DidcommAgent,
@@ -143,9 +125,7 @@ export class WalletPeer {
       const received: ReceivedDidComm = { connectionId: payload.connection?.id, json: payload.message.toJSON() as Record<string, unknown> }
       for (const listener of this.didCommListeners) listener(received)
     })
-    agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
-      if (payload.connectionId && !this.stopped) void this.openLiveChannel(payload.connectionId, { socketClosed: true })
-    })
+    this.liveChannel = new LivePickupChannel(agent, logger)
   }
 
   /** Whether this `@id` is new on the connection for this kind of listener; remembers it. */
@@ -192,20 +172,7 @@ export class WalletPeer {
     })
     await this.agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: this.label })
     const connectionId = await completed
-    // The agent closes the exchange socket after `complete`; a channel opened on it now would
-    // die with it. The close event opens the channel; if no close comes, open it here.
-    const closed = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), SOCKET_SETTLE_MS)
-      const listener = ({ payload }: DidCommOutboundWebSocketClosedEvent) => {
-        if (payload.connectionId !== connectionId) return
-        clearTimeout(timer)
-        this.agent.events.off(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, listener)
-        resolve(true)
-      }
-      this.agent.events.on(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, listener)
-    })
-    await closed
-    await this.openLiveChannel(connectionId)
+    await this.liveChannel.afterConnect(connectionId)
     return connectionId
   }
 
@@ -402,7 +369,7 @@ export class WalletPeer {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true
+    this.liveChannel.stop()
     await this.agent.shutdown()
     await this.database.close()
   }
@@ -443,34 +410,6 @@ export class WalletPeer {
         (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
       )
     })
-  }
-
-  /**
-   * Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile.
-   * `socketClosed`: called because the socket closed; an opening under way is followed by another.
-   */
-  private openLiveChannel(connectionId: string, { socketClosed = false } = {}): Promise<void> {
-    const under = this.opening.get(connectionId)
-    if (under && socketClosed) this.reopenAfter.add(connectionId)
-    if (under) return under
-    const pickup = this.agent.modules.didcomm.messagePickup
-    const opening = (async () => {
-      try {
-        await pickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
-        await pickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
-      } catch (error) {
-        this.logger.warn({ connectionId, err: error }, 'could not open the live pickup channel; trying again')
-        // the agent may be restarting: keep trying, as a phone wallet does, until stopped
-        setTimeout(() => {
-          if (!this.stopped) void this.openLiveChannel(connectionId)
-        }, LIVE_CHANNEL_RETRY_MS).unref()
-      } finally {
-        this.opening.delete(connectionId)
-        if (this.reopenAfter.delete(connectionId) && !this.stopped) void this.openLiveChannel(connectionId)
-      }
-    })()
-    this.opening.set(connectionId, opening)
-    return opening
   }
 }
 
