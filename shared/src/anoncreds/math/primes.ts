@@ -103,7 +103,10 @@ export const MIN_SAFE_PRIME_BITS = 16
 /** The search sieves by the odd primes below this bound (82,024 primes). */
 const SIEVE_BOUND = 1 << 20
 
-/** Candidates sieved at once, from one random start (2^18–2^20 measured alike; a window of 2^19 holds a 1,025-bit safe prime about 94 % of the time). */
+/**
+ * Candidates sieved at once, from one random start: a window of 2^19 holds a 1,025-bit safe prime
+ * about 94 % of the time (2^18–2^20 measured alike, bench/README.md "anoncreds").
+ */
 const SIEVE_WINDOW = 1 << 19
 
 /** The odd primes below `SIEVE_BOUND`, as numbers and as bigints (for `start % r`). */
@@ -112,7 +115,7 @@ interface SieveTable {
   bigPrimes: bigint[]
 }
 
-// built on a thread's first search (about 15 ms) and kept for the thread's later ones
+// built on a thread's first search (about 20 ms) and kept for the thread's later ones
 let sieveTable: SieveTable | undefined
 
 function oddSmallPrimes(): SieveTable {
