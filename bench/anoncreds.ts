@@ -15,17 +15,22 @@
  * BigInt alone (as workerd runs), call by call alternately; createPresentation /
  * verifyPresentation on the wasm build, and the ratios ours / wasm; one BigInt 2,050-bit
  * multiplication and reduction (the unit of the engine's costs); one BN254 pairing (what
- * revocation verification is made of: eight double pairings per sub-proof). Every timed call is
+ * revocation verification is made of: eight double pairings per sub-proof); one 1,025-bit safe
+ * prime from our search (`generateSafePrime`, what the key workers run) and from OpenSSL's
+ * `generatePrimeSync(1025, { safe: true })`, alternately (`PRIME_RUNS` each, after one warm-up
+ * call of each, which builds our sieve table). Every timed call is
  * reported as wall time and as the process's CPU time (`process.cpuUsage`), which a shared,
  * loaded machine inflates less. JSON parsing is outside the timed calls on both sides.
  * Targets: verify <= 20 ms, present <= 20 ms, faster than the wasm build; creation <= 2 s.
  */
+import { generatePrimeSync } from 'node:crypto'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { ObjectHandle } from '@hyperledger/anoncreds-shared'
 import { CredentialKeyWorkers } from '../agent-node/src/anoncreds-registry/key-generation/CredentialKeyWorkers.ts'
 import { credentialKeyAttributeNames } from '../shared/src/anoncreds/lib/index.ts'
 import { createAnoncredsEngine } from '../shared/src/anoncreds/lib/index.ts'
-import { opensslPower, randomBits } from '../shared/src/anoncreds/math/index.ts'
+import { SAFE_PRIME_BITS } from '../shared/src/anoncreds/issuance/index.ts'
+import { generateSafePrime, opensslPower, randomBits } from '../shared/src/anoncreds/math/index.ts'
 import { useNativePower } from '../shared/src/anoncreds/proof/index.ts'
 import { G1, G2, pair, R } from '../shared/src/anoncreds/revocation/index.ts'
 import { type Json, loadIdentusAnoncreds } from '@parley/shared/testing/anoncreds/identus'
@@ -33,6 +38,7 @@ import { ms, summarize, type LatencySummary } from './stats.ts'
 
 const RUNS = Number(process.env.ANONCREDS_BENCH_RUNS ?? 20)
 const KEY_RUNS = 5
+const PRIME_RUNS = 20
 const BLOCKING_KEY_RUNS = 2
 const WARMUP = 2
 const TARGET_VERIFY_MS = 20
@@ -108,6 +114,14 @@ async function withLoopDelay(fn: () => Promise<unknown>): Promise<{ wall: number
   return { wall, delayP99: delay.percentile(99) / 1e6 }
 }
 
+/** One 1,025-bit safe prime per sample: our search and OpenSSL's, one after the other. */
+function safePrimeSamples(): Record<'ours' | 'openssl', Samples> {
+  return timeAlternately(PRIME_RUNS, 1, {
+    ours: { before: () => {}, fn: () => generateSafePrime(SAFE_PRIME_BITS) },
+    openssl: { before: () => {}, fn: () => generatePrimeSync(SAFE_PRIME_BITS, { safe: true, bigint: true }) },
+  })
+}
+
 /** One optimal-ate pairing on AMCL's BN254 of random points, per sample. */
 function pairingSamples(): Samples {
   const scalar = () => (randomBits(256) % (R - 1n)) + 1n
@@ -140,6 +154,8 @@ export interface AnoncredsBenchResult {
   bigint: Record<'createPresentation' | 'verifyPresentation', TimedSummary>
   wasm: Record<'createPresentation' | 'verifyPresentation', TimedSummary>
   revocation: Record<'pairing', TimedSummary>
+  /** One 1,025-bit safe prime: `generateSafePrime` against OpenSSL's `generatePrimeSync`. */
+  safePrime: Record<'ours' | 'openssl', TimedSummary>
   /** CPU µs of one 2,050-bit `a * b % n` in BigInt. */
   multiplicationMicros: number
 }
@@ -333,6 +349,7 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
     bigint: { createPresentation: summarizeSamples(presentSamples.bigint), verifyPresentation: summarizeSamples(verifySamples.bigint) },
     wasm: { createPresentation: summarizeSamples(wasmPresentSamples), verifyPresentation: summarizeSamples(wasmVerifySamples) },
     revocation: { pairing: summarizeSamples(pairingSamples()) },
+    safePrime: (({ ours, openssl }) => ({ ours: summarizeSamples(ours), openssl: summarizeSamples(openssl) }))(safePrimeSamples()),
     multiplicationMicros: multiplicationMicros(),
   }
 }
@@ -373,5 +390,9 @@ export async function runAnoncreds(): Promise<void> {
   row('identus wasm createPresentation', r.wasm.createPresentation)
   row('identus wasm verifyPresentation', r.wasm.verifyPresentation)
   row('ours BN254 pairing (revocation)', r.revocation.pairing)
+  const prime = (label: string, s: LatencySummary) => `${label} median ${ms(s.p50)}, mean ${ms(s.mean)}, max ${ms(s.p99)}`
+  console.log(
+    `safe prime (${SAFE_PRIME_BITS} bits), CPU (n=${r.safePrime.ours.cpu.n} each, alternately): ${prime('ours', r.safePrime.ours.cpu)}; ${prime('OpenSSL generatePrimeSync', r.safePrime.openssl.cpu)}; ours/OpenSSL mean ${(r.safePrime.ours.cpu.mean / r.safePrime.openssl.cpu.mean).toFixed(2)}x`,
+  )
   console.log(`BigInt 2,050-bit a * b % n: ${r.multiplicationMicros.toFixed(2)} µs CPU`)
 }

@@ -1,14 +1,18 @@
+import { checkPrimeSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
+  bigintPrimality,
   bigIntToBytes,
   bytesToBigInt,
   fourSquares,
   generateSafePrime,
   hashBigInts,
   isProbablePrime,
+  MIN_SAFE_PRIME_BITS,
   modInverse,
   modPow,
   modPowCrt,
+  type PrimalityBackend,
   randomBits,
   randomInRange,
 } from '../../src/anoncreds/math/index.ts'
@@ -57,6 +61,43 @@ describe('anoncreds math', () => {
     expect(p.toString(2)).toHaveLength(128)
     expect(isProbablePrime(p)).toBe(true)
     expect(isProbablePrime((p - 1n) / 2n)).toBe(true)
+  })
+
+  it('a 1,025-bit safe prime from the runtime backend passes OpenSSL with full rounds, top two bits set', () => {
+    const p = generateSafePrime(1025)
+    expect(p.toString(2)).toMatch(/^11[01]{1023}$/)
+    expect(checkPrimeSync(p, { checks: 64 })).toBe(true)
+    expect(checkPrimeSync((p - 1n) / 2n, { checks: 64 })).toBe(true)
+  })
+
+  it('two searches give different safe primes', () => {
+    expect(generateSafePrime(512)).not.toBe(generateSafePrime(512))
+  })
+
+  it('the BigInt backend alone gives a safe prime, confirmed by its full test for both halves', () => {
+    const confirmed: bigint[] = []
+    const backend: PrimalityBackend = {
+      pow: bigintPrimality.pow,
+      isPrime: (candidate) => {
+        confirmed.push(candidate)
+        return bigintPrimality.isPrime(candidate)
+      },
+    }
+    const p = generateSafePrime(256, backend)
+    expect(p.toString(2)).toMatch(/^11[01]{254}$/)
+    expect(checkPrimeSync(p, { checks: 64 })).toBe(true)
+    expect(checkPrimeSync((p - 1n) / 2n, { checks: 64 })).toBe(true)
+    expect(confirmed.slice(-2)).toEqual([(p - 1n) / 2n, p])
+  })
+
+  it('small sizes stay exact and safe; sizes below the minimum are refused', () => {
+    for (let i = 0; i < 20; i++) {
+      const p = generateSafePrime(MIN_SAFE_PRIME_BITS)
+      expect(p.toString(2)).toHaveLength(MIN_SAFE_PRIME_BITS)
+      expect(checkPrimeSync(p) && checkPrimeSync((p - 1n) / 2n)).toBe(true)
+    }
+    expect(() => generateSafePrime(MIN_SAFE_PRIME_BITS - 1)).toThrow(RangeError)
+    expect(() => generateSafePrime(512.5)).toThrow(RangeError)
   })
 
   it('bytes round-trip as minimal big-endian, zero as no bytes', () => {

@@ -1,7 +1,7 @@
 /**
  * Issuer key generation for AnonCreds credential definitions off the event loop. Credo calls the
- * engine's synchronous `createCredentialDefinition`, which would spend seconds on two safe primes
- * and freeze the agent meanwhile; `prepare` makes the keys in worker threads first (the two
+ * engine's synchronous `createCredentialDefinition`, which would spend about a second (random in
+ * length) on two safe primes and freeze the agent meanwhile; `prepare` makes the keys in worker threads first (the two
  * primes in parallel, or taken from the reserve of primes searched ahead of time, then the key
  * and its correctness proof) and hands them to the engine's `preparedKeys`, so the synchronous
  * call that follows only stores them.

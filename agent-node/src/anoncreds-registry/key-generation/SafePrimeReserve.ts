@@ -1,9 +1,9 @@
 /**
  * Safe primes searched ahead of time, so a credential definition does not wait for its two
- * 1,025-bit safe-prime searches (0.15–5 s each, random in length). The reserve holds the
- * Sophie Germain halves p' (secret key material: kept only in this process's memory, never
- * logged, never stored) and refills one search at a time, in the background, while filling is
- * on. Taking pauses the refill, so the searches of a credential definition being made never
+ * 1,025-bit safe-prime searches (0.2–0.3 s CPU each at the median, up to about 2 s: random in
+ * length). The reserve holds the Sophie Germain halves p' (secret key material: kept only in
+ * this process's memory, never logged, never stored) and refills one search at a time, in the
+ * background, while filling is on. Taking pauses the refill, so the searches of a credential definition being made never
  * compete with it for the worker threads; the caller resumes it with `fill()` afterwards.
  */
 

@@ -7,7 +7,7 @@
  */
 import { credentialKeysFromPrimes, safePrimeHalf, type CredentialKeys } from '../../../../shared/src/anoncreds/issuance/index.ts'
 
-/** Task `safePrimeHalf`: p' of one new 1025-bit safe prime (seconds). */
+/** Task `safePrimeHalf`: p' of one new 1025-bit safe prime (about 0.2–0.3 s CPU at the median, random in length). */
 export function safePrime(): bigint {
   return safePrimeHalf()
 }

@@ -1,6 +1,6 @@
 /**
  * Issuer keys made ahead of the synchronous `createCredentialDefinition` of the `Anoncreds`
- * interface. Key generation takes seconds (two safe primes); a caller that can wait
+ * interface. Key generation takes about a second (two safe primes); a caller that can wait
  * asynchronously (agent-node's worker threads) makes the keys elsewhere, hands them in here, and
  * the engine's `createCredentialDefinition` for the same attribute list then takes them instead of
  * generating keys on the calling thread. Each prepared key is used once.
