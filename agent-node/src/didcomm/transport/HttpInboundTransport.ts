@@ -4,7 +4,9 @@
  *
  * `POST /` with `Content-Type: application/didcomm-envelope-enc` (or the legacy
  * `application/ssi-agent-wire`) and a JWE body:
- * - 200 with the reply envelope when the message asked for return routing and the agent answered,
+ * - 200 with the reply envelope when the message asked for return routing and the agent answered
+ *   (with return routing `all`, the reply may be any message for the connection: it is sent even
+ *   when the request's own message then failed, rather than lost),
  * - 202 with no body when it was accepted and nothing came back on this request,
  * - 400 with a JSON error for a body that is not a DIDComm envelope or cannot be unpacked,
  * - 413 for a body larger than the envelope limit (`envelope.ts`; the public app refuses it while
@@ -85,13 +87,16 @@ export class HttpInboundTransport implements DidCommInboundTransport {
       failure = await this.inbox.processNow(check.envelope, session)
     } finally {
       transportService.removeSession(session)
+      session.closed = true
     }
     if (failure) {
       this.log.log('warn', 'http-unprocessed', { err: failure }, 'rejected inbound DIDComm message')
       this.reportRejected(agentContext, failure.message)
-      return c.json({ error: `message could not be processed: ${failure.message}` }, 400)
+      // A message the agent already sent on this session (another message for the connection can
+      // take the one reply an HTTP request has, and the request's own reply then fails) is
+      // delivered, not dropped with the error: the agent counts it as sent.
+      if (!session.reply) return c.json({ error: `message could not be processed: ${failure.message}` }, 400)
     }
-    session.closed = true
     if (!session.reply) return c.body(null, 202)
     return c.body(JSON.stringify(session.reply), 200, { 'content-type': session.contentType })
   }
