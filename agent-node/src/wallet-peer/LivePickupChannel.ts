@@ -3,7 +3,7 @@
  * over the socket it opened to the agent. After DID Exchange the agent closes that socket (the
  * `complete` message has no return route), so the channel is opened again, with live delivery
  * on and the queue collected, whenever the wallet's socket to the agent closes. `WalletPeer`
- * receives through it, and so do the plain Credo wallets of the benchmarks.
+ * receives through it.
  */
 import type { Agent } from '@credo-ts/core'
 import { type DidCommMessagePickupApi, type DidCommOutboundWebSocketClosedEvent, DidCommTransportEventTypes } from '@credo-ts/didcomm'
