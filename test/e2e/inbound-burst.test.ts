@@ -93,10 +93,12 @@ describe('inbound DIDComm bursts', () => {
   })
 
   it('loses nothing it read when killed with SIGKILL mid-burst: the stored envelopes are processed after the restart', async () => {
-    void burst('second')
-    // kill once the inbox holds a backlog (read from the database while agent-node runs)
+    // kill once the inbox holds a backlog of this burst (read from the database while agent-node
+    // runs): the first burst's envelopes are gone first (processed ones are deleted in batches)
     const watcher = await openDatabase(join(stack.dataDir, 'agent.sqlite'))
     try {
+      await until(async () => (await inboxSize(watcher)) === 0, 60_000)
+      void burst('second')
       const deadline = Date.now() + 60_000
       while ((await inboxSize(watcher)) < BACKLOG && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
       await stack.kill()
