@@ -9,17 +9,19 @@ import { modPow } from './bigint.ts'
 import { opensslPower } from './native-power.ts'
 import { randomBits, randomInRange } from './random.ts'
 
-const SMALL_PRIMES: number[] = (() => {
-  const limit = 20_000
-  const sieve = new Uint8Array(limit)
-  const primes: number[] = []
-  for (let i = 2; i < limit; i++) {
-    if (sieve[i]) continue
-    primes.push(i)
-    for (let j = i * i; j < limit; j += i) sieve[j] = 1
+/** The odd primes below `limit` (sieve of Eratosthenes over the odd numbers). */
+function oddPrimesBelow(limit: number): number[] {
+  const composite = new Uint8Array(limit)
+  const found: number[] = []
+  for (let i = 3; i < limit; i += 2) {
+    if (composite[i]) continue
+    found.push(i)
+    for (let j = i * i; j < limit; j += 2 * i) composite[j] = 1
   }
-  return primes
-})()
+  return found
+}
+
+const SMALL_PRIMES: number[] = [2, ...oddPrimesBelow(20_000)]
 
 /** Miller–Rabin with `rounds` random bases (error < 4^-rounds), after trial division. */
 export function isProbablePrime(candidate: bigint, rounds = 40): boolean {
@@ -120,13 +122,7 @@ let sieveTable: SieveTable | undefined
 
 function oddSmallPrimes(): SieveTable {
   if (sieveTable) return sieveTable
-  const composite = new Uint8Array(SIEVE_BOUND)
-  const found: number[] = []
-  for (let i = 3; i < SIEVE_BOUND; i += 2) {
-    if (composite[i]) continue
-    found.push(i)
-    for (let j = i * i; j < SIEVE_BOUND; j += 2 * i) composite[j] = 1
-  }
+  const found = oddPrimesBelow(SIEVE_BOUND)
   sieveTable = { primes: Uint32Array.from(found), bigPrimes: found.map(BigInt) }
   return sieveTable
 }
