@@ -3,7 +3,7 @@
  * over the socket it opened to the agent. After DID Exchange the agent closes that socket (the
  * `complete` message has no return route), so the channel is opened again, with live delivery
  * on and the queue collected, whenever the wallet's socket to the agent closes. `WalletPeer`
- * receives through it.
+ * receives through it, and so do the plain Credo wallets of the chat benchmark.
  */
 import type { Agent } from '@credo-ts/core'
 import { type DidCommMessagePickupApi, type DidCommOutboundWebSocketClosedEvent, DidCommTransportEventTypes } from '@credo-ts/didcomm'
@@ -18,10 +18,14 @@ const SOCKET_SETTLE_MS = 500
 /** Milliseconds between attempts to reopen the live pickup channel while the agent is unreachable. */
 const LIVE_CHANNEL_RETRY_MS = 500
 
-/** What the channel needs of a Credo agent: its events and the message pickup API. */
-export type PickupAgent = Pick<Agent, 'events'> & { modules: { didcomm: { messagePickup: DidCommMessagePickupApi } } }
+/** What the channel needs of a Credo agent: its events, whether it runs, and the message pickup API. */
+export type PickupAgent = Pick<Agent, 'events' | 'isInitialized'> & { modules: { didcomm: { messagePickup: DidCommMessagePickupApi } } }
 
-/** Keeps the live pickup channel of every connection of one wallet agent open until `stop`. */
+/**
+ * Keeps the live pickup channel of every connection of one wallet agent open until `stop`, or
+ * until the agent shuts down: its transports close every socket then, and a channel reopened on
+ * a stopped agent could only fail and be retried forever.
+ */
 export class LivePickupChannel {
   /** Live-channel openings under way, per connection, so concurrent triggers share one. */
   private readonly opening = new Map<string, Promise<void>>()
@@ -38,7 +42,7 @@ export class LivePickupChannel {
     private readonly logger?: Logger,
   ) {
     agent.events.on<DidCommOutboundWebSocketClosedEvent>(DidCommTransportEventTypes.DidCommOutboundWebSocketClosedEvent, ({ payload }) => {
-      if (payload.connectionId && !this.stopped) void this.open(payload.connectionId, { socketClosed: true })
+      if (payload.connectionId && this.active) void this.open(payload.connectionId, { socketClosed: true })
     })
   }
 
@@ -67,6 +71,11 @@ export class LivePickupChannel {
     this.stopped = true
   }
 
+  /** Whether channels are still kept open: not stopped, and the agent still running. */
+  private get active(): boolean {
+    return !this.stopped && this.agent.isInitialized
+  }
+
   /**
    * Reopens the socket to the agent in live pickup mode and collects anything queued meanwhile;
    * retries every `LIVE_CHANNEL_RETRY_MS` while the agent is unreachable, as a phone wallet does.
@@ -82,13 +91,14 @@ export class LivePickupChannel {
         await pickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
         await pickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
       } catch (error) {
+        if (!this.active) return
         this.logger?.warn({ connectionId, err: error }, 'could not open the live pickup channel; trying again')
         setTimeout(() => {
-          if (!this.stopped) void this.open(connectionId)
+          if (this.active) void this.open(connectionId)
         }, LIVE_CHANNEL_RETRY_MS).unref()
       } finally {
         this.opening.delete(connectionId)
-        if (this.reopenAfter.delete(connectionId) && !this.stopped) void this.open(connectionId)
+        if (this.reopenAfter.delete(connectionId) && this.active) void this.open(connectionId)
       }
     })()
     this.opening.set(connectionId, opening)
