@@ -5,11 +5,14 @@
  * anchor, the same echo between two plain Credo 0.6.3 agents ("plain", `plain-credo.ts`).
  * Sequential (one message in flight, after a warm-up) and concurrent (`BENCH_WALLETS` wallets at
  * once, each waiting for its reply), all in one run; CPU time of this process per round trip
- * (workerd is another process).
+ * (workerd is another process). The wallets are plain Credo agents on every path
+ * (`BENCH_WALLET=plain`, the default), so the ratios compare the echoing agents alone;
+ * `BENCH_WALLET=peer` uses Parley's `WalletPeer` (its SQLite wallet, all its protocols) towards
+ * agent-node instead, as the figures before 2026-11-25 did.
  */
 import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
-import { CONNECTING_AT_ONCE, startPlainCredoEcho, type PlainWallet } from './plain-credo.ts'
-import { startBenchStack } from './stack.ts'
+import { CONNECTING_AT_ONCE, connectPlainWallets, startPlainCredoEcho, type PlainAgent, type PlainWallet } from './plain-credo.ts'
+import { startBenchStack, type BenchStack } from './stack.ts'
 import { WalletPeer } from '../agent-node/src/wallet-peer/WalletPeer.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
@@ -18,6 +21,7 @@ import { inBatches, ms, summarize, type LatencySummary } from './stats.ts'
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500)
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 50)
 const PER_WALLET = Number(process.env.BENCH_PER_WALLET ?? 10)
+const WALLET_KIND = process.env.BENCH_WALLET ?? 'plain'
 const WARMUP = 20
 
 /** One path's figures: latency, round trips per second and this process's CPU ms per round trip. */
@@ -62,6 +66,20 @@ function peerRoundTrips(wallet: WalletPeer, connectionId: string): PlainWallet {
   }
 }
 
+/** The stack's wallet and `WALLETS - 1` more `WalletPeer`s (pushed to `peers`) connected to agent-node. */
+async function peerWallets(stack: BenchStack, peers: WalletPeer[], invitationUrl: () => Promise<string>): Promise<PlainWallet[]> {
+  const logger = createLogger('error', 'bench')
+  const others = await inBatches(WALLETS - 1, CONNECTING_AT_ONCE, async (i) => {
+    const peer = await WalletPeer.create({ label: `bench wallet ${i + 1}`, logger })
+    peers.push(peer)
+    const greeting = peer.nextText(() => true, 60_000)
+    const id = await peer.connect(await invitationUrl(), 60_000)
+    await greeting
+    return peerRoundTrips(peer, id)
+  })
+  return [peerRoundTrips(stack.wallet, stack.connectionId), ...others]
+}
+
 export interface ChatRoundTripFigures {
   sequential: { plain: PathFigures; raw: PathFigures; full: PathFigures }
   concurrent: { plain: PathFigures; raw: PathFigures; full: PathFigures }
@@ -81,21 +99,17 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
 
   const llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
   const stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' })
-  const { node, wallet, connectionId } = stack
+  const { node } = stack
   const peers: WalletPeer[] = []
+  const plainWallets: PlainAgent[] = []
+  const invitationUrl = async () =>
+    ((await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }).url
   try {
-    const logger = createLogger('error', 'bench')
-    const others = await inBatches(WALLETS - 1, CONNECTING_AT_ONCE, async (i) => {
-      const peer = await WalletPeer.create({ label: `bench wallet ${i + 1}`, logger })
-      peers.push(peer)
-      const { url } = (await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }
-      const greeting = peer.nextText(() => true, 60_000)
-      const id = await peer.connect(url, 60_000)
-      await greeting
-      return peerRoundTrips(peer, id)
-    })
-    const first = peerRoundTrips(wallet, connectionId)
-    const all = [first, ...others]
+    const all =
+      WALLET_KIND === 'peer'
+        ? await peerWallets(stack, peers, invitationUrl)
+        : await connectPlainWallets(WALLETS, plainWallets, invitationUrl)
+    const first = all[0]!
 
     // Full path through the tunnel and the Durable Object.
     await sequential(first, 'warm-up', WARMUP)
@@ -123,6 +137,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
     }
   } finally {
     for (const peer of peers) await peer.stop()
+    for (const agent of plainWallets) await agent.shutdown().catch(() => undefined)
     await stack.stop()
     await llm.close()
   }
@@ -132,7 +147,9 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`
 
 /** Prints the figures of `chatRoundTrip`. */
 export async function runChatRoundTrip(): Promise<void> {
-  console.log(`chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once`)
+  console.log(
+    `chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once; wallets towards agent-node: ${WALLET_KIND === 'peer' ? 'WalletPeer' : 'plain Credo'}`,
+  )
   const figures = await chatRoundTrip()
   for (const [mode, paths] of Object.entries(figures)) {
     const row = (f: PathFigures) => ({

@@ -4,11 +4,15 @@
  * KMS over Credo's in-memory key storage), records in memory (`InMemoryStorageService` below:
  * `@credo-ts/core` 0.6.3 ships none), the echo agent listening on WebSocket, the wallet agents
  * without an endpoint receiving through message pickup v2 live mode, as `WalletPeer` does.
+ * The same plain wallets also talk to agent-node (`connectPlainWallets`), so every path of the
+ * benchmark has the same wallet side and the ratios compare the echoing agents alone.
  */
 import { randomBytes } from 'node:crypto'
 import {
   Agent,
+  DidsModule,
   InjectionSymbols,
+  JwkDidResolver,
   JsonTransformer,
   Kms,
   RecordNotFoundError,
@@ -32,6 +36,9 @@ import {
   type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import { DidCommWsInboundTransport, NodeInMemoryKeyManagementStorage, agentDependencies } from '@credo-ts/node'
+import { WebDidResolver } from '../agent-node/src/did/WebDidResolver.ts'
+import { LivePickupChannel } from '../agent-node/src/wallet-peer/LivePickupChannel.ts'
+import { ReceiptsModule } from '../agent-node/src/didcomm/protocols/receipts/ReceiptsModule.ts'
 import { ParleyKeyManagementService } from '../agent-node/src/wallet/kms/index.ts'
 import { freePort } from '../scripts/local-stack.ts'
 import { inBatches } from './stats.ts'
@@ -107,6 +114,13 @@ function plainAgent(label: string, endpoints: string[], port?: number) {
     config: { label, autoUpdateStorageOnStartup: true } as never,
     dependencies: agentDependencies,
     modules: {
+      // agent-node acknowledges texts with 2060.io receipts; without the protocol a wallet would
+      // answer each with a problem report (an extra message agent-node pays for). The echo agent
+      // never receives receipts, so the anchor is unchanged by it.
+      receipts: new ReceiptsModule(),
+      // agent-node's invitation names its public did:webvh, which Credo 0.6.3 cannot resolve
+      // itself; resolved once, while connecting.
+      dids: new DidsModule({ resolvers: [new WebDidResolver(fetch), new JwkDidResolver()] }),
       storage: new InMemoryStorageModule(),
       kms: new Kms.KeyManagementModule({ backends: [new ParleyKeyManagementService(new NodeInMemoryKeyManagementStorage())] }),
       didcomm: new DidCommModule({
@@ -121,7 +135,8 @@ function plainAgent(label: string, endpoints: string[], port?: number) {
     },
   })
 }
-type PlainAgent = ReturnType<typeof plainAgent>
+/** A plain Credo agent as `plainAgent` makes it. */
+export type PlainAgent = ReturnType<typeof plainAgent>
 
 /** A plain Credo wallet connected to the echo agent; `roundTrip` sends a text and waits for its echo. */
 export interface PlainWallet {
@@ -149,11 +164,9 @@ export async function startPlainCredoEcho(walletCount: number): Promise<PlainCre
     for (const agent of agents.reverse()) await agent.shutdown().catch(() => undefined)
   }
   try {
-    const wallets = await inBatches(walletCount, CONNECTING_AT_ONCE, async (i) => {
-      const agent = plainAgent(`plain wallet ${i}`, [])
-      agents.push(agent)
-      await agent.initialize()
-      return connectWallet(echo, agent)
+    const wallets = await connectPlainWallets(walletCount, agents, async () => {
+      const { outOfBandInvitation } = await echo.modules.didcomm.oob.createInvitation()
+      return outOfBandInvitation.toUrl({ domain: 'https://example.org' })
     })
     return { wallets, stop }
   } catch (error) {
@@ -162,10 +175,28 @@ export async function startPlainCredoEcho(walletCount: number): Promise<PlainCre
   }
 }
 
-async function connectWallet(echo: PlainAgent, agent: PlainAgent): Promise<PlainWallet> {
+/**
+ * Starts `count` plain Credo wallets (pushed to `agents`, so the caller shuts them down) and
+ * connects each through an out-of-band invitation URL from `invitationUrl`.
+ */
+export async function connectPlainWallets(
+  count: number,
+  agents: PlainAgent[],
+  invitationUrl: () => Promise<string>,
+): Promise<PlainWallet[]> {
+  return inBatches(count, CONNECTING_AT_ONCE, async (i) => {
+    const agent = plainAgent(`plain wallet ${i}`, [])
+    agents.push(agent)
+    await agent.initialize()
+    return connectWallet(agent, await invitationUrl())
+  })
+}
+
+async function connectWallet(agent: PlainAgent, invitationUrl: string): Promise<PlainWallet> {
   const waiting = new Map<string, () => void>()
   agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
     if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+    // the echo ends with the text sent ("echo: <text>" from both echo agents and the scripted model)
     const content = payload.message.content.replace(/^echo: /, '')
     waiting.get(content)?.()
     waiting.delete(content)
@@ -175,13 +206,10 @@ async function connectWallet(echo: PlainAgent, agent: PlainAgent): Promise<Plain
       if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
     })
   })
-  const { outOfBandInvitation } = await echo.modules.didcomm.oob.createInvitation()
-  await agent.modules.didcomm.oob.receiveInvitation(outOfBandInvitation, { label: 'plain wallet' })
+  await agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: 'plain wallet' })
   const connectionId = await completed
-  // As WalletPeer: the exchange socket closes after `complete`; receive through live pickup.
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  await agent.modules.didcomm.messagePickup.setLiveDeliveryMode({ connectionId, protocolVersion: 'v2', liveDelivery: true })
-  await agent.modules.didcomm.messagePickup.pickupMessages({ connectionId, protocolVersion: 'v2' })
+  // As WalletPeer and phone wallets do: receive through live pickup, reopened whenever the socket closes.
+  await new LivePickupChannel(agent).afterConnect(connectionId)
   return {
     roundTrip: async (text) => {
       const content = `${text} ${randomBytes(4).toString('hex')}`
