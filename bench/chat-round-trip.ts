@@ -108,7 +108,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
     const all =
       WALLET_KIND === 'peer'
         ? await peerWallets(stack, peers, invitationUrl)
-        : await connectPlainWallets(WALLETS, plainWallets, invitationUrl)
+        : await connectPlainWallets(WALLETS, plainWallets, invitationUrl, { greeted: true })
     const first = all[0]!
 
     // Full path through the tunnel and the Durable Object.

@@ -175,27 +175,38 @@ export async function startPlainCredoEcho(walletCount: number): Promise<PlainCre
   }
 }
 
+/** How long a wallet waits for the agent's greeting after connecting, in milliseconds. */
+const GREETING_TIMEOUT_MS = 60_000
+
 /**
  * Starts `count` plain Credo wallets (pushed to `agents`, so the caller shuts them down) and
- * connects each through an out-of-band invitation URL from `invitationUrl`.
+ * connects each through an out-of-band invitation URL from `invitationUrl`. `greeted`: each then
+ * waits for the agent's first text (agent-node's conversation greets every new connection).
+ * @throws when a greeting does not arrive within `GREETING_TIMEOUT_MS`
  */
 export async function connectPlainWallets(
   count: number,
   agents: PlainAgent[],
   invitationUrl: () => Promise<string>,
+  { greeted = false } = {},
 ): Promise<PlainWallet[]> {
   return inBatches(count, CONNECTING_AT_ONCE, async (i) => {
     const agent = plainAgent(`plain wallet ${i}`, [])
     agents.push(agent)
     await agent.initialize()
-    return connectWallet(agent, await invitationUrl())
+    return connectWallet(agent, await invitationUrl(), greeted)
   })
 }
 
-async function connectWallet(agent: PlainAgent, invitationUrl: string): Promise<PlainWallet> {
+async function connectWallet(agent: PlainAgent, invitationUrl: string, greeted: boolean): Promise<PlainWallet> {
   const waiting = new Map<string, () => void>()
+  let greeting: (() => void) | undefined
+  const greetingReceived = new Promise<void>((resolve) => {
+    greeting = resolve
+  })
   agent.events.on<DidCommBasicMessageStateChangedEvent>(DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged, ({ payload }) => {
     if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+    greeting?.()
     // the echo ends with the text sent ("echo: <text>" from both echo agents and the scripted model)
     const content = payload.message.content.replace(/^echo: /, '')
     waiting.get(content)?.()
@@ -210,6 +221,16 @@ async function connectWallet(agent: PlainAgent, invitationUrl: string): Promise<
   const connectionId = await completed
   // As WalletPeer and phone wallets do: receive through live pickup, reopened whenever the socket closes.
   await new LivePickupChannel(agent).afterConnect(connectionId)
+  if (greeted) {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no greeting on connection ${connectionId} within ${GREETING_TIMEOUT_MS} ms`)),
+        GREETING_TIMEOUT_MS,
+      )
+    })
+    await Promise.race([greetingReceived, timeout]).finally(() => clearTimeout(timer))
+  }
   return {
     roundTrip: async (text) => {
       const content = `${text} ${randomBytes(4).toString('hex')}`
