@@ -200,6 +200,25 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     return id
   }
 
+  /**
+   * Makes messages this instance took for a delivery that could not be sent (`sending`, by their
+   * queue ids) `pending` again, to go with the connection's next delivery or pickup, and notes
+   * that they wait.
+   */
+  async release(connectionId: string, messageIds: string[]): Promise<void> {
+    if (messageIds.length === 0) return
+    await execute(
+      this.database,
+      sql`UPDATE didcomm_pickup_queue SET state = 'pending', instance_id = NULL
+      WHERE connection_id = ${connectionId} AND state = 'sending' AND instance_id = ${this.instanceId}
+        AND id IN (${sql.join(
+          messageIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+    )
+    this.noteWaiting(connectionId)
+  }
+
   /** Deletes messages the wallet confirmed. */
   async removeMessages(agentContext: AgentContext, options: { connectionId: string; messageIds: string[] }): Promise<void> {
     if (options.messageIds.length === 0) return

@@ -7,11 +7,14 @@
  * joins the queue behind them, and `pickup-relay.ts` delivers the queue, in order, to the
  * wallet's live session if it has one.
  *
- * Messages of the pickup protocol itself (deliveries, status) are sent as Credo sends them.
+ * Messages of the pickup protocol itself (deliveries, status) are sent as Credo sends them. A
+ * delivery that cannot be sent gives its messages back to the queue: Credo takes them from the
+ * queue before it sends the delivery, and only the wallet's `messages-received` removes them.
  */
 import { DidKey, type DependencyManager, EventEmitter, injectable, type Module } from '@credo-ts/core'
 import {
   DidCommEnvelopeService,
+  DidCommMessageDeliveryV2Message,
   DidCommEventTypes,
   DidCommMessageSender,
   type DidCommMessageSentEvent,
@@ -41,6 +44,15 @@ export class OrderedMessageSender extends DidCommMessageSender {
   ): Promise<void> {
     const { agentContext, connection, message } = outboundMessageContext
     const queue = agentContext.resolve<DatabaseQueueTransportRepository>(PICKUP_QUEUE)
+    if (connection && message instanceof DidCommMessageDeliveryV2Message) {
+      try {
+        return await super.sendMessage(outboundMessageContext, options)
+      } catch (error) {
+        // the attachments are the queued messages, by their queue id
+        await queue.release(connection.id, message.appendedAttachments?.map((attachment) => attachment.id) ?? [])
+        throw error
+      }
+    }
     const session =
       connection && message.allowQueueTransport && !message.type.startsWith(PICKUP_PROTOCOL) && queue.hasWaiting(connection.id)
         ? agentContext.resolve(DidCommTransportService).findSessionByConnectionId(connection.id)
