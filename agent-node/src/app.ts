@@ -123,9 +123,13 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
  * `unlock` releases the data folder; the returned node's `stop` calls it last.
  */
 async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: CleanupStack, unlock: () => void): Promise<AgentNode> {
+  // SQLite: commits do not wait for the disk; every way out of the process waits for
+  // `syncToDisk` instead (group commit, `database/disk-sync.ts`)
   const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'), {
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
+    syncOnCommit: false,
   })
+  const syncToDisk = () => database.syncToDisk()
   cleanup.defer('database', () => database.close())
   const cluster = await Cluster.open(database, {
     instanceId: config.cluster.instanceId,
@@ -149,6 +153,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     storageService: wallet.storageService,
     fetch: guard.fetch as typeof globalThis.fetch,
     pickupQueue,
+    syncToDisk,
     logger,
     logLevel: config.logLevel,
     maxFrameBytes: config.envelopeLimits.maxBytes,
@@ -195,6 +200,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     ? new TunnelClient({ ...config.tunnel, instanceId: cluster.instanceId }, messages, logger.child({ component: 'tunnel' }), {
         mcp,
         redactMessage: (connectionId, messageId) => redactReceivedMessage(agent, outbox, connectionId, messageId),
+        syncToDisk,
       })
     : undefined
   if (tunnel) await leased.addSubscriber(tunnel)
@@ -262,7 +268,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   presentationRequests.start()
   cleanup.defer('presentation requests', () => presentationRequests.stop())
 
-  const publicApp = createPublicApp(() => agent, transports, config, shortUrls, publicDid)
+  const publicApp = createPublicApp(() => agent, transports, config, shortUrls, publicDid, syncToDisk)
   publicApp.route('/', publicDidRoutes(didRecord))
   publicApp.route(
     '/',
@@ -279,6 +285,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   cleanup.defer('metrics', () => metrics.close())
   const adminApp = createAdminApp({
     agent,
+    syncToDisk,
     config,
     messages,
     logger,

@@ -5,6 +5,7 @@
  * "Authentication"); with ADMIN_API_TOKENS set it also requires a bearer token (`auth.ts`).
  */
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { syncBeforeAnswer } from '../http/sync-before-answer.ts'
 import { getCredentialExchange, listCredentialExchanges } from '../credentials/exchanges.ts'
 import { createCredentialOfferInvitation } from '../credentials/offers.ts'
 import { CredentialTypeTransfer } from '../credentials/transfer.ts'
@@ -40,12 +41,14 @@ import { vtRoutes } from './routes/vt.ts'
  * request first gets its request id and logger (`request-context.ts`), then passes the
  * Host/Origin check (`access.ts`), the bearer token check (`auth.ts`, with ADMIN_API_TOKENS)
  * and the body limits (`body-guard.ts`). Errors thrown by services become answers in one place,
- * `onError` (`errors.ts`).
+ * `onError` (`errors.ts`). Every answer leaves once what the request stored is durable
+ * (`syncBeforeAnswer`).
  */
 export function createAdminApp(deps: AdminDeps): OpenAPIHono<AdminEnv> {
   const { agent, config, publicDid } = deps
   const app = new OpenAPIHono<AdminEnv>({ defaultHook: validationHook })
   app.use(
+    syncBeforeAnswer(deps.syncToDisk),
     ...requestContext(deps.logger),
     adminAccess(config.adminAccess),
     new AdminTokens(config.adminApiTokens).middleware(),

@@ -34,4 +34,6 @@ export interface AdminDeps {
   presentationRequests: PresentationRequests
   /** Checks and calls URLs the controller hands over (callbacks). */
   guard: OutboundGuard
+  /** What every answer waits for: the commits made so far are durable (`Database.syncToDisk`). */
+  syncToDisk: () => Promise<void>
 }

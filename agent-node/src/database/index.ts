@@ -12,6 +12,7 @@ import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsq
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { redactedUrl } from '@parley/shared'
+import { DiskSync, syncWalFile } from './disk-sync.ts'
 
 /** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
 const BUSY_TIMEOUT_MS = 5_000
@@ -22,6 +23,14 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//
 interface DatabaseBase {
   /** Closes the connection (SQLite) or ends the pool (PostgreSQL); a second call does nothing. */
   close(): Promise<void>
+  /**
+   * Resolves once every commit made so far is durable (survives a power loss). Only a SQLite
+   * file opened with `syncOnCommit: false` has anything to do (`disk-sync.ts`: one `fdatasync`
+   * of its WAL, off the event loop, shared by the callers waiting); PostgreSQL and SQLite's
+   * default sync at each commit, and `:memory:` keeps nothing.
+   * @throws when the disk refuses to sync
+   */
+  syncToDisk(): Promise<void>
 }
 
 /** The embedded SQLite database (a file in `DATA_DIR`, or `:memory:`). */
@@ -55,9 +64,16 @@ export interface OpenDatabaseOptions {
    * a log line. Without it such errors are ignored (they would otherwise end the process).
    */
   onConnectionError?: (error: Error) => void
+  /**
+   * SQLite file only. `true` (the default): every commit waits for the disk (`synchronous =
+   * FULL`). `false`: commits do not wait (`synchronous = NORMAL`, one connection so the setting
+   * holds), and the caller makes them durable with `syncToDisk` before anything outside the
+   * process learns of them (agent-node: `disk-sync.ts`).
+   */
+  syncOnCommit?: boolean
 }
 
-async function openSqlite(path: string): Promise<SqliteDatabase> {
+async function openSqlite(path: string, syncOnCommit: boolean): Promise<SqliteDatabase> {
   let url = ':memory:'
   if (path !== ':memory:') {
     const file = resolve(path)
@@ -70,16 +86,26 @@ async function openSqlite(path: string): Promise<SqliteDatabase> {
     }
     url = `file:${file}`
   }
+  const deferSync = !syncOnCommit && url !== ':memory:'
   // `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one).
-  const client = createClient({ url, timeout: BUSY_TIMEOUT_MS })
+  // Deferred syncs need the PRAGMA on every connection: one connection, then (statements run
+  // synchronously, so one is all the pool ever needs; a replacement would sync at each commit).
+  const client = createClient({ url, timeout: BUSY_TIMEOUT_MS, ...(deferSync && { concurrency: 1 }) })
   try {
     if (url !== ':memory:') await client.execute('PRAGMA journal_mode = WAL')
+    if (deferSync) await client.execute('PRAGMA synchronous = NORMAL')
     await client.execute('PRAGMA foreign_keys = ON')
   } catch (error) {
     client.close() // not a database (or unreadable): leave no handle open
     throw error
   }
-  return { dialect: 'sqlite', db: drizzleLibsql(client), close: async () => client.close() }
+  const diskSync = deferSync ? new DiskSync(() => syncWalFile(url.slice('file:'.length))) : undefined
+  return {
+    dialect: 'sqlite',
+    db: drizzleLibsql(client),
+    close: async () => client.close(),
+    syncToDisk: () => diskSync?.wait() ?? Promise.resolve(),
+  }
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<PostgresDatabase> {
@@ -97,6 +123,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     dialect: 'postgres',
     db: drizzlePg(pool),
     pool,
+    syncToDisk: () => Promise.resolve(), // each commit is durable (the server's synchronous_commit)
     // idempotent, as libsql's close
     close: async () => {
       if (!pool.ending) await pool.end()
@@ -116,5 +143,5 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
  *   driver's error if the SQLite file cannot be opened.
  */
 export async function openDatabase(location: string, options: OpenDatabaseOptions = {}): Promise<Database> {
-  return POSTGRES_URL.test(location) ? openPostgres(location, options) : openSqlite(location)
+  return POSTGRES_URL.test(location) ? openPostgres(location, options) : openSqlite(location, options.syncOnCommit ?? true)
 }

@@ -63,6 +63,11 @@ export interface DidcommAgentOptions {
    * (`transport/OrderedMessageSender.ts`); Credo's in-memory queue, and its sender, when omitted.
    */
   pickupQueue?: DatabaseQueueTransportRepository
+  /**
+   * With `pickupQueue`: what the sender waits for before a message leaves (or joins the pickup
+   * queue), so a peer never sees what a power loss could undo (`Database.syncToDisk`).
+   */
+  syncToDisk?: () => Promise<void>
 }
 
 function modules(options: DidcommAgentOptions) {
@@ -103,7 +108,7 @@ function modules(options: DidcommAgentOptions) {
       mediationRecipient: false,
     }),
     // after `didcomm`: replaces its sender before the agent's APIs take it
-    ...(options.pickupQueue ? { pickupOrder: new OrderedPickupModule(options.pickupQueue) } : {}),
+    ...(options.pickupQueue ? { pickupOrder: new OrderedPickupModule(options.pickupQueue, options.syncToDisk) } : {}),
     questionAnswer: new QuestionAnswerModule(),
     actionMenu: new ActionMenuModule(),
     // 2060.io's protocols, spoken by the Hologram wallet (agent-node/src/didcomm/<protocol>/).

@@ -29,6 +29,7 @@ import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import { InvitationTooLongError, renderInvitationPage } from './qr-page.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
 import { shortUrlRoute } from '../short-urls/route.ts'
+import { syncBeforeAnswer } from '../http/sync-before-answer.ts'
 
 /** The inbound transports the public server feeds; hand them to the agent before it starts. */
 export interface PublicTransports {
@@ -47,16 +48,21 @@ export function createPublicTransports(inbox: InboundInbox, limits: EnvelopeLimi
   return { http: new HttpInboundTransport(inbox, limits, log), ws: new WsInboundTransport(socketServer, inbox, limits, log), socketServer }
 }
 
-/** The public app; `publicDid` (resolved, SCID included) is the DID the public invitation names. */
+/**
+ * The public app; `publicDid` (resolved, SCID included) is the DID the public invitation names;
+ * every answer waits for `syncToDisk` (`Database.syncToDisk`: what the request stored is durable).
+ */
 export function createPublicApp(
   agent: () => DidcommAgent,
   transports: PublicTransports,
   config: AgentNodeConfig,
   shortUrls: ShortUrls,
   publicDid: string,
+  syncToDisk: () => Promise<void>,
 ): Hono {
   const app = new Hono()
   app.use(
+    syncBeforeAnswer(syncToDisk),
     bodyLimit({
       maxSize: config.envelopeLimits.maxBytes,
       onError: (c) => c.json({ error: `body larger than ${config.envelopeLimits.maxBytes} bytes` }, 413, { connection: 'close' }),

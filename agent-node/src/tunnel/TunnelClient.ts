@@ -96,9 +96,10 @@ export class TunnelClient implements Subscriber {
     private readonly logger: Logger,
     /**
      * What commands other than `send-message` use: the stdio MCP servers (`mcp-stdio` commands
-     * reach them, what they write goes up as `mcp-stdio-message` frames) and `redactMessage`.
+     * reach them, what they write goes up as `mcp-stdio-message` frames) and `redactMessage`;
+     * and `syncToDisk`, what a command result waits for before it goes up (`Database.syncToDisk`).
      */
-    private readonly commandServices: Pick<CommandContext, 'redactMessage' | 'mcp'> = {},
+    private readonly commandServices: Pick<CommandContext, 'redactMessage' | 'mcp'> & { syncToDisk?: () => Promise<void> } = {},
   ) {
     commandServices.mcp?.onMessage((frame) => this.send(frame))
     this.socket = new DialOutSocket({
@@ -233,7 +234,8 @@ export class TunnelClient implements Subscriber {
   }
 
   /**
-   * Runs `frame` through the command registry (`commands/`) and answers with its outcome. The
+   * Runs `frame` through the command registry (`commands/`) and answers with its outcome, once
+   * what the command stored is durable (a failed sync answers a failure). The
    * idempotency key goes with it: a key already used answers the first message id without
    * sending again. A failure claims no key, so a retry
    * may succeed (the failure may have been transient: a connection not completed yet).
@@ -248,6 +250,7 @@ export class TunnelClient implements Subscriber {
         idempotencyKey: frame.idempotencyKey,
         commandId: frame.id,
       })
+      await this.commandServices.syncToDisk?.()
       outcome = { kind: 'command-result', id: frame.id, ok: true, result }
       this.logger.debug({ ...ids, messageId: 'id' in result ? result.id : undefined }, 'tunnel command done')
     } catch (error) {

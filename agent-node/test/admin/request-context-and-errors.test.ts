@@ -34,6 +34,7 @@ function adminApp(services: Partial<AdminDeps> = {}, env: Record<string, string>
     logger,
     build: { name: 'test', version: '0' },
     publicDid: 'did:web:example.org',
+    syncToDisk: () => Promise.resolve(),
     ...services,
   } as AdminDeps)
   const call = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>

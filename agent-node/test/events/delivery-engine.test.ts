@@ -3,7 +3,7 @@
  * (unit scope): per-connection order, parallel connections, retry classes, dead letters,
  * replay, recovery after a restart, filters, and the backoff schedule.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
 import { DeliveryEngine } from '../../src/events/delivery/engine.ts'
 import { retryDelay, type RetryPolicy } from '../../src/events/delivery/retry.ts'
@@ -69,6 +69,39 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     const engine = new DeliveryEngine(store, logger)
     return { store, engine, publisher: new EventPublisher(store, engine, logger) }
   }
+
+  it('hands an event to a subscriber only once the database has synced it to disk', async () => {
+    const database = await databases.open()
+    const sync = database.syncToDisk
+    let synced = false
+    let requested = 0
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    database.syncToDisk = async () => {
+      requested++
+      await gate
+      await sync()
+      synced = true
+    }
+    const store = await OutboxStore.open(database)
+    const engine = new DeliveryEngine(store, logger)
+    const publisher = new EventPublisher(store, engine, logger)
+    const syncedAtDelivery: boolean[] = []
+    await engine.addSubscriber({
+      name: 'durable',
+      retry: FAST,
+      async deliver() {
+        syncedAtDelivery.push(synced)
+        return ack()
+      },
+    })
+    await publisher.publish(stateEvent(A, 1))
+    await vi.waitFor(() => expect(requested).toBeGreaterThan(0))
+    expect(syncedAtDelivery).toEqual([]) // waiting for the disk
+    release()
+    await vi.waitFor(() => expect(syncedAtDelivery).toEqual([true]))
+    await engine.stop()
+  })
 
   it('numbers each connection from 1 and keeps the numbering across a reopen', async () => {
     const first = await open()

@@ -155,7 +155,14 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     const controller = await receiver({ status: () => (accept ? 204 : 410) })
     const { outbox, delivery, publisher, records, until } = await pipeline(controller.url)
     const { config } = loadConfig({ AGENT_WALLET_KEY: 'x'.repeat(32), DATA_DIR: databases.dir })
-    const app = createAdminApp({ outbox, delivery, config, logger, build: { name: 'test', version: '0' } } as unknown as AdminDeps)
+    const app = createAdminApp({
+      outbox,
+      delivery,
+      config,
+      logger,
+      syncToDisk: () => outbox.syncToDisk(),
+      build: { name: 'test', version: '0' },
+    } as unknown as AdminDeps)
     const call = async (method: string, path: string, body?: string) => {
       // as a client on the admin port sends it: the admin API refuses requests without an allowed Host
       const response = await app.request(path, {

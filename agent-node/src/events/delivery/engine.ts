@@ -439,9 +439,13 @@ export class DeliveryEngine {
     }
   }
 
-  /** `subscriber.deliver`, with a throw turned into a retry. */
+  /**
+   * `subscriber.deliver` once the event is durable (a subscriber never sees an event a power loss
+   * could undo), with a throw turned into a retry.
+   */
   private async deliverOnce(subscriber: Subscriber, event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
     try {
+      await this.store.syncToDisk()
       return await subscriber.deliver(event, signal)
     } catch (error) {
       return { result: 'retry', error: error instanceof Error ? error.message : String(error) }

@@ -485,6 +485,14 @@ export class OutboxStore {
   }
 
   /** The position of the newest event appended (even if since pruned), 0 before the first. */
+  /**
+   * Resolves once the events stored so far (and every other commit) are durable: what a
+   * delivery waits for before an event leaves the process (`Database.syncToDisk`).
+   */
+  syncToDisk(): Promise<void> {
+    return this.database.syncToDisk()
+  }
+
   async newestPosition(): Promise<number> {
     const [row] = await selectRows<{ position: Integer | null }>(
       this.database,

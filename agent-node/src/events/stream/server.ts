@@ -147,6 +147,7 @@ export class EventStreamServer {
       while (open) {
         more = false
         const batch = await this.outbox.eventsAfterPosition(cursor, filter, BATCH)
+        if (batch.length > 0) await this.outbox.syncToDisk() // never an event a power loss could undo
         for (const event of batch) {
           if (!open) break
           if (matchesFilter(filter, event)) await send(ws, eventFrame(event)) // not internal events

@@ -1,0 +1,82 @@
+/**
+ * Group commit (`database/disk-sync.ts`): callers share syncs, and a caller never settles for a
+ * sync that started before it asked; agent-node's SQLite file commits without waiting for the
+ * disk (`synchronous = NORMAL`) and syncs its WAL on demand, while other openings keep SQLite's
+ * sync at every commit. Real SQLite files; the sync function of the first test is a stand-in
+ * that counts calls.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterEach, describe, expect, it } from 'vitest'
+import { execute, selectRows } from '../../src/database/dialect.ts'
+import { DiskSync } from '../../src/database/disk-sync.ts'
+import { openDatabase, type Database } from '../../src/database/index.ts'
+
+describe('DiskSync', () => {
+  it('shares one sync among the callers waiting, and starts a new one for those who asked during a sync', async () => {
+    const started: Array<() => void> = []
+    const sync = new DiskSync(() => new Promise<void>((resolve) => started.push(resolve)))
+    const first = sync.wait()
+    expect(started).toHaveLength(1)
+    // asked while the first sync runs: it may have begun before their commits
+    let laterDone = 0
+    const later = [sync.wait(), sync.wait(), sync.wait()].map((waiting) => waiting.then(() => laterDone++))
+    expect(started).toHaveLength(1)
+    started[0]!()
+    await first
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(laterDone).toBe(0)
+    expect(started).toHaveLength(2) // one more sync, for all three
+    started[1]!()
+    await Promise.all(later)
+    expect(laterDone).toBe(3)
+    // nothing under way: the next caller starts one at once
+    const next = sync.wait()
+    expect(started).toHaveLength(3)
+    started[2]!()
+    await next
+  })
+
+  it('passes a failed sync to its callers, and the next caller starts afresh', async () => {
+    let calls = 0
+    const sync = new DiskSync(async () => {
+      calls++
+      if (calls === 1) throw new Error('EIO')
+    })
+    await expect(sync.wait()).rejects.toThrow('EIO')
+    await expect(sync.wait()).resolves.toBeUndefined()
+    expect(calls).toBe(2)
+  })
+})
+
+describe('SQLite commits and the disk', () => {
+  let dir: string
+  let database: Database | undefined
+  afterEach(async () => {
+    await database?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const synchronous = async (db: Database) => (await selectRows<{ synchronous: number }>(db, sql`PRAGMA synchronous`))[0]?.synchronous
+
+  it('syncOnCommit: false commits without waiting (NORMAL) and syncs the WAL on demand', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-disk-sync-'))
+    database = await openDatabase(join(dir, 'agent.sqlite'), { syncOnCommit: false })
+    expect(await synchronous(database)).toBe(1)
+    await execute(database, sql`CREATE TABLE t (v INTEGER)`)
+    await execute(database, sql`INSERT INTO t VALUES (1)`)
+    await expect(Promise.all([database.syncToDisk(), database.syncToDisk()])).resolves.toBeDefined()
+    // the setting holds for every statement: one connection
+    await Promise.all(Array.from({ length: 20 }, (_, i) => execute(database!, sql`INSERT INTO t VALUES (${i})`)))
+    expect(await synchronous(database)).toBe(1)
+  })
+
+  it('keeps a sync at every commit by default (FULL), with nothing left for syncToDisk', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-disk-sync-'))
+    database = await openDatabase(join(dir, 'wallet.sqlite'))
+    expect(await synchronous(database)).toBe(2)
+    await expect(database.syncToDisk()).resolves.toBeUndefined()
+  })
+})
