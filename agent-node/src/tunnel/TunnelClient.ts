@@ -111,6 +111,8 @@ export class TunnelClient implements Subscriber {
           handshakeTimeout: 10_000,
           maxPayload: MAX_FRAME_BYTES,
           closeTimeout: CLOSE_TIMEOUT_MS,
+          // small JSON frames: deflating them cost about 1 ms of CPU per chat round trip
+          perMessageDeflate: false,
         }
         return { url: options.url, options: dialOptions }
       },
