@@ -90,6 +90,17 @@ export class TunnelClient implements Subscriber {
   /** `stats-request` frames sent and not answered: id -> settles the request. */
   private readonly awaitingStats = new Map<string, (counters: StatsFrame['counters'] | Error) => void>()
 
+  /**
+   * Every agent event goes up the tunnel except delivery states (`message-state-updated`): no
+   * conversation flow acts on them, and each one held the connection's next event (a
+   * connection's events go up one at a time, each after the previous one's acknowledgement) and
+   * cost the Durable Object a write; three per chat turn. Webhooks and event subscriptions still
+   * receive them.
+   */
+  accepts(event: PublishedEvent): boolean {
+    return event.event.type !== 'message-state-updated'
+  }
+
   constructor(
     private readonly options: TunnelClientOptions,
     private readonly messages: MessageService,

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messaging/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
 import { TunnelClient } from '../../src/tunnel/TunnelClient.ts'
+import { receives } from '../../src/events/delivery/subscriber.ts'
 import { captureLogs } from '../support/log-lines.ts'
 
 const SECRET = 'a-tunnel-secret-of-enough-length'
@@ -96,6 +97,22 @@ describe('TunnelClient', () => {
   const cleanup: (() => Promise<void>)[] = []
   afterEach(async () => {
     for (const fn of cleanup.splice(0)) await fn()
+  })
+
+  it('takes every agent event but delivery states', () => {
+    const client = new TunnelClient({ url: 'ws://127.0.0.1:1/tunnel', secret: SECRET }, recordingMessages().service, createLogger('silent'))
+    const state: PublishedEvent = {
+      ...event(2),
+      event: {
+        type: 'message-state-updated',
+        connectionId: CONNECTION,
+        messageId: crypto.randomUUID(),
+        state: 'sent',
+        timestamp: Math.floor(Date.now() / 1000),
+      },
+    }
+    expect(receives(client, event(1))).toBe(true)
+    expect(receives(client, state)).toBe(false)
   })
 
   async function setup(secret = SECRET, options: { replacedHoldOffMs?: number; logger?: ReturnType<typeof createLogger> } = {}) {
