@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createClient } from '@libsql/client'
+import Database from 'libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
@@ -61,9 +61,9 @@ describe('a SQLite backup restored into a fresh agent-node', () => {
     const [agentConnection] = (await (await fetch(`${stack.agent.adminUrl}/v1/connections`)).json()) as { id: string }[]
 
     // online backup of the running agent-node's database
-    const source = createClient({ url: `file:${join(original, 'agent.sqlite')}` })
+    const source = new Database(join(original, 'agent.sqlite'))
     try {
-      await source.execute({ sql: 'VACUUM INTO ?', args: [join(restored, 'agent.sqlite')] })
+      source.prepare('VACUUM INTO ?').run(join(restored, 'agent.sqlite'))
     } finally {
       source.close()
     }

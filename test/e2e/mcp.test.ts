@@ -13,7 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createClient } from '@libsql/client'
+import Database from 'libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
@@ -200,9 +200,9 @@ describe('MCP servers: tools over streamable-http and sse, a server down, user-c
 
   it('the secrets are nowhere: not in any log line, the model requests, the conversation storage or agent-node’s outbox', async () => {
     // agent-node has run the redact-message commands once the outbox shows the marker.
-    const database = createClient({ url: `file:${join(dataDir, 'agent.sqlite')}` })
+    const database = new Database(join(dataDir, 'agent.sqlite'))
     const received = async () =>
-      (await database.execute({ sql: "SELECT body FROM event_outbox WHERE topic = 'message-received'", args: [] })).rows.map((row) =>
+      (database.prepare("SELECT body FROM event_outbox WHERE topic = 'message-received'").all() as { body: string }[]).map((row) =>
         String(row.body),
       )
     const deadline = Date.now() + 20_000

@@ -5,10 +5,10 @@
  * bound parameters; drizzle numbers them `$1…` for PostgreSQL, `?` for SQLite) and run them
  * with these functions. The SQL itself is the common subset of both: see `README.md`.
  */
-import { LibsqlError, type ResultSet } from '@libsql/client'
 import { sql, type SQL } from 'drizzle-orm'
 import pg from 'pg'
 import type { Database } from './index.ts'
+import { SqliteError, type StatementResult } from './sqlite.ts'
 
 /**
  * Runs a query and returns its rows as objects keyed by column name. The caller names the row
@@ -16,39 +16,27 @@ import type { Database } from './index.ts'
  * string, SQLite INTEGER as a number, so select BIGINT columns only to compare or order).
  */
 export async function selectRows<Row extends Record<string, unknown>>(database: Database, query: SQL): Promise<Row[]> {
-  if (database.dialect === 'sqlite') return database.db.all<Row>(query)
+  if (database.dialect === 'sqlite') return database.connection.all<Row>(query)
   return (await database.db.execute<Row>(query)).rows as Row[]
 }
 
 /** Runs one statement and returns how many rows it changed. @throws the driver's error. */
 export async function execute(database: Database, statement: SQL): Promise<number> {
-  if (database.dialect === 'sqlite') return (await database.db.run(statement)).rowsAffected
+  if (database.dialect === 'sqlite') return database.connection.run(statement)
   return (await database.db.execute(statement)).rowCount ?? 0
-}
-
-/** What one statement of an atomic batch did: how many rows it changed, and the rows it returned. */
-interface StatementResult {
-  changed: number
-  rows: Record<string, unknown>[]
 }
 
 /**
  * Runs the statements as one transaction.
  *
- * SQLite: a libsql batch, which runs on one connection without yielding to the event loop. An
- * interactive transaction would hold the connection across `await`s, and another write in that
- * window fails (`SQLITE_BUSY`, or `TRANSACTION_ACTIVE` on `:memory:`, which has a single
- * connection). PostgreSQL: `db.transaction` on a client of its own from the pool (READ
+ * SQLite: `SqliteConnection.batch`, `BEGIN` to `COMMIT` on the one connection without yielding to
+ * the event loop. An interactive transaction would hold the connection across `await`s, and every
+ * other statement of the process would run inside it. PostgreSQL: `db.transaction` on a client of its own from the pool (READ
  * COMMITTED), so concurrent writers queue on row locks, not on each other's connections.
  */
 async function runBatch(database: Database, statements: readonly SQL[]): Promise<StatementResult[]> {
   if (statements.length === 0) return []
-  if (database.dialect === 'sqlite') {
-    const { db } = database
-    const [first, ...rest] = statements.map((statement) => db.run(statement))
-    const results = (await db.batch([first!, ...rest])) as readonly ResultSet[]
-    return results.map((result) => ({ changed: result.rowsAffected, rows: result.rows as unknown as Record<string, unknown>[] }))
-  }
+  if (database.dialect === 'sqlite') return database.connection.batch(statements)
   return database.db.transaction(async (tx) => {
     const results: StatementResult[] = []
     for (const statement of statements) {
@@ -193,16 +181,14 @@ const violationsBySqlState: Record<string, ConstraintViolation> = {
 
 /**
  * Classifies a write error by the driver error anywhere in its `cause` chain (drizzle wraps
- * driver errors in `DrizzleQueryError`): the SQLite extended result code of a `LibsqlError`, or
+ * driver errors in `DrizzleQueryError`): the SQLite extended result code of libsql's `SqliteError`, or
  * the SQLSTATE of a `pg.DatabaseError`.
  *
  * @returns the violation, or `undefined` for any other error.
  */
 export function constraintViolation(error: unknown): ConstraintViolation | undefined {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof LibsqlError && cause.extendedCode !== undefined) {
-      return violationsBySqliteCode[cause.extendedCode]
-    }
+    if (cause instanceof SqliteError) return violationsBySqliteCode[cause.code]
     if (cause instanceof pg.DatabaseError && cause.code !== undefined) return violationsBySqlState[cause.code]
   }
   return undefined

@@ -1,18 +1,18 @@
 /**
  * The agent's database: one connection (pool) shared by every store of agent-node (Credo
- * records, keys, and the tables added after them). SQLite through `@libsql/client` is the
- * embedded default; PostgreSQL through `pg` (node-postgres) when `DATABASE_URL` is set. Both go
- * through drizzle, and stores write each statement once with drizzle's `sql` template, run by
- * the helpers of `dialect.ts`. How to add a table: `README.md` in this folder.
+ * records, keys, and the tables added after them). SQLite through one `libsql` connection that
+ * keeps its prepared statements (`sqlite.ts`) is the embedded default; PostgreSQL through `pg`
+ * (node-postgres, with drizzle) when `DATABASE_URL` is set. Stores write each statement once with
+ * drizzle's `sql` template, run by the helpers of `dialect.ts`. How to add a table: `README.md`
+ * in this folder.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { createClient } from '@libsql/client'
-import { drizzle as drizzleLibsql, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { redactedUrl } from '@parley/shared'
 import { DiskSync, syncWalFile } from './disk-sync.ts'
+import { SqliteConnection } from './sqlite.ts'
 
 /** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
 const BUSY_TIMEOUT_MS = 5_000
@@ -36,7 +36,7 @@ interface DatabaseBase {
 /** The embedded SQLite database (a file in `DATA_DIR`, or `:memory:`). */
 export interface SqliteDatabase extends DatabaseBase {
   readonly dialect: 'sqlite'
-  readonly db: LibSQLDatabase
+  readonly connection: SqliteConnection
 }
 
 /** A PostgreSQL database reached through a `pg.Pool`. */
@@ -74,7 +74,7 @@ export interface OpenDatabaseOptions {
 }
 
 async function openSqlite(path: string, syncOnCommit: boolean): Promise<SqliteDatabase> {
-  let url = ':memory:'
+  let location = ':memory:'
   if (path !== ':memory:') {
     const file = resolve(path)
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
@@ -84,26 +84,23 @@ async function openSqlite(path: string, syncOnCommit: boolean): Promise<SqliteDa
     for (const suffix of ['', '-wal', '-shm']) {
       if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600)
     }
-    url = `file:${file}`
+    location = file
   }
-  const deferSync = !syncOnCommit && url !== ':memory:'
-  // `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one).
-  // Deferred syncs need the PRAGMA on every connection: one connection, then (statements run
-  // synchronously, so one is all the pool ever needs; a replacement would sync at each commit).
-  const client = createClient({ url, timeout: BUSY_TIMEOUT_MS, ...(deferSync && { concurrency: 1 }) })
+  const deferSync = !syncOnCommit && location !== ':memory:'
+  const connection = new SqliteConnection(location, { busyTimeoutMs: BUSY_TIMEOUT_MS })
   try {
-    if (url !== ':memory:') await client.execute('PRAGMA journal_mode = WAL')
-    if (deferSync) await client.execute('PRAGMA synchronous = NORMAL')
-    await client.execute('PRAGMA foreign_keys = ON')
+    if (location !== ':memory:') connection.exec('PRAGMA journal_mode = WAL')
+    if (deferSync) connection.exec('PRAGMA synchronous = NORMAL')
+    connection.exec('PRAGMA foreign_keys = ON')
   } catch (error) {
-    client.close() // not a database (or unreadable): leave no handle open
+    connection.close() // not a database (or unreadable): leave no handle open
     throw error
   }
-  const diskSync = deferSync ? new DiskSync(() => syncWalFile(url.slice('file:'.length))) : undefined
+  const diskSync = deferSync ? new DiskSync(() => syncWalFile(location)) : undefined
   return {
     dialect: 'sqlite',
-    db: drizzleLibsql(client),
-    close: async () => client.close(),
+    connection,
+    close: async () => connection.close(),
     syncToDisk: () => diskSync?.wait() ?? Promise.resolve(),
   }
 }

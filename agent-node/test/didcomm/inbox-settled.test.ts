@@ -67,12 +67,12 @@ describe('inbox and the events of what it processed', () => {
     if (database.dialect !== 'sqlite') throw new Error('SQLite expected')
     // every statement the inbox runs that changes rows (its inserts and deletes) goes through `run`
     let runs = 0
-    const db = database.db
-    const run = db.run.bind(db)
-    db.run = ((query: Parameters<typeof run>[0]) => {
+    const { connection } = database
+    const run = connection.run.bind(connection)
+    connection.run = (query) => {
       runs++
       return run(query)
-    }) as typeof db.run
+    }
     let processed = 0
     const progress = conditions()
     const agentContext = {
