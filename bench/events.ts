@@ -191,17 +191,19 @@ async function tunnelBench(label: string, location: OutboxLocation): Promise<voi
   const secret = randomBytes(32).toString('base64url')
   const worker = await startWorker({ vars: { TUNNEL_SECRET: secret } })
   const noCommands = {} as MessageService
-  const dial = async () => {
-    const client = new TunnelClient({ url: `${worker.url.replace(/^http/, 'ws')}/tunnel`, secret }, noCommands, logger)
+  // Each client its own instance: a second client of the same instance takes the tunnel over,
+  // and the first then holds off redialling (TunnelClient, "takeover").
+  const dial = async (instanceId: string) => {
+    const client = new TunnelClient({ url: `${worker.url.replace(/^http/, 'ws')}/tunnel`, secret, instanceId }, noCommands, logger)
     client.start()
     await client.waitUntilOpen()
     return client
   }
   try {
-    const reference = await dial()
+    const reference = await dial('reference')
     const sendReference = (e: PublishedEvent) => reference.deliver(e, never)
     await fireAndForget(sendReference, WARMUP)
-    const durableClient = await dial()
+    const durableClient = await dial('durable')
     const durableResult = await durable(location, durableClient, EVENTS)
     await durableClient.stop()
     report(
