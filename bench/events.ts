@@ -57,12 +57,14 @@ interface Result {
   latency: LatencySummary
 }
 
+/**
+ * The event measured: one that the tunnel carries (it skips `message-state-updated`) and that no
+ * conversation flow acts on, so each Durable Object only stores and acknowledges it.
+ */
 const eventFor = (connections: string[], i: number): AgentEvent => ({
-  type: 'message-state-updated',
-  messageId: randomUUID(),
+  type: 'connection-state-updated',
   connectionId: connections[i % CONNECTIONS]!,
-  state: 'sent',
-  timestamp: i,
+  state: 'request-received',
 })
 
 /** Where a durable run keeps its outbox: a fresh database of the dialect measured, and how to remove it. */
