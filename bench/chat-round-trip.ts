@@ -5,7 +5,9 @@
  * anchor, the same echo between two plain Credo 0.6.3 agents ("plain", `plain-credo.ts`).
  * Sequential (one message in flight, after a warm-up) and concurrent (`BENCH_WALLETS` wallets at
  * once, each waiting for its reply), all in one run; CPU time of this process per round trip
- * (workerd is another process). The wallets are plain Credo agents on every path
+ * (workerd is another process). Each of agent-node's paths is measured in `BENCH_ROUNDS` stretches
+ * alternating with stretches of the anchor (which stays up throughout), and compared with the
+ * anchor's stretches beside it, so a change in the machine's load falls on both sides of a ratio. The wallets are plain Credo agents on every path
  * (`BENCH_WALLET=plain`, the default), so the ratios compare the echoing agents alone;
  * `BENCH_WALLET=peer` uses Parley's `WalletPeer` (its SQLite wallet, all its protocols) towards
  * agent-node instead, as the figures before 2026-11-25 did.
@@ -22,6 +24,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500)
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 50)
 const PER_WALLET = Number(process.env.BENCH_PER_WALLET ?? 10)
 const WALLET_KIND = process.env.BENCH_WALLET ?? 'plain'
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const WARMUP = 20
 
 /** One path's figures: latency, round trips per second and this process's CPU ms per round trip. */
@@ -30,14 +33,47 @@ export interface PathFigures extends LatencySummary {
   cpuMs: number
 }
 
-async function timed(run: () => Promise<number[]>): Promise<PathFigures> {
-  const cpu = process.cpuUsage()
-  const start = performance.now()
-  const samples = await run()
-  const elapsed = performance.now() - start
-  const used = process.cpuUsage(cpu)
-  return { ...summarize(samples), perSecond: (samples.length * 1000) / elapsed, cpuMs: (used.user + used.system) / 1000 / samples.length }
+/** Latency samples, wall time and this process's CPU time, summed over the stretches measured. */
+class Meter {
+  private readonly samples: number[] = []
+  private elapsedMs = 0
+  private cpuMs = 0
+
+  async measure(run: () => Promise<number[]>): Promise<void> {
+    const cpu = process.cpuUsage()
+    const start = performance.now()
+    this.samples.push(...(await run()))
+    this.elapsedMs += performance.now() - start
+    const used = process.cpuUsage(cpu)
+    this.cpuMs += (used.user + used.system) / 1000
+  }
+
+  figures(): PathFigures {
+    const n = this.samples.length
+    return { ...summarize(this.samples), perSecond: (n * 1000) / this.elapsedMs, cpuMs: this.cpuMs / n }
+  }
 }
+
+/**
+ * Measures `path` and the `anchor` in `ROUNDS` alternating stretches (the anchor first in even
+ * rounds, the path first in odd ones); `run(round)` is one stretch of either.
+ */
+async function alternated(
+  anchor: (round: number) => Promise<number[]>,
+  path: (round: number) => Promise<number[]>,
+): Promise<{ anchor: PathFigures; path: PathFigures }> {
+  const anchorMeter = new Meter()
+  const pathMeter = new Meter()
+  for (let round = 0; round < ROUNDS; round++) {
+    const stretches = [() => anchorMeter.measure(() => anchor(round)), () => pathMeter.measure(() => path(round))]
+    if (round % 2 === 1) stretches.reverse()
+    for (const stretch of stretches) await stretch()
+  }
+  return { anchor: anchorMeter.figures(), path: pathMeter.figures() }
+}
+
+/** Messages in sequential round `round`: `MESSAGES` split over the rounds. */
+const messagesInRound = (round: number) => Math.floor(((round + 1) * MESSAGES) / ROUNDS) - Math.floor((round * MESSAGES) / ROUNDS)
 
 async function sequential(wallet: PlainWallet, label: string, count: number): Promise<number[]> {
   const samples: number[] = []
@@ -80,31 +116,33 @@ async function peerWallets(stack: BenchStack, peers: WalletPeer[], invitationUrl
   return [peerRoundTrips(stack.wallet, stack.connectionId), ...others]
 }
 
+/** A path's figures beside those of the anchor's stretches alternated with it. */
+export interface PairedFigures {
+  anchor: PathFigures
+  path: PathFigures
+}
+
 export interface ChatRoundTripFigures {
-  sequential: { plain: PathFigures; raw: PathFigures; full: PathFigures }
-  concurrent: { plain: PathFigures; raw: PathFigures; full: PathFigures }
+  sequential: { raw: PairedFigures; full: PairedFigures }
+  concurrent: { raw: PairedFigures; full: PairedFigures }
 }
 
 export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
   const plainEcho = await startPlainCredoEcho(WALLETS)
-  let plainSequential: PathFigures
-  let plainConcurrent: PathFigures
-  try {
-    await sequential(plainEcho.wallets[0]!, 'warm-up', WARMUP)
-    plainSequential = await timed(() => sequential(plainEcho.wallets[0]!, 'plain', MESSAGES))
-    plainConcurrent = await timed(() => concurrent(plainEcho.wallets, 'plain'))
-  } finally {
-    await plainEcho.stop()
-  }
-
   const llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
-  const stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' })
-  const { node } = stack
+  let stack: BenchStack | undefined
   const peers: WalletPeer[] = []
   const plainWallets: PlainAgent[] = []
-  const invitationUrl = async () =>
-    ((await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }).url
   try {
+    const anchorFirst = plainEcho.wallets[0]!
+    await sequential(anchorFirst, 'warm-up', WARMUP)
+    const anchorSequential = (round: number) => sequential(anchorFirst, `plain ${round}`, messagesInRound(round))
+    const anchorConcurrent = (round: number) => concurrent(plainEcho.wallets, `plain ${round}`)
+
+    stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' })
+    const { node } = stack
+    const invitationUrl = async () =>
+      ((await (await fetch(`http://127.0.0.1:${node.adminPort}/v1/invitation`)).json()) as { url: string }).url
     const all =
       WALLET_KIND === 'peer'
         ? await peerWallets(stack, peers, invitationUrl)
@@ -113,8 +151,8 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
 
     // Full path through the tunnel and the Durable Object.
     await sequential(first, 'warm-up', WARMUP)
-    const fullSequential = await timed(() => sequential(first, 'full', MESSAGES))
-    const fullConcurrent = await timed(() => concurrent(all, 'full'))
+    const fullSequential = await alternated(anchorSequential, (round) => sequential(first, `full ${round}`, messagesInRound(round)))
+    const fullConcurrent = await alternated(anchorConcurrent, (round) => concurrent(all, `full ${round}`))
 
     // Raw Credo echo: the tunnel is closed and no longer a subscriber (its events would only be
     // retried), agent-node itself answers each basic message.
@@ -129,17 +167,18 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
       },
     )
     await sequential(first, 'warm-up raw', WARMUP)
-    const rawSequential = await timed(() => sequential(first, 'raw', MESSAGES))
-    const rawConcurrent = await timed(() => concurrent(all, 'raw'))
+    const rawSequential = await alternated(anchorSequential, (round) => sequential(first, `raw ${round}`, messagesInRound(round)))
+    const rawConcurrent = await alternated(anchorConcurrent, (round) => concurrent(all, `raw ${round}`))
     return {
-      sequential: { plain: plainSequential, raw: rawSequential, full: fullSequential },
-      concurrent: { plain: plainConcurrent, raw: rawConcurrent, full: fullConcurrent },
+      sequential: { raw: rawSequential, full: fullSequential },
+      concurrent: { raw: rawConcurrent, full: fullConcurrent },
     }
   } finally {
     for (const peer of peers) await peer.stop()
     for (const agent of plainWallets) await agent.shutdown().catch(() => undefined)
-    await stack.stop()
+    await stack?.stop()
     await llm.close()
+    await plainEcho.stop()
   }
 }
 
@@ -148,7 +187,9 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`
 /** Prints the figures of `chatRoundTrip`. */
 export async function runChatRoundTrip(): Promise<void> {
   console.log(
-    `chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once; wallets towards agent-node: ${WALLET_KIND === 'peer' ? 'WalletPeer' : 'plain Credo'}`,
+    `chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once, ` +
+      `${ROUNDS} times; each path in ${ROUNDS} stretches alternating with the anchor's; ` +
+      `wallets towards agent-node: ${WALLET_KIND === 'peer' ? 'WalletPeer' : 'plain Credo'}`,
   )
   const figures = await chatRoundTrip()
   for (const [mode, paths] of Object.entries(figures)) {
@@ -161,16 +202,15 @@ export async function runChatRoundTrip(): Promise<void> {
     })
     console.log(mode)
     console.table({
-      'plain Credo echo (anchor)': row(paths.plain),
-      'agent-node raw Credo echo': row(paths.raw),
-      'full: wallet -> agent -> tunnel -> DO -> LLM -> wallet': row(paths.full),
+      'plain Credo echo (anchor), beside raw': row(paths.raw.anchor),
+      'agent-node raw Credo echo': row(paths.raw.path),
+      'plain Credo echo (anchor), beside full': row(paths.full.anchor),
+      'full: wallet -> agent -> tunnel -> DO -> LLM -> wallet': row(paths.full.path),
     })
-    const { plain, raw, full } = paths
-    console.log(
-      `${mode} raw/plain: p50 ${ratio(raw.p50, plain.p50)}, p99 ${ratio(raw.p99, plain.p99)}, throughput ${ratio(raw.perSecond, plain.perSecond)}, cpu ${ratio(raw.cpuMs, plain.cpuMs)}`,
-    )
-    console.log(
-      `${mode} full/plain: p50 ${ratio(full.p50, plain.p50)}, p99 ${ratio(full.p99, plain.p99)}, throughput ${ratio(full.perSecond, plain.perSecond)}, cpu ${ratio(full.cpuMs, plain.cpuMs)}`,
-    )
+    for (const [name, { anchor, path }] of Object.entries(paths) as [string, PairedFigures][]) {
+      console.log(
+        `${mode} ${name}/plain: p50 ${ratio(path.p50, anchor.p50)}, p99 ${ratio(path.p99, anchor.p99)}, throughput ${ratio(path.perSecond, anchor.perSecond)}, cpu ${ratio(path.cpuMs, anchor.cpuMs)}`,
+      )
+    }
   }
 }
