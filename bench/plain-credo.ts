@@ -48,24 +48,44 @@ export const CONNECTING_AT_ONCE = 10
 
 type AnyRecord = BaseRecordAny
 
-/** Records kept as JSON and tags in a map, per record type; tag queries as Credo's storage contract. */
+/** A stored record: its JSON and its tags. */
+interface Row {
+  value: unknown
+  tags: TagsBase
+}
+
+/**
+ * Records kept as JSON and tags in a map per record type; tag queries as Credo's storage contract.
+ * Queries read only their type's map, as an index on the type would: the echo's basic-message
+ * records (two per round trip) never slow its connection and DID lookups, so the anchor costs the
+ * same at the end of a run as at its start.
+ */
 class InMemoryStorageService implements StorageService<AnyRecord> {
   public readonly supportsCursorPagination = false
-  private readonly rows = new Map<string, { type: string; value: unknown; tags: TagsBase }>()
+  private readonly byType = new Map<string, Map<string, Row>>()
+
+  private rowsOf(type: string): Map<string, Row> {
+    let rows = this.byType.get(type)
+    if (!rows) {
+      rows = new Map()
+      this.byType.set(type, rows)
+    }
+    return rows
+  }
 
   async save(_context: AgentContext, record: AnyRecord): Promise<void> {
     record.updatedAt = new Date()
-    this.rows.set(`${record.type}:${record.id}`, { type: record.type, value: record.toJSON(), tags: record.getTags() as TagsBase })
+    this.rowsOf(record.type).set(record.id, { value: record.toJSON(), tags: record.getTags() as TagsBase })
   }
   update = this.save
   async delete(_context: AgentContext, record: AnyRecord): Promise<void> {
-    this.rows.delete(`${record.type}:${record.id}`)
+    this.rowsOf(record.type).delete(record.id)
   }
   async deleteById(_context: AgentContext, recordClass: BaseRecordConstructor<AnyRecord>, id: string): Promise<void> {
-    this.rows.delete(`${recordClass.type}:${id}`)
+    this.rowsOf(recordClass.type).delete(id)
   }
   async getById<R extends AnyRecord>(_context: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<R> {
-    const row = this.rows.get(`${recordClass.type}:${id}`)
+    const row = this.rowsOf(recordClass.type).get(id)
     if (!row) throw new RecordNotFoundError(`record ${id} not found`, { recordType: recordClass.type })
     return this.load(row, recordClass)
   }
@@ -73,11 +93,11 @@ class InMemoryStorageService implements StorageService<AnyRecord> {
     return this.findByQuery(context, recordClass, {})
   }
   async findByQuery<R extends AnyRecord>(_context: AgentContext, recordClass: BaseRecordConstructor<R>, query: Query<R>): Promise<R[]> {
-    return [...this.rows.values()]
-      .filter((row) => row.type === recordClass.type && matches(row.tags, query as Query<AnyRecord>))
+    return [...this.rowsOf(recordClass.type).values()]
+      .filter((row) => matches(row.tags, query as Query<AnyRecord>))
       .map((row) => this.load(row, recordClass))
   }
-  private load<R extends AnyRecord>(row: { value: unknown; tags: TagsBase }, recordClass: BaseRecordConstructor<R>): R {
+  private load<R extends AnyRecord>(row: Row, recordClass: BaseRecordConstructor<R>): R {
     const record = JsonTransformer.fromJSON(row.value, recordClass)
     record.replaceTags(row.tags)
     return record
