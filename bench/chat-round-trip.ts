@@ -61,7 +61,7 @@ class Meter {
 async function alternated(
   anchor: (round: number) => Promise<number[]>,
   path: (round: number) => Promise<number[]>,
-): Promise<{ anchor: PathFigures; path: PathFigures }> {
+): Promise<PairedFigures> {
   const anchorMeter = new Meter()
   const pathMeter = new Meter()
   for (let round = 0; round < ROUNDS; round++) {
