@@ -76,13 +76,13 @@ export class SqliteConnection {
   /** Runs a query and returns its rows as objects keyed by column name (INTEGER as number). */
   all<Row extends Record<string, unknown>>(query: SQL): Row[] {
     const { statement, params } = this.prepare(query)
-    return statement.statement.all(params) as Row[]
+    return statement.all(params) as Row[]
   }
 
   /** Runs one statement and returns how many rows it changed. */
   run(query: SQL): number {
     const { statement, params } = this.prepare(query)
-    return statement.statement.run(params).changes
+    return statement.run(params).changes
   }
 
   /**
@@ -95,12 +95,12 @@ export class SqliteConnection {
     try {
       // each prepared in turn: a statement may name a table an earlier one creates
       const results = queries.map((query): StatementResult => {
-        const { statement, params } = this.prepare(query)
-        if (statement.returnsRows) {
-          const rows = statement.statement.all(params) as Record<string, unknown>[]
+        const { statement, returnsRows, params } = this.prepare(query)
+        if (returnsRows) {
+          const rows = statement.all(params) as Record<string, unknown>[]
           return { changed: rows.length, rows }
         }
-        return { changed: statement.statement.run(params).changes, rows: [] }
+        return { changed: statement.run(params).changes, rows: [] }
       })
       this.runText('COMMIT')
       return results
@@ -120,9 +120,10 @@ export class SqliteConnection {
     this.cached(text).statement.run()
   }
 
-  private prepare(query: SQL): { statement: Prepared; params: SqliteValue[] } {
+  /** The query's statement, prepared or from the cache, and its parameters bound as SQLite takes them. */
+  private prepare(query: SQL): Prepared & { params: SqliteValue[] } {
     const { sql: text, params } = dialect.sqlToQuery(query)
-    return { statement: this.cached(text), params: params.map(bindable) }
+    return { ...this.cached(text), params: params.map(bindable) }
   }
 
   private cached(text: string): Prepared {

@@ -1,7 +1,7 @@
 /**
  * Turns of CPU-bound work, at most one per event-loop iteration.
  *
- * Why: SQLite through @libsql/client runs its statements synchronously and DIDComm crypto is pure
+ * Why: SQLite (`database/sqlite.ts`) runs its statements synchronously and DIDComm crypto is pure
  * JavaScript, so the promises of a message's processing are already settled when awaited. A loop
  * `await`ing one message after another is then a single chain of microtasks: the event loop
  * never gets to poll its sockets until the whole backlog is done (profiled: 200 envelopes held it

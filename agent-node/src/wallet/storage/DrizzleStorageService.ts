@@ -77,8 +77,9 @@ function openValue(sealing: SealingKey, key: RecordKey, value: string): string {
  * Every write is one transaction (`runAtomically` in `agent-node/src/database/dialect.ts`), so a
  * record and its tag rows never disagree, on either dialect and with any number of concurrent
  * writers. Not implemented: cursor pagination (`supportsCursorPagination` is false) and
- * `updateByIdWithLock` (Credo then reads, calls back and updates; with libsql a lock held
- * across the callback's `await`s would make every other write fail, see `runAtomically`).
+ * `updateByIdWithLock` (Credo then reads, calls back and updates; on SQLite's one connection a
+ * transaction held across the callback's `await`s would take in every other statement of the
+ * process, see `runAtomically`).
  *
  * Register it with `DrizzleStorageModule`, which also seeds the storage version.
  */
