@@ -1,12 +1,22 @@
 /**
  * OpenSSL's modular exponentiation (`math/native-power.ts`) against BigInt: the same results on
  * random inputs and edge values, the BigInt fallback where OpenSSL does not apply, and
- * `PowerProduct` giving the same products with and without it (`useNativePower`). The whole
- * anoncreds-rs vector presentation verifies with it in revocation-verify.test.ts.
+ * `PowerProduct` giving the same products on every arithmetic (`useNativeArithmetic`: BigInt,
+ * OpenSSL's exponentiation, GMP's addon). The whole anoncreds-rs vector presentation verifies on
+ * each in revocation-verify.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { generateSafePrime, modInverse, modPow, opensslPower, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
-import { FixedBase, PowerProduct, useNativePower } from '../../src/anoncreds/proof/index.ts'
+import {
+  generateSafePrime,
+  gmpArithmetic,
+  modInverse,
+  modPow,
+  type NativeArithmetic,
+  opensslPower,
+  randomBits,
+  randomInRange,
+} from '../../src/anoncreds/math/index.ts'
+import { FixedBase, PowerProduct, useNativeArithmetic } from '../../src/anoncreds/proof/index.ts'
 
 // a CL-sized modulus: two 1,025-bit safe primes, n of 2,049–2,050 bits
 const n = generateSafePrime(1025) * generateSafePrime(1025)
@@ -40,8 +50,9 @@ describe('opensslPower', () => {
   })
 })
 
-describe('PowerProduct with the native backend', () => {
-  afterEach(() => useNativePower(undefined))
+describe('PowerProduct on native arithmetic', () => {
+  afterEach(() => useNativeArithmetic(undefined))
+  const gmp = gmpArithmetic()
 
   const product = (fixed: Array<[FixedBase, bigint]>, variable: Array<[bigint, bigint]>) => {
     const p = new PowerProduct(n)
@@ -50,7 +61,13 @@ describe('PowerProduct with the native backend', () => {
     return p.value()
   }
 
-  it('gives the BigInt products, whether the cost model picks it (declared costs) or always (costs 0)', () => {
+  it('gives the BigInt products on OpenSSL and on GMP, whether the cost model picks native powers (declared costs) or always (costs 0)', () => {
+    expect(gmp, 'the GMP addon is built (npm run build:native)').toBeDefined()
+    const always = (arithmetic: NativeArithmetic): NativeArithmetic => ({
+      ...arithmetic,
+      power: { ...arithmetic.power!, costPerBit: 0, costPerCall: 0 },
+    })
+    const arithmetics: NativeArithmetic[] = [{ power: native }, always({ power: native }), gmp!, always(gmp!)]
     const tables = [0, 1, 2].map(() => new FixedBase(randomBits(2040), n))
     for (let round = 0; round < 4; round++) {
       const bases = [0, 1, 2, 3].map(() => randomBits(2040))
@@ -72,16 +89,16 @@ describe('PowerProduct with the native backend', () => {
         [fixed.slice(2), variable.slice(0, 1)],
         [fixed, [[bases[0]!, n + 1n]]], // an exponent past n stays on the BigInt chain
       ]
-      useNativePower(undefined)
+      useNativeArithmetic(undefined)
       const expected = cases.map(([f, v]) => product(f, v))
       // check the reference too: the products by plain modPow
       expect(expected[1]).toBe(
         variable.reduce((acc, [b, e]) => (acc * (e < 0n ? modPow(modInverse(b, n), -e, n) : modPow(b, e, n))) % n, 1n),
       )
-      useNativePower(native)
-      expect(cases.map(([f, v]) => product(f, v))).toEqual(expected)
-      useNativePower({ ...native, costPerBit: 0, costPerCall: 0 })
-      expect(cases.map(([f, v]) => product(f, v))).toEqual(expected)
+      for (const arithmetic of arithmetics) {
+        useNativeArithmetic(arithmetic)
+        expect(cases.map(([f, v]) => product(f, v))).toEqual(expected)
+      }
     }
   })
 })

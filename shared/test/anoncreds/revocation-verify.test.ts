@@ -4,8 +4,8 @@
  * `non_revoc_proof` comes in: msgpack bytes (W3C proofValue) and anoncreds-rs JSON strings.
  */
 import { describe, expect, it } from 'vitest'
-import { opensslPower } from '../../src/anoncreds/math/index.ts'
-import { ProofFormatError, useNativePower, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
+import { gmpArithmetic, type NativeArithmetic, opensslPower } from '../../src/anoncreds/math/index.ts'
+import { ProofFormatError, useNativeArithmetic, verifyProof, type VerifyProofInput } from '../../src/anoncreds/proof/index.ts'
 import type { VerifierRevocation } from '../../src/anoncreds/proof/verify.ts'
 import {
   fields,
@@ -76,9 +76,15 @@ describe('verifyProof with a non-revocation sub-proof (anoncreds-rs vector)', ()
     expect(verifyProof(input(nonRevocBytes))).toBe(true)
   })
 
-  it("accepts it, and refuses a tampered one, with every variable factor from OpenSSL's exponentiation", () => {
-    // costs 0: the products take the native way wherever it applies (Â's and every T's powers)
-    useNativePower({ ...opensslPower()!, costPerBit: 0, costPerCall: 0 })
+  // costs 0: the products take the native exponentiation wherever it applies (Â's and every T's powers)
+  const gmp = gmpArithmetic()
+  const arithmetics: Array<[string, NativeArithmetic | undefined]> = [
+    ["OpenSSL's exponentiation", { power: { ...opensslPower()!, costPerBit: 0, costPerCall: 0 } }],
+    ["GMP's multiplication and exponentiation", gmp && { ...gmp, power: { ...gmp.power!, costPerBit: 0, costPerCall: 0 } }],
+  ]
+  it.each(arithmetics)('accepts it, and refuses a tampered one, on %s for every native factor', (_, arithmetic) => {
+    expect(arithmetic, 'the GMP addon is built (npm run build:native)').toBeDefined()
+    useNativeArithmetic(arithmetic)
     try {
       expect(verifyProof(input(nonRevocBytes))).toBe(true)
       const tampered = structuredClone(input(nonRevocBytes))
@@ -86,7 +92,7 @@ describe('verifyProof with a non-revocation sub-proof (anoncreds-rs vector)', ()
       eq.e = (BigInt(eq.e) + 1n).toString()
       expect(verifyProof(tampered)).toBe(false)
     } finally {
-      useNativePower(undefined)
+      useNativeArithmetic(undefined)
     }
   })
 

@@ -1,7 +1,9 @@
 /**
- * Single modular exponentiations in the runtime's native big-number code, for the products of
- * `proof/exponentiation.ts` (`useNativePower`). On Node that is OpenSSL, through the one public
- * API that exponentiates by any exponent: a raw RSA public-key operation. `publicEncrypt` with no
+ * Native arithmetic for the products of `proof/exponentiation.ts` (`NativeArithmetic`, handed over
+ * with `useNativeArithmetic`): here, single modular exponentiations in the runtime's own
+ * big-number code (GMP's addon, which also multiplies, is `gmp-arithmetic.ts`). On Node that is
+ * OpenSSL, through the one public API that exponentiates by any exponent: a raw RSA public-key
+ * operation. `publicEncrypt` with no
  * padding under the public key (n, e) computes base^e mod n; OpenSSL accepts any 1 <= e < n when
  * n has at most 3,072 bits, and exponentiates in variable time (a public operation), like the
  * BigInt code it replaces. Found without importing `node:` modules
@@ -15,17 +17,38 @@
 import { modPow } from './bigint.ts'
 import { bigIntToBytes, bytesToBigInt } from './random.ts'
 
-/** A native `base^exponent mod modulus`, with its cost counted in BigInt modular multiplications. */
+/**
+ * A native `base^exponent mod modulus`, with its cost counted in the modular multiplications of
+ * the arithmetic it comes with (`NativeArithmetic.mulMod`, BigInt's by default).
+ */
 export interface NativePower {
   /**
    * `base^exponent mod modulus` for 0 <= base < modulus and exponent >= 1 (the same result as
    * `modPow`, which it falls back to where the native code does not apply).
    */
   pow(base: bigint, exponent: bigint, modulus: bigint): bigint
-  /** Cost of one exponent bit, in BigInt modular multiplications of the same modulus. */
+  /** Cost of one exponent bit, in modular multiplications of the same modulus. */
   costPerBit: number
   /** Cost of a call besides its bits, in the same units. */
   costPerCall: number
+}
+
+/** `a * b mod n` for a, b >= 0 and n > 0, in [0, n). */
+export type MulMod = (a: bigint, b: bigint, n: bigint) => bigint
+
+/** A runtime's native modular arithmetic for the engine's products of powers. */
+export interface NativeArithmetic {
+  /** Replaces BigInt's `a * b % n`; the unit every declared cost is counted in. */
+  mulMod?: MulMod
+  /** Single exponentiations, with their costs counted in `mulMod`'s multiplications. */
+  power?: NativePower
+  /**
+   * Runs a straight-line program of multiplications mod n in one call: `registers` holds inputs
+   * (residues mod n) and undefined, `ops` triples (d, a, b), each registers[d] = registers[a] *
+   * registers[b] mod n, in order; returns registers[result] in [0, n).
+   * @throws RangeError when an operation reads a register before it is set.
+   */
+  product?: (n: bigint, registers: ReadonlyArray<bigint | undefined>, ops: Int32Array, result: number) => bigint
 }
 
 /** Largest modulus for which OpenSSL takes an RSA public exponent of any size below it. */

@@ -12,13 +12,16 @@
  *   base^(2^(252·k)) with 8-bit windows (10-bit for S, see `proof/key.ts`): about Σ bits/9
  *   multiplications; `value()` takes the cheaper way (the comb wherever a product has a long
  *   variable exponent or many fixed bits).
- * - Where the runtime has a faster single exponentiation (`useNativePower`: Node's OpenSSL), a
- *   product may take its variable factors from it, one call each, and its fixed factors from the
- *   tables alone; `value()` does so only when the counted cost is lower.
+ * - `value()` writes each product as a straight-line program of multiplications
+ *   (`MultiplicationProgram`) and runs it in one go: on BigInt, or in one call to the runtime's
+ *   native arithmetic (`useNativeArithmetic`: on Node, GMP through an addon).
+ * - Where the runtime has a native exponentiation (GMP's, or OpenSSL's alone), a product may take
+ *   its variable factors from it, one call each, and its fixed factors from the tables alone;
+ *   `value()` does so only when the counted cost is lower.
  *
  * Not constant-time (see the module README, "Side channels").
  */
-import { bitLength, mod, modInverse, type NativePower } from '../math/index.ts'
+import { bitLength, mod, modInverse, type MulMod, type NativeArithmetic, type NativePower } from '../math/index.ts'
 
 const DIGIT_BITS = 6
 const HALF_DIGIT = 1 << (DIGIT_BITS - 1)
@@ -62,7 +65,7 @@ export class FixedBase {
     const n = this.modulus
     while (this.powers.length <= i) {
       let x = this.powers[this.powers.length - 1]!
-      for (let k = 0; k < DIGIT_BITS; k++) x = (x * x) % n
+      for (let k = 0; k < DIGIT_BITS; k++) x = mulMod(x, x, n)
       this.powers.push(x)
     }
     return this.powers[i]!
@@ -84,15 +87,22 @@ export class FixedBase {
   }
 }
 
+const bigIntMulMod: MulMod = (a, b, n) => (a * b) % n
+let mulMod: MulMod = bigIntMulMod
 let nativePower: NativePower | undefined
+let nativeProduct: NativeArithmetic['product']
 
 /**
- * Lets `PowerProduct.value()` compute variable factors with `backend` where that is cheaper by
- * its declared costs (process-wide; `undefined` goes back to BigInt alone, the default and the
- * only way in workerd). Results are the same either way.
+ * Lets the products multiply with `arithmetic.mulMod` (tables included), run each product's
+ * multiplications in one `arithmetic.product` call, and take variable factors from
+ * `arithmetic.power` where that is cheaper by its declared costs. Process-wide; `undefined`, or a
+ * member left out, goes back to BigInt (the default, and the only way in workerd). Results are
+ * the same either way.
  */
-export function useNativePower(backend: NativePower | undefined): void {
-  nativePower = backend
+export function useNativeArithmetic(arithmetic: NativeArithmetic | undefined): void {
+  mulMod = arithmetic?.mulMod ?? bigIntMulMod
+  nativePower = arithmetic?.power
+  nativeProduct = arithmetic?.product
 }
 
 /** BigInt multiplications of one variable factor on a squaring chain: its windows and their odd powers. */
@@ -133,8 +143,8 @@ export class PowerProduct {
    * The product of all factors, in [0, n). The fixed-base factors either ride on the squaring
    * chain of the variable ones through comb tables (the chain made at least 252 bits long), or
    * take one BGMW pass; whichever needs fewer multiplications by the count of exponent bits. With
-   * a native backend (`useNativePower`) the variable factors may instead be one native call each,
-   * when that counts cheaper.
+   * a native exponentiation (`useNativeArithmetic`) the variable factors may instead be one native
+   * call each, when that counts cheaper.
    */
   value(): bigint {
     const n = this.modulus
@@ -148,19 +158,20 @@ export class PowerProduct {
     // without variable factors on it, the comb needs a chain of its own
     const combAloneCost = CHUNK_BITS + combWindows
     const fixedCost = (alone: boolean) => (hasFixed ? Math.min(alone ? combAloneCost : combCost, bgmwCost) : 0)
+    const program = new MultiplicationProgram()
+    let result: number | undefined
     if (this.nativeIsCheaper(variable, chain, fixedCost(false), fixedCost(true))) {
-      const fixed = !hasFixed
-        ? undefined
-        : combAloneCost < bgmwCost
-          ? chainProduct([], this.fixedTerms, n)
-          : fixedProduct(this.fixedTerms, n)
-      return variable.reduce((acc, [base, exponent]) => (acc * nativePower!.pow(base, exponent, n)) % n, fixed ?? 1n % n)
+      if (hasFixed) {
+        result = combAloneCost < bgmwCost ? chainProduct([], this.fixedTerms, n, program) : fixedProduct(this.fixedTerms, program)
+      }
+      for (const [base, exponent] of variable) result = program.times(result, program.input(nativePower!.pow(base, exponent, n)))
+    } else if (hasFixed && combCost < bgmwCost) {
+      result = chainProduct(variable, this.fixedTerms, n, program)
+    } else {
+      result = fixedProduct(this.fixedTerms, program)
+      if (variable.length > 0) result = program.times(result, chainProduct(variable, [], n, program))
     }
-    if (hasFixed && combCost < bgmwCost) return chainProduct(variable, this.fixedTerms, n)!
-    const fixed = fixedProduct(this.fixedTerms, n)
-    const rest = variable.length === 0 ? undefined : chainProduct(variable, [], n)
-    if (fixed === undefined) return rest ?? 1n % n
-    return rest === undefined ? fixed : (fixed * rest) % n
+    return program.run(n, result)
   }
 
   /**
@@ -184,12 +195,11 @@ export class PowerProduct {
  * negative digit) by the digit's size, then Π d^bucket[d] with running products (2·32
  * multiplications instead of 2·63 for unsigned digits).
  */
-function fixedProduct(terms: Array<[FixedBase, bigint]>, n: bigint): bigint | undefined {
+function fixedProduct(terms: Array<[FixedBase, bigint]>, program: MultiplicationProgram): number | undefined {
   if (terms.length === 0) return undefined
-  const buckets: Array<bigint | undefined> = new Array(HALF_DIGIT + 1)
+  const buckets: Array<number | undefined> = new Array(HALF_DIGIT + 1)
   const put = (digit: number, entry: bigint) => {
-    const b = buckets[digit]
-    buckets[digit] = b === undefined ? entry : (b * entry) % n
+    buckets[digit] = program.times(buckets[digit], program.input(entry))
   }
   for (const [signed, exponent] of terms) {
     const table = exponent < 0n ? signed.inverted() : signed
@@ -205,12 +215,11 @@ function fixedProduct(terms: Array<[FixedBase, bigint]>, n: bigint): bigint | un
     }
     if (carry) put(1, table.power(i))
   }
-  let running: bigint | undefined
-  let result: bigint | undefined
+  let running: number | undefined
+  let result: number | undefined
   for (let d = HALF_DIGIT; d >= 1; d--) {
-    const b = buckets[d]
-    if (b !== undefined) running = running === undefined ? b : (running * b) % n
-    if (running !== undefined) result = result === undefined ? running : (result * running) % n
+    running = program.times(running, buckets[d])
+    result = program.times(result, running)
   }
   return result
 }
@@ -236,29 +245,35 @@ function slidingWindows(bits: string, window: number): Array<[number, number]> {
 function oddPowers(base: bigint, largest: number, n: bigint): bigint[] {
   const odd: bigint[] = [base]
   if (largest < 3) return odd
-  const square = (base * base) % n
-  for (let k = 3; k <= largest; k += 2) odd.push((odd[odd.length - 1]! * square) % n)
+  const square = mulMod(base, base, n)
+  for (let k = 3; k <= largest; k += 2) odd.push(mulMod(odd[odd.length - 1]!, square, n))
   return odd
 }
 
 /**
  * Interleaved left-to-right sliding windows over all variable bases (one squaring chain); fixed
  * terms, when given, ride on the same chain through their comb tables (`FixedBase.chunk`): each
- * 252-bit chunk of an exponent is one more windowed term, with no squarings of its own.
+ * 252-bit chunk of an exponent is one more windowed term, with no squarings of its own. Written
+ * into `program`; returns the register of the product (undefined for no terms).
  */
-function chainProduct(variableTerms: Array<[bigint, bigint]>, fixedTerms: Array<[FixedBase, bigint]>, n: bigint): bigint | undefined {
-  // schedule[j] lists the table entries to multiply in after the squaring at bit position j
-  const schedule = new Map<number, bigint[]>()
-  const add = (position: number, entry: bigint) => {
+function chainProduct(
+  variableTerms: Array<[bigint, bigint]>,
+  fixedTerms: Array<[FixedBase, bigint]>,
+  n: bigint,
+  program: MultiplicationProgram,
+): number | undefined {
+  // schedule[j] lists the registers to multiply in after the squaring at bit position j
+  const schedule = new Map<number, number[]>()
+  const add = (position: number, register: number) => {
     const list = schedule.get(position)
-    if (list) list.push(entry)
-    else schedule.set(position, [entry])
+    if (list) list.push(register)
+    else schedule.set(position, [register])
   }
   let top = 0
   for (const [base, exponent] of variableTerms) {
     const bits = exponent.toString(2)
     const windows = slidingWindows(bits, variableWindow(bits.length))
-    const odd = oddPowers(base, Math.max(...windows.map(([, value]) => value)), n)
+    const odd = oddPowers(base, Math.max(...windows.map(([, value]) => value)), n).map((power) => program.input(power))
     for (const [position, value] of windows) add(position, odd[(value - 1) >> 1]!)
     top = Math.max(top, bits.length)
   }
@@ -269,18 +284,56 @@ function chainProduct(variableTerms: Array<[bigint, bigint]>, fixedTerms: Array<
       const windows = slidingWindows(bits.slice(Math.max(0, end - CHUNK_BITS), end), table.combWindow)
       if (windows.length === 0) continue
       const odd = table.chunk(k)
-      for (const [position, value] of windows) add(position, odd[(value - 1) >> 1]!)
+      for (const [position, value] of windows) add(position, program.input(odd[(value - 1) >> 1]!))
     }
     top = Math.max(top, CHUNK_BITS)
   }
-  let result: bigint | undefined
+  let result: number | undefined
   for (let j = top - 1; j >= 0; j--) {
-    if (result !== undefined) result = (result * result) % n
-    const list = schedule.get(j)
-    if (!list) continue
-    for (const entry of list) result = result === undefined ? entry : (result * entry) % n
+    if (result !== undefined) result = program.square(result)
+    for (const register of schedule.get(j) ?? []) result = program.times(result, register)
   }
   return result
+}
+
+/**
+ * A straight-line program of multiplications modulo n over numbered registers, run in one go by
+ * the native arithmetic (`NativeArithmetic.product`: one crossing per product of powers) or by
+ * `mulMod`. Registers are inputs (residues mod n) or products; an undefined register stands for 1,
+ * so that a running product needs no special first step.
+ */
+class MultiplicationProgram {
+  private readonly registers: Array<bigint | undefined> = []
+  private readonly ops: number[] = []
+
+  /** A new register holding `value` (a residue mod n). */
+  input(value: bigint): number {
+    return this.registers.push(value) - 1
+  }
+
+  /** The register of a·b (a new one), or the other operand when one is undefined (1). */
+  times(a: number | undefined, b: number | undefined): number | undefined {
+    if (a === undefined) return b
+    if (b === undefined) return a
+    const product = this.registers.push(undefined) - 1
+    this.ops.push(product, a, b)
+    return product
+  }
+
+  /** The register of a² (a new one). */
+  square(a: number): number {
+    return this.times(a, a)!
+  }
+
+  /** The value of register `result` in [0, n) after all operations (1 mod n when undefined). */
+  run(n: bigint, result: number | undefined): bigint {
+    if (result === undefined) return 1n % n
+    if (nativeProduct) return nativeProduct(n, this.registers, Int32Array.from(this.ops), result)
+    const values = this.registers.slice()
+    const ops = this.ops
+    for (let i = 0; i < ops.length; i += 3) values[ops[i]!] = mulMod(values[ops[i + 1]!]!, values[ops[i + 2]!]!, n)
+    return values[result]! % n
+  }
 }
 
 /**
@@ -292,14 +345,14 @@ export function batchInverse(values: readonly bigint[], n: bigint): bigint[] {
   const prefix: bigint[] = []
   let acc = 1n
   for (const v of values) {
-    acc = (acc * mod(v, n)) % n
+    acc = mulMod(acc, mod(v, n), n)
     prefix.push(acc)
   }
   let inv = modInverse(acc, n)
   const out = new Array<bigint>(values.length)
   for (let i = values.length - 1; i > 0; i--) {
-    out[i] = (inv * prefix[i - 1]!) % n
-    inv = (inv * mod(values[i]!, n)) % n
+    out[i] = mulMod(inv, prefix[i - 1]!, n)
+    inv = mulMod(inv, mod(values[i]!, n), n)
   }
   out[0] = inv
   return out
