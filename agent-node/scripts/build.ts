@@ -16,13 +16,17 @@
  * The source maps carry positions only (no source text) and only for Parley's own code (`ownCodeOnly`):
  * enough for `--enable-source-maps` to put the TypeScript file and line in stack traces.
  *
+ * The AnonCreds engine's GMP addon, when built, is copied beside the bundle (`copyGmpAddon`).
+ *
  * Usage: `npm run build` (root or agent-node), or `buildAgentNode()` from a script.
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { existsSync } from 'node:fs'
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec'
 import { build, type BuildResult, type Plugin } from 'esbuild'
+import { GMP_ADDON_FILE } from '@parley/shared/anoncreds/math'
 
 /** agent-node's package folder. */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
@@ -128,7 +132,22 @@ export async function buildAgentNode(): Promise<BuildResult> {
     const path = `${PACKAGE_DIR}${file}`
     await writeFile(path, JSON.stringify(ownCodeOnly(JSON.parse(await readFile(path, 'utf8')) as SourceMap)))
   }
+  await copyGmpAddon()
   return result
+}
+
+/**
+ * Puts the AnonCreds engine's GMP addon beside the bundle, where `gmp-arithmetic.ts` looks for it
+ * (`npm run build:native` makes it), or removes a stale copy when it was not built: the bundle
+ * then runs its proofs on BigInt.
+ */
+async function copyGmpAddon(): Promise<void> {
+  const target = `${DIST_DIR}${basename(fileURLToPath(GMP_ADDON_FILE))}`
+  if (existsSync(GMP_ADDON_FILE)) await copyFile(GMP_ADDON_FILE, target)
+  else {
+    await rm(target, { force: true })
+    console.log('the GMP addon is not built (npm run build:native): the bundle runs AnonCreds proofs on BigInt')
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

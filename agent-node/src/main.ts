@@ -4,7 +4,7 @@
  * past every socket's own error handling meets the last-resort handlers (`process/last-resort.ts`).
  */
 // First: registers the AnonCreds engine before anything imports Credo (see anoncreds/register.ts).
-import './anoncreds-registry/register.ts'
+import { anoncredsArithmetic } from './anoncreds-registry/register.ts'
 import { ConfigError, loadConfig } from './config/index.ts'
 import { createLogger, createStartupFailureLogger } from './logging/index.ts'
 import { installLastResortHandlers } from './process/last-resort.ts'
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const node = await startAgentNode(config, logger)
   const { publicPort, adminPort, publicDid } = node
   logger.info(
-    { label: config.label, ...BUILD, publicPort, adminPort, adminHost: config.adminHost, publicDid },
+    { label: config.label, ...BUILD, publicPort, adminPort, adminHost: config.adminHost, publicDid, anoncredsArithmetic },
     `${config.label} (${BUILD.name} ${BUILD.version}) public port ${publicPort}, admin port ${adminPort} on ${config.adminHost}, public DID ${publicDid}`,
   )
 

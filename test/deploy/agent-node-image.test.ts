@@ -2,7 +2,8 @@
  * The deployment files are real: `agent-node/Dockerfile` is built with podman, and agent-node is
  * started from the image's files (chroot on `podman image mount`, as the image's user, with its
  * environment, working folder and command) on a PostgreSQL database as `compose.yaml` wires it;
- * it answers `/healthz`, the image's own HEALTHCHECK passes, and SIGTERM stops it cleanly.
+ * it answers `/healthz`, the image's own HEALTHCHECK passes, its AnonCreds proofs run on the GMP
+ * addon built into the image, and SIGTERM stops it cleanly.
  *
  * Slow (a first build makes a Debian base image with debootstrap, then installs agent-node's
  * dependencies): it runs when PARLEY_TEST_CONTAINER_IMAGE=1 (see vitest.config.ts; `.ci/run`
@@ -139,6 +140,11 @@ describe('agent-node container image', () => {
 
     const check = mounted.spawn(config.Healthcheck!.Test.slice(1), { ADMIN_PORT: adminPort })
     expect(await exited(check)).toBe(0)
+  })
+
+  it('runs AnonCreds proofs on GMP: the start-up line names the addon built into the image', async () => {
+    for (let i = 0; i < 100 && !output.includes('"anoncredsArithmetic"'); i++) await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(output, output.slice(-3000)).toContain('"anoncredsArithmetic":"gmp"')
   })
 
   it('stops cleanly on SIGTERM', async () => {

@@ -5,4 +5,4 @@
  * of that CommonJS package, and the binding is copied once, when ESM first imports it, so
  * registration has to happen before (see `shared/src/anoncreds/lib/register-node.ts`).
  */
-export { anoncredsEngine } from '../../../shared/src/anoncreds/lib/register-node.ts'
+export { anoncredsArithmetic, anoncredsEngine } from '../../../shared/src/anoncreds/lib/register-node.ts'
