@@ -1,6 +1,6 @@
 /**
  * The GMP addon (`shared/native/gmp-arithmetic/`, loaded by `math/gmp-arithmetic.ts`) against
- * BigInt: `mulMod`, `powMod` and `product` give BigInt's results on random and edge inputs, refuse
+ * BigInt: `mulMod`, `powMod`, `invert` and `product` give BigInt's results on random and edge inputs, refuse
  * bad arguments with an error naming them (and the process goes on), and each worker thread gets
  * its own scratch integers. `npm ci` builds the addon (`npm run build:native`); these tests fail
  * when it is missing.
@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { GMP_ADDON_FILE, gmpArithmetic, modPow, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
+import { GMP_ADDON_FILE, gmpArithmetic, modInverse, modPow, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
 
 const gmp = gmpArithmetic()
 // a 2,048-bit odd modulus, as CL moduli are (their factors do not matter here)
@@ -36,27 +36,52 @@ describe('the GMP addon', () => {
     expect(gmp!.power!.pow(3n, 100n, 1024n)).toBe(modPow(3n, 100n, 1024n))
   })
 
-  it('product runs a program of multiplications as BigInt would: squarings, reused registers, a lone input', () => {
+  it('invert equals modInverse, and refuses a value sharing a factor with n', () => {
+    for (const a of [1n, 2n, n - 1n, randomInRange(2n, n), randomBits(3000)]) expect(gmp!.invert!(a, n)).toBe(modInverse(a, n))
+    expect(gmp!.invert!(-5n, n)).toBe(modInverse(-5n, n))
+    expect(() => gmp!.invert!(6n, 9n)).toThrow(new RangeError('value has no inverse modulo modulus'))
+    expect(() => gmp!.invert!(0n, n)).toThrow(RangeError)
+  })
+
+  it('product runs a program of multiplications as BigInt would: squarings, inputs used twice, a lone input', () => {
     const [a, b, c] = [randomInRange(0n, n), randomInRange(0n, n), randomInRange(0n, n)]
-    // r3 = a·b, r4 = r3², r3 = r4·c (a register written again), result r3
-    const registers = [a, b, c, undefined, undefined]
-    const ops = Int32Array.from([3, 0, 1, 4, 3, 3, 3, 4, 2])
+    // inputs are operands -1, -2, -3; operation k is operand k:
+    // 0 = a·b, 1 = 0², 2 = 1·c, 3 = 2·a (a read again after other values came and went)
+    const ops = Int32Array.from([-1, -2, 0, 0, 1, -3, 2, -1])
     const ab = (a * b) % n
-    expect(gmp!.product!(n, registers, ops, 3)).toBe((((ab * ab) % n) * c) % n)
-    expect(gmp!.product!(n, [a + n], new Int32Array(0), 0)).toBe(a)
+    expect(gmp!.product!(n, [a, b, c], ops, 3)).toBe((((((ab * ab) % n) * c) % n) * a) % n)
+    // a result read before the last operation, and a lone input (reduced)
+    expect(gmp!.product!(n, [a, b, c], ops, 0)).toBe(ab)
+    expect(gmp!.product!(n, [a + n], new Int32Array(0), -1)).toBe(a)
+  })
+
+  it('product gives what BigInt gives on a long random program (thousands of operations, values dying early)', () => {
+    const inputs = Array.from({ length: 200 }, () => randomInRange(0n, n))
+    const ops: number[] = []
+    const values: bigint[] = []
+    const value = (x: number) => (x < 0 ? inputs[-x - 1]! : values[x]!)
+    const pick = (k: number) =>
+      k === 0 || Math.random() < 0.5 ? -1 - Math.floor(Math.random() * inputs.length) : k - 1 - Math.floor(Math.random() * Math.min(k, 8))
+    for (let k = 0; k < 3000; k++) {
+      const a = pick(k)
+      const b = Math.random() < 0.3 ? a : pick(k)
+      ops.push(a, b)
+      values.push((value(a) * value(b)) % n)
+    }
+    expect(gmp!.product!(n, inputs, Int32Array.from(ops), 2999)).toBe(values[2999])
   })
 
   it('refuses bad arguments with an error naming them, and goes on working', () => {
     expect(() => gmp!.mulMod!(-1n, 2n, n)).toThrow(new RangeError('a: expected a BigInt >= 0'))
     expect(() => gmp!.mulMod!(2n, 5 as unknown as bigint, n)).toThrow(new TypeError('b: expected a BigInt >= 0'))
     expect(() => gmp!.mulMod!(2n, 3n, 0n)).toThrow(new RangeError('n: must be > 0'))
-    const addon = gmp!.product!
-    expect(() => addon(n, [1n, undefined], Int32Array.from([1, 1, 0]), 1)).toThrow(RangeError) // reads r1 unset
-    expect(() => addon(n, [1n], Int32Array.from([0, 0, 5]), 0)).toThrow(RangeError) // r5 out of range
-    expect(() => addon(n, [1n, undefined], Int32Array.from([1, 0, 0]), 2)).toThrow(RangeError) // result out of range
-    expect(() => addon(n, [1n], [0, 0, 0] as unknown as Int32Array, 0)).toThrow(TypeError)
-    expect(() => addon(n, [1n], Int32Array.from([0, 0]), 0)).toThrow(TypeError) // not triples
-    expect(() => addon(n, ['1'] as unknown as bigint[], new Int32Array(0), 0)).toThrow(TypeError)
+    const product = gmp!.product!
+    expect(() => product(n, [1n], Int32Array.from([-1, 0]), 0)).toThrow(RangeError) // operation 0 reads itself
+    expect(() => product(n, [1n], Int32Array.from([-1, -2]), 0)).toThrow(RangeError) // no input 1
+    expect(() => product(n, [1n], Int32Array.from([-1, -1]), 1)).toThrow(RangeError) // result: no operation 1
+    expect(() => product(n, [1n], [-1, -1] as unknown as Int32Array, 0)).toThrow(TypeError)
+    expect(() => product(n, [1n], Int32Array.from([-1]), -1)).toThrow(TypeError) // not pairs
+    expect(() => product(n, ['1'] as unknown as bigint[], Int32Array.from([-1, -1]), 0)).toThrow(TypeError)
     expect(gmp!.mulMod!(6n, 7n, 11n)).toBe(9n)
   })
 

@@ -11,12 +11,13 @@
  * not built (no C compiler or no GMP headers at install time), this returns undefined and Node
  * runs as before: BigInt, with OpenSSL's exponentiation (`opensslPower`).
  */
-import { modPow } from './bigint.ts'
+import { modInverse, modPow } from './bigint.ts'
 import type { MulMod, NativeArithmetic } from './native-power.ts'
 
 interface GmpAddon {
   mulMod: MulMod
   powMod(base: bigint, exponent: bigint, n: bigint): bigint
+  invert: NonNullable<NativeArithmetic['invert']>
   product: NonNullable<NativeArithmetic['product']>
 }
 
@@ -50,6 +51,8 @@ export function gmpArithmetic(): NativeArithmetic | undefined {
   return {
     mulMod: addon.mulMod,
     product: addon.product,
+    // GMP wants a >= 0: a negative one goes to modInverse, which reduces it first
+    invert: (a, n) => (a < 0n ? modInverse(a, n) : addon.invert(a, n)),
     power: {
       costPerBit: COST_PER_BIT,
       costPerCall: COST_PER_CALL,

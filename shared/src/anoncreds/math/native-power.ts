@@ -42,13 +42,16 @@ export interface NativeArithmetic {
   mulMod?: MulMod
   /** Single exponentiations, with their costs counted in `mulMod`'s multiplications. */
   power?: NativePower
+  /** a^-1 mod n (as `modInverse`). @throws RangeError when a is not invertible mod n. */
+  invert?: (a: bigint, n: bigint) => bigint
   /**
-   * Runs a straight-line program of multiplications mod n in one call: `registers` holds inputs
-   * (residues mod n) and undefined, `ops` triples (d, a, b), each registers[d] = registers[a] *
-   * registers[b] mod n, in order; returns registers[result] in [0, n).
-   * @throws RangeError when an operation reads a register before it is set.
+   * Runs a straight-line program of multiplications mod n in one call: `ops` holds operand pairs
+   * (a, b), operation k computing a * b mod n; an operand x >= 0 is the result of operation x
+   * (an earlier one), x < 0 is inputs[-x - 1] (a residue mod n). Returns the value of the operand
+   * `result` in [0, n).
+   * @throws RangeError when an operand refers to no input or earlier operation.
    */
-  product?: (n: bigint, registers: ReadonlyArray<bigint | undefined>, ops: Int32Array, result: number) => bigint
+  product?: (n: bigint, inputs: readonly bigint[], ops: Int32Array, result: number) => bigint
 }
 
 /** Largest modulus for which OpenSSL takes an RSA public exponent of any size below it. */

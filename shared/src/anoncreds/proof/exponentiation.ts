@@ -80,7 +80,7 @@ export class FixedBase {
   /** The table of base^-1 (whose own inverse is this table). @throws RangeError when the base is not invertible. */
   inverted(): FixedBase {
     if (!this.inverse) {
-      this.inverse = new FixedBase(modInverse(this.base, this.modulus), this.modulus, this.combWindow)
+      this.inverse = new FixedBase(invert(this.base, this.modulus), this.modulus, this.combWindow)
       this.inverse.inverse = this
     }
     return this.inverse
@@ -89,18 +89,20 @@ export class FixedBase {
 
 const bigIntMulMod: MulMod = (a, b, n) => (a * b) % n
 let mulMod: MulMod = bigIntMulMod
+let invert: (a: bigint, n: bigint) => bigint = modInverse
 let nativePower: NativePower | undefined
 let nativeProduct: NativeArithmetic['product']
 
 /**
  * Lets the products multiply with `arithmetic.mulMod` (tables included), run each product's
- * multiplications in one `arithmetic.product` call, and take variable factors from
- * `arithmetic.power` where that is cheaper by its declared costs. Process-wide; `undefined`, or a
+ * multiplications in one `arithmetic.product` call, invert with `arithmetic.invert`, and take
+ * variable factors from `arithmetic.power` where that is cheaper by its declared costs. Process-wide; `undefined`, or a
  * member left out, goes back to BigInt (the default, and the only way in workerd). Results are
  * the same either way.
  */
 export function useNativeArithmetic(arithmetic: NativeArithmetic | undefined): void {
   mulMod = arithmetic?.mulMod ?? bigIntMulMod
+  invert = arithmetic?.invert ?? modInverse
   nativePower = arithmetic?.power
   nativeProduct = arithmetic?.product
 }
@@ -148,7 +150,7 @@ export class PowerProduct {
    */
   value(): bigint {
     const n = this.modulus
-    const variable = this.variableTerms.map(([b, e]): [bigint, bigint] => (e < 0n ? [modInverse(b, n), -e] : [mod(b, n), e]))
+    const variable = this.variableTerms.map(([b, e]): [bigint, bigint] => (e < 0n ? [invert(b, n), -e] : [mod(b, n), e]))
     const chain = Math.max(0, ...variable.map(([, e]) => bitLength(e)))
     const fixedBits = this.fixedTerms.reduce((sum, [, e]) => sum + bitLength(e), 0)
     const combWindows = this.fixedTerms.reduce((sum, [table, e]) => sum + bitLength(e) / (table.combWindow + 1), 0)
@@ -254,7 +256,7 @@ function oddPowers(base: bigint, largest: number, n: bigint): bigint[] {
  * Interleaved left-to-right sliding windows over all variable bases (one squaring chain); fixed
  * terms, when given, ride on the same chain through their comb tables (`FixedBase.chunk`): each
  * 252-bit chunk of an exponent is one more windowed term, with no squarings of its own. Written
- * into `program`; returns the register of the product (undefined for no terms).
+ * into `program`; returns the operand of the product (undefined for no terms).
  */
 function chainProduct(
   variableTerms: Array<[bigint, bigint]>,
@@ -262,12 +264,12 @@ function chainProduct(
   n: bigint,
   program: MultiplicationProgram,
 ): number | undefined {
-  // schedule[j] lists the registers to multiply in after the squaring at bit position j
+  // schedule[j] lists the operands to multiply in after the squaring at bit position j
   const schedule = new Map<number, number[]>()
-  const add = (position: number, register: number) => {
+  const add = (position: number, operand: number) => {
     const list = schedule.get(position)
-    if (list) list.push(register)
-    else schedule.set(position, [register])
+    if (list) list.push(operand)
+    else schedule.set(position, [operand])
   }
   let top = 0
   for (const [base, exponent] of variableTerms) {
@@ -291,48 +293,48 @@ function chainProduct(
   let result: number | undefined
   for (let j = top - 1; j >= 0; j--) {
     if (result !== undefined) result = program.square(result)
-    for (const register of schedule.get(j) ?? []) result = program.times(result, register)
+    for (const operand of schedule.get(j) ?? []) result = program.times(result, operand)
   }
   return result
 }
 
 /**
- * A straight-line program of multiplications modulo n over numbered registers, run in one go by
- * the native arithmetic (`NativeArithmetic.product`: one crossing per product of powers) or by
- * `mulMod`. Registers are inputs (residues mod n) or products; an undefined register stands for 1,
- * so that a running product needs no special first step.
+ * A straight-line program of multiplications modulo n, run in one go by the native arithmetic
+ * (`NativeArithmetic.product`: one crossing per product of powers) or by `mulMod`. Its values are
+ * operands: x >= 0 is the result of operation x, x < 0 the input -x - 1 (a residue mod n); an
+ * undefined operand stands for 1, so that a running product needs no special first step.
  */
 class MultiplicationProgram {
-  private readonly registers: Array<bigint | undefined> = []
+  private readonly inputs: bigint[] = []
+  /** Operand pairs: operation k multiplies ops[2k] by ops[2k + 1]. */
   private readonly ops: number[] = []
 
-  /** A new register holding `value` (a residue mod n). */
+  /** The operand of `value` (a residue mod n). */
   input(value: bigint): number {
-    return this.registers.push(value) - 1
+    return -this.inputs.push(value)
   }
 
-  /** The register of a·b (a new one), or the other operand when one is undefined (1). */
+  /** The operand of a·b (a new operation), or the other one when one is undefined (1). */
   times(a: number | undefined, b: number | undefined): number | undefined {
     if (a === undefined) return b
     if (b === undefined) return a
-    const product = this.registers.push(undefined) - 1
-    this.ops.push(product, a, b)
-    return product
+    this.ops.push(a, b)
+    return this.ops.length / 2 - 1
   }
 
-  /** The register of a² (a new one). */
+  /** The operand of a² (a new operation). */
   square(a: number): number {
     return this.times(a, a)!
   }
 
-  /** The value of register `result` in [0, n) after all operations (1 mod n when undefined). */
+  /** The value of `result` in [0, n) after all operations (1 mod n when undefined). */
   run(n: bigint, result: number | undefined): bigint {
     if (result === undefined) return 1n % n
-    if (nativeProduct) return nativeProduct(n, this.registers, Int32Array.from(this.ops), result)
-    const values = this.registers.slice()
-    const ops = this.ops
-    for (let i = 0; i < ops.length; i += 3) values[ops[i]!] = mulMod(values[ops[i + 1]!]!, values[ops[i + 2]!]!, n)
-    return values[result]! % n
+    if (nativeProduct) return nativeProduct(n, this.inputs, Int32Array.from(this.ops), result)
+    const products: bigint[] = []
+    const value = (x: number) => (x < 0 ? this.inputs[-x - 1]! : products[x]!)
+    for (let i = 0; i < this.ops.length; i += 2) products.push(mulMod(value(this.ops[i]!), value(this.ops[i + 1]!), n))
+    return value(result) % n
   }
 }
 
@@ -348,7 +350,7 @@ export function batchInverse(values: readonly bigint[], n: bigint): bigint[] {
     acc = mulMod(acc, mod(v, n), n)
     prefix.push(acc)
   }
-  let inv = modInverse(acc, n)
+  let inv = invert(acc, n)
   const out = new Array<bigint>(values.length)
   for (let i = values.length - 1; i > 0; i--) {
     out[i] = mulMod(inv, prefix[i - 1]!, n)
