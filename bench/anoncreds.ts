@@ -10,9 +10,11 @@
  * `perf_hooks.monitorEventLoopDelay`), cold (both safe primes searched) and warm (taken from the
  * reserve of safe primes, refilled untimed before each creation), and for contrast two creations
  * on the event loop (the engine alone); createCredential, createPresentation and
- * verifyPresentation (medians over `ANONCREDS_BENCH_RUNS`, default 20, after 2 warm-up runs), with
- * OpenSSL's exponentiation for the variable factors (as agent-node runs, `useNativePower`) and on
- * BigInt alone (as workerd runs), call by call alternately; createPresentation /
+ * verifyPresentation (medians over `ANONCREDS_BENCH_RUNS`, default 20, after 2 warm-up runs) on each
+ * arithmetic the engine has (`useNativeArithmetic`), call by call alternately: GMP through its
+ * addon (as agent-node runs when `npm run build:native` built it; left out, with a note, when it
+ * did not), OpenSSL's exponentiation for the variable factors on BigInt (agent-node without the
+ * addon), BigInt alone (as workerd runs); createPresentation /
  * verifyPresentation on the wasm build, and the ratios ours / wasm; one BigInt 2,050-bit
  * multiplication and reduction (the unit of the engine's costs); one BN254 pairing (what
  * revocation verification is made of: eight double pairings per sub-proof); one 1,025-bit safe
@@ -30,8 +32,15 @@ import { CredentialKeyWorkers } from '../agent-node/src/anoncreds-registry/key-g
 import { credentialKeyAttributeNames } from '../shared/src/anoncreds/lib/index.ts'
 import { createAnoncredsEngine } from '../shared/src/anoncreds/lib/index.ts'
 import { SAFE_PRIME_BITS } from '../shared/src/anoncreds/issuance/index.ts'
-import { generateSafePrime, opensslPower, randomBits } from '../shared/src/anoncreds/math/index.ts'
-import { useNativePower } from '../shared/src/anoncreds/proof/index.ts'
+import {
+  generateSafePrime,
+  gmpArithmetic,
+  type MulMod,
+  type NativeArithmetic,
+  opensslPower,
+  randomBits,
+} from '../shared/src/anoncreds/math/index.ts'
+import { useNativeArithmetic } from '../shared/src/anoncreds/proof/index.ts'
 import { G1, G2, pair, R } from '../shared/src/anoncreds/revocation/index.ts'
 import { type Json, loadIdentusAnoncreds } from '@parley/shared/testing/anoncreds/identus'
 import { ms, summarize, type LatencySummary } from './stats.ts'
@@ -49,6 +58,10 @@ const RAW: Record<string, string> = { name: 'Alice Jones', age: '28', email: 'al
 const ISSUER_ID = 'did:web:bench-issuer.example'
 const SCHEMA_ID = `${ISSUER_ID}/anoncreds/schema/person/1.0`
 const CRED_DEF_ID = `${ISSUER_ID}/anoncreds/credential-definition/person/default`
+
+/** The engine's arithmetic backends, as `useNativeArithmetic` takes them. */
+type Arithmetic = 'gmp' | 'openssl' | 'bigint'
+const ARITHMETIC_LABELS: Record<Arithmetic, string> = { gmp: 'GMP', openssl: 'OpenSSL pow', bigint: 'BigInt' }
 
 /** Wall and CPU timings (ms) of one sample series. */
 interface Samples {
@@ -93,13 +106,13 @@ function time(runs: number, warmup: number, fn: () => unknown): Samples {
 }
 
 /** CPU time (µs) of one 2,050-bit BigInt multiplication and reduction `a * b % n`, the unit of the engine's costs. */
-function multiplicationMicros(): number {
+function multiplicationMicros(mulMod: MulMod = (x, y, n) => (x * y) % n): number {
   const n = randomBits(2050) | (1n << 2049n) | 1n
   let a = randomBits(2049) % n
   const b = randomBits(2049) % n
   const count = 20_000
   const cpu = cpuMs()
-  for (let i = 0; i < count; i++) a = (a * b) % n
+  for (let i = 0; i < count; i++) a = mulMod(a, b, n)
   return ((cpuMs() - cpu) / count) * 1000
 }
 
@@ -148,16 +161,22 @@ export interface AnoncredsBenchResult {
    * primes, `warm` takes them from a filled reserve; `blocking` on the event loop.
    */
   keys: Record<'cold' | 'warm' | 'blocking', { wall: LatencySummary; eventLoopDelayP99: LatencySummary }>
-  /** With OpenSSL's exponentiation for variable factors (agent-node). */
-  ours: Record<'createCredential' | 'createPresentation' | 'verifyPresentation', TimedSummary>
-  /** BigInt alone (workerd), measured alternately with `ours`. */
-  bigint: Record<'createPresentation' | 'verifyPresentation', TimedSummary>
+  /** Issuing, as agent-node runs (GMP when its addon is built, else OpenSSL's exponentiation). */
+  ours: Record<'createCredential', TimedSummary>
+  /**
+   * Presenting and verifying on each arithmetic, measured alternately: GMP (agent-node, when the
+   * addon is built; absent otherwise), OpenSSL's exponentiation on BigInt (agent-node without
+   * the addon), BigInt alone (workerd).
+   */
+  arithmetic: Partial<Record<Arithmetic, Record<'createPresentation' | 'verifyPresentation', TimedSummary>>>
   wasm: Record<'createPresentation' | 'verifyPresentation', TimedSummary>
   revocation: Record<'pairing', TimedSummary>
   /** One 1,025-bit safe prime: `generateSafePrime` against OpenSSL's `generatePrimeSync`. */
   safePrime: Record<'ours' | 'openssl', TimedSummary>
   /** CPU µs of one 2,050-bit `a * b % n` in BigInt. */
   multiplicationMicros: number
+  /** The same through the GMP addon's `mulMod` (one Node-API call each), when it is built. */
+  gmpMultiplicationMicros?: number
 }
 
 /** Runs the measurements and returns the summaries (no printing). */
@@ -262,17 +281,23 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
     })
   const openssl = opensslPower()
   if (!openssl) throw new Error("this Node has no OpenSSL exponentiation (process.getBuiltinModule('node:crypto'))")
-  const native = () => useNativePower(openssl)
-  const bigint = () => useNativePower(undefined)
+  const gmp = gmpArithmetic()
+  if (!gmp) console.log('  GMP addon not built (npm run build:native): its rows are left out')
+  const arithmetics: Partial<Record<Arithmetic, NativeArithmetic | undefined>> = {
+    ...(gmp ? { gmp } : {}),
+    openssl: { power: openssl },
+    bigint: undefined,
+  }
   let presentation: ObjectHandle | undefined
   const presentAndKeep = () => {
     if (presentation) engine.objectFree({ objectHandle: presentation })
     presentation = present()
   }
-  const presentSamples = timeAlternately(RUNS, WARMUP, {
-    native: { before: native, fn: presentAndKeep },
-    bigint: { before: bigint, fn: presentAndKeep },
-  })
+  const variants = (fn: () => unknown) =>
+    Object.fromEntries(
+      Object.entries(arithmetics).map(([name, arithmetic]) => [name, { before: () => useNativeArithmetic(arithmetic), fn }]),
+    ) as Record<Arithmetic, { before: () => void; fn: () => unknown }>
+  const presentSamples = timeAlternately(RUNS, WARMUP, variants(presentAndKeep))
   const verify = () =>
     engine.verifyPresentation({
       presentation: presentation!,
@@ -282,12 +307,12 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
       credentialDefinitions: [credentialDefinition],
       credentialDefinitionIds: [CRED_DEF_ID],
     })
-  for (const use of [native, bigint]) {
-    use()
+  for (const arithmetic of Object.values(arithmetics)) {
+    useNativeArithmetic(arithmetic)
     if (!verify()) throw new Error('our verifier refused our own presentation')
   }
-  const verifySamples = timeAlternately(RUNS, WARMUP, { native: { before: native, fn: verify }, bigint: { before: bigint, fn: verify } })
-  native()
+  const verifySamples = timeAlternately(RUNS, WARMUP, variants(verify))
+  useNativeArithmetic(gmp ?? arithmetics.openssl)
 
   // ---- the wasm build: an identus holder with a credential signed by our keys ----
   const credDefJson = json(credentialDefinition)
@@ -341,16 +366,21 @@ export async function anoncredsBench(): Promise<AnoncredsBenchResult> {
   })
   return {
     keys: { cold: keyFigures(coldRuns), warm: keyFigures(warmRuns), blocking: keyFigures(blockingRuns) },
-    ours: {
-      createCredential: summarizeSamples(signSamples),
-      createPresentation: summarizeSamples(presentSamples.native),
-      verifyPresentation: summarizeSamples(verifySamples.native),
-    },
-    bigint: { createPresentation: summarizeSamples(presentSamples.bigint), verifyPresentation: summarizeSamples(verifySamples.bigint) },
+    ours: { createCredential: summarizeSamples(signSamples) },
+    arithmetic: Object.fromEntries(
+      Object.keys(presentSamples).map((name) => [
+        name,
+        {
+          createPresentation: summarizeSamples(presentSamples[name as Arithmetic]),
+          verifyPresentation: summarizeSamples(verifySamples[name as Arithmetic]),
+        },
+      ]),
+    ),
     wasm: { createPresentation: summarizeSamples(wasmPresentSamples), verifyPresentation: summarizeSamples(wasmVerifySamples) },
     revocation: { pairing: summarizeSamples(pairingSamples()) },
     safePrime: (({ ours, openssl }) => ({ ours: summarizeSamples(ours), openssl: summarizeSamples(openssl) }))(safePrimeSamples()),
     multiplicationMicros: multiplicationMicros(),
+    gmpMultiplicationMicros: gmp?.mulMod && multiplicationMicros(gmp.mulMod),
   }
 }
 
@@ -375,18 +405,16 @@ export async function runAnoncreds(): Promise<void> {
   keyRow('ours credential definition (reserve)', r.keys.warm, keyTarget(r.keys.warm))
   keyRow('ours credential definition (blocking)', r.keys.blocking)
   row('ours createCredential', r.ours.createCredential)
-  row(
-    'ours createPresentation (openssl)',
-    r.ours.createPresentation,
-    ratio(r.ours.createPresentation, r.wasm.createPresentation) + target(r.ours.createPresentation, TARGET_PRESENT_MS),
-  )
-  row(
-    'ours verifyPresentation (openssl)',
-    r.ours.verifyPresentation,
-    ratio(r.ours.verifyPresentation, r.wasm.verifyPresentation) + target(r.ours.verifyPresentation, TARGET_VERIFY_MS),
-  )
-  row('ours createPresentation (BigInt)', r.bigint.createPresentation, target(r.bigint.createPresentation, TARGET_PRESENT_MS))
-  row('ours verifyPresentation (BigInt)', r.bigint.verifyPresentation, target(r.bigint.verifyPresentation, TARGET_VERIFY_MS))
+  for (const [name, figures] of Object.entries(r.arithmetic)) {
+    for (const call of ['createPresentation', 'verifyPresentation'] as const) {
+      const limit = call === 'createPresentation' ? TARGET_PRESENT_MS : TARGET_VERIFY_MS
+      row(
+        `ours ${call} (${ARITHMETIC_LABELS[name as Arithmetic]})`,
+        figures[call],
+        ratio(figures[call], r.wasm[call]) + target(figures[call], limit),
+      )
+    }
+  }
   row('identus wasm createPresentation', r.wasm.createPresentation)
   row('identus wasm verifyPresentation', r.wasm.verifyPresentation)
   row('ours BN254 pairing (revocation)', r.revocation.pairing)
@@ -394,5 +422,6 @@ export async function runAnoncreds(): Promise<void> {
   console.log(
     `safe prime (${SAFE_PRIME_BITS} bits), CPU (n=${r.safePrime.ours.cpu.n} each, alternately): ${prime('ours', r.safePrime.ours.cpu)}; ${prime('OpenSSL generatePrimeSync', r.safePrime.openssl.cpu)}; ours/OpenSSL mean ${(r.safePrime.ours.cpu.mean / r.safePrime.openssl.cpu.mean).toFixed(2)}x`,
   )
-  console.log(`BigInt 2,050-bit a * b % n: ${r.multiplicationMicros.toFixed(2)} µs CPU`)
+  const gmpUnit = r.gmpMultiplicationMicros === undefined ? '' : `; GMP mulMod: ${r.gmpMultiplicationMicros.toFixed(2)} µs CPU`
+  console.log(`BigInt 2,050-bit a * b % n: ${r.multiplicationMicros.toFixed(2)} µs CPU${gmpUnit}`)
 }
