@@ -15,13 +15,13 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { GMP_ADDON_FILE } from '@parley/shared/anoncreds/math'
+import { gmpAddonFile } from '@parley/shared/anoncreds/math'
 
 /** The repository's root. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SOURCE = join(ROOT, 'shared/native/gmp-arithmetic/gmp_arithmetic.c')
 /** Where `shared/src/anoncreds/math/gmp-arithmetic.ts` looks for it. */
-const GMP_ADDON = fileURLToPath(GMP_ADDON_FILE)
+const GMP_ADDON = fileURLToPath(gmpAddonFile())
 
 const require = createRequire(import.meta.url)
 

@@ -26,7 +26,7 @@ import { basename, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec'
 import { build, type BuildResult, type Plugin } from 'esbuild'
-import { GMP_ADDON_FILE } from '@parley/shared/anoncreds/math'
+import { gmpAddonFile } from '@parley/shared/anoncreds/math'
 
 /** agent-node's package folder. */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
@@ -142,8 +142,8 @@ export async function buildAgentNode(): Promise<BuildResult> {
  * then runs its proofs on BigInt.
  */
 async function copyGmpAddon(): Promise<void> {
-  const target = `${DIST_DIR}${basename(fileURLToPath(GMP_ADDON_FILE))}`
-  if (existsSync(GMP_ADDON_FILE)) await copyFile(GMP_ADDON_FILE, target)
+  const target = `${DIST_DIR}${basename(fileURLToPath(gmpAddonFile()))}`
+  if (existsSync(gmpAddonFile())) await copyFile(gmpAddonFile(), target)
   else {
     await rm(target, { force: true })
     console.log('the GMP addon is not built (npm run build:native): the bundle runs AnonCreds proofs on BigInt')

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { GMP_ADDON_FILE, gmpArithmetic, modInverse, modPow, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
+import { gmpAddonFile, gmpArithmetic, modInverse, modPow, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
 
 const gmp = gmpArithmetic()
 // a 2,048-bit odd modulus, as CL moduli are (their factors do not matter here)
@@ -16,7 +16,7 @@ const n = randomBits(2048) | (1n << 2047n) | 1n
 
 describe('the GMP addon', () => {
   it('is built and loads on Node', () => {
-    expect(gmp, `the GMP addon is at ${fileURLToPath(GMP_ADDON_FILE)} (npm run build:native)`).toBeDefined()
+    expect(gmp, `the GMP addon is at ${fileURLToPath(gmpAddonFile())} (npm run build:native)`).toBeDefined()
   })
 
   it('mulMod equals a * b % n for random operands of every size, operands past n and edge values', () => {
@@ -103,7 +103,7 @@ describe('the GMP addon', () => {
     const results = ys.map(
       (y) =>
         new Promise<bigint>((resolve, reject) => {
-          const worker = new Worker(code, { eval: true, workerData: { path: fileURLToPath(GMP_ADDON_FILE), x, y, n } })
+          const worker = new Worker(code, { eval: true, workerData: { path: fileURLToPath(gmpAddonFile()), x, y, n } })
           worker.once('message', resolve)
           worker.once('error', reject)
         }),

@@ -21,14 +21,19 @@ interface GmpAddon {
   product: NonNullable<NativeArithmetic['product']>
 }
 
-/** The addon in the source tree, where `npm run build:native` writes it. */
-export const GMP_ADDON_FILE = new URL('../../../native/gmp-arithmetic/build/gmp_arithmetic.node', import.meta.url)
+/**
+ * The addon in the source tree, where `npm run build:native` writes it. A function, so that
+ * nothing reads `import.meta.url` where the engine is only imported (workerd, bundles).
+ */
+export function gmpAddonFile(): URL {
+  return new URL('../../../native/gmp-arithmetic/build/gmp_arithmetic.node', import.meta.url)
+}
 
 /**
  * Where the addon may be: the source tree, then next to agent-node's bundle
  * (`agent-node/scripts/build.ts` copies it beside `main.mjs`).
  */
-const ADDON_PATHS = [GMP_ADDON_FILE.href, new URL('./gmp_arithmetic.node', import.meta.url).href]
+const addonFiles = () => [gmpAddonFile(), new URL('./gmp_arithmetic.node', import.meta.url)]
 
 /**
  * Declared costs of `powMod`, in `mulMod` multiplications of a 2,050-bit modulus, as measured on
@@ -64,14 +69,18 @@ export function gmpArithmetic(): NativeArithmetic | undefined {
 /** The addon from the first path that loads, or undefined (no `node:module`, as in workerd, or no build). */
 function loadAddon(): GmpAddon | undefined {
   const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-  for (const url of ADDON_PATHS) {
-    try {
-      const nodeModule = getBuiltinModule?.('node:module') as { createRequire(from: string): (id: string) => unknown } | undefined
-      if (!nodeModule) return undefined
-      return nodeModule.createRequire(import.meta.url)(decodeURIComponent(new URL(url).pathname)) as GmpAddon
-    } catch {
-      // not at this path (or not built, or a runtime without addons): try the next, then BigInt
+  try {
+    const nodeModule = getBuiltinModule?.('node:module') as { createRequire(from: string): (id: string) => unknown } | undefined
+    const require = nodeModule?.createRequire(import.meta.url)
+    for (const file of require ? addonFiles() : []) {
+      try {
+        return require!(decodeURIComponent(file.pathname)) as GmpAddon
+      } catch {
+        // not at this path (or not built): try the next, then BigInt
+      }
     }
+  } catch {
+    // a runtime without addons or file URLs: BigInt
   }
   return undefined
 }
