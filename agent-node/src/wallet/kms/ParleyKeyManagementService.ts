@@ -42,8 +42,9 @@ function bytesFromBase64Url(value: string): Uint8Array<ArrayBuffer> {
  * A Credo 0.6 KMS backend for Node without native code.
  *
  * Everything is `NodeKeyManagementService` (node:crypto) except encrypt/decrypt with key
- * agreement `ECDH-HSALSA20` and cipher `XSALSA20-POLY1305`, which this class does itself with
- * @noble, byte-compatible with libsodium, exactly as Credo's DIDComm v1 envelope service
+ * agreement `ECDH-HSALSA20` and cipher `XSALSA20-POLY1305`, which this class does itself
+ * (`cryptoBox.ts`: X25519 in node:crypto, HSalsa20 and XSalsa20-Poly1305 from @noble),
+ * byte-compatible with libsodium, exactly as Credo's DIDComm v1 envelope service
  * (`DidCommEnvelopeService`) calls them:
  *
  * - encrypt, `keyAgreement: { keyId, externalPublicJwk }` -> authcrypt, `crypto_box_easy` from our
