@@ -96,9 +96,9 @@ let nativeProduct: NativeArithmetic['product']
 /**
  * Lets the products multiply with `arithmetic.mulMod` (tables included), run each product's
  * multiplications in one `arithmetic.product` call, invert with `arithmetic.invert`, and take
- * variable factors from `arithmetic.power` where that is cheaper by its declared costs. Process-wide; `undefined`, or a
- * member left out, goes back to BigInt (the default, and the only way in workerd). Results are
- * the same either way.
+ * variable factors from `arithmetic.power` where that is cheaper by its declared costs.
+ * Process-wide; `undefined`, or a member left out, goes back to BigInt (the default, and the only
+ * way in workerd). Results are the same either way.
  */
 export function useNativeArithmetic(arithmetic: NativeArithmetic | undefined): void {
   mulMod = arithmetic?.mulMod ?? bigIntMulMod
