@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     console.error(
       [
         `the GMP addon was not built: ${detail.split('\n').slice(0, 6).join('\n  ')}`,
-        'AnonCreds presentations and verifications run on BigInt instead (about 2.5x slower; bench/README.md "anoncreds").',
+        'AnonCreds presentations and verifications run on BigInt instead (about 3x slower; bench/README.md "anoncreds").',
         "To build it: install a C compiler and GMP's headers (Debian: apt-get install gcc libgmp-dev), then run npm run build:native.",
       ].join('\n'),
     )
