@@ -161,6 +161,11 @@ static napi_value invert(napi_env env, napi_callback_info info) {
 /* An operand of `product`: k >= 0 is the result of operation k, -k - 1 is inputs[k]. */
 typedef int32_t operand_t;
 
+/* Whether operand x is one of the `inputs` inputs or the result of an operation before `before`. */
+static bool refers_before(operand_t x, size_t before, size_t inputs) {
+  return x >= 0 ? (size_t)x < before : (size_t)(-(int64_t)x - 1) < inputs;
+}
+
 /* The slot holding operand x, reading an input into a free slot on its first use; -1 on error (pending). */
 static int32_t materialize(napi_env env, scratch_t *s, napi_value inputs, operand_t x, int32_t *input_slot, int32_t *op_slot, int32_t *free_slots, size_t *free_count) {
   if (x >= 0) return op_slot[x];
@@ -199,15 +204,16 @@ static napi_value product(napi_env env, napi_callback_info info) {
   }
   const operand_t *ops = data;
   size_t op_count = length / 2;
-  /* every operand refers to an input or an earlier operation */
-  for (size_t i = 0; i <= op_count; i++) {
-    for (size_t j = 0; j < (i < op_count ? 2 : 1); j++) {
-      operand_t x = i < op_count ? ops[2 * i + j] : result;
-      if ((x >= 0 && (size_t)x >= i) || (x < 0 && (size_t)(-(int64_t)x - 1) >= input_count)) {
-        napi_throw_range_error(env, NULL, i < op_count ? "ops: an operand refers to no input or earlier operation" : "result: refers to no input or operation");
-        return NULL;
-      }
+  /* every operand refers to an input or an earlier operation; `result` to any of them */
+  for (size_t i = 0; i < op_count; i++) {
+    if (!refers_before(ops[2 * i], i, input_count) || !refers_before(ops[2 * i + 1], i, input_count)) {
+      napi_throw_range_error(env, NULL, "ops: an operand refers to no input or earlier operation");
+      return NULL;
     }
+  }
+  if (!refers_before(result, op_count, input_count)) {
+    napi_throw_range_error(env, NULL, "result: refers to no input or operation");
+    return NULL;
   }
   /* last_use[x]: the last operation reading operand x, so that its slot is freed after it */
   size_t operands = input_count + op_count;

@@ -55,9 +55,11 @@ function x25519PrivateKey(secretKey: Uint8Array): KeyObject {
  *   it, as libsodium does)
  */
 function x25519SharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
+  const privateKey = x25519PrivateKey(secretKey)
   const peer = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: base64url(publicKey) }, format: 'jwk' })
+  // only the derivation itself fails on a low-order key; import errors keep their own message
   try {
-    return diffieHellman({ privateKey: x25519PrivateKey(secretKey), publicKey: peer })
+    return diffieHellman({ privateKey, publicKey: peer })
   } catch (error) {
     throw new Error('X25519 gave the all-zero shared secret: the public key has a low order', { cause: error })
   }

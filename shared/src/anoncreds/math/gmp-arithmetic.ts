@@ -13,6 +13,7 @@
  */
 import { modInverse, modPow } from './bigint.ts'
 import type { MulMod, NativeArithmetic } from './native-power.ts'
+import { nodeBuiltin } from './node-builtin.ts'
 
 interface GmpAddon {
   mulMod: MulMod
@@ -68,10 +69,8 @@ export function gmpArithmetic(): NativeArithmetic | undefined {
 
 /** The addon from the first path that loads, or undefined (no `node:module`, as in workerd, or no build). */
 function loadAddon(): GmpAddon | undefined {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
   try {
-    const nodeModule = getBuiltinModule?.('node:module') as { createRequire(from: string): (id: string) => unknown } | undefined
-    const require = nodeModule?.createRequire(import.meta.url)
+    const require = nodeBuiltin<{ createRequire(from: string): (id: string) => unknown }>('node:module')?.createRequire(import.meta.url)
     for (const file of require ? addonFiles() : []) {
       try {
         return require!(decodeURIComponent(file.pathname)) as GmpAddon

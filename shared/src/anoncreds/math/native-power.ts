@@ -15,6 +15,7 @@
  * one BigInt multiplication and reduction `a * b % n`: the costs declared below, in those units.
  */
 import { modPow } from './bigint.ts'
+import { nodeBuiltin } from './node-builtin.ts'
 import { bigIntToBytes, bytesToBigInt } from './random.ts'
 
 /**
@@ -69,9 +70,8 @@ interface NodeBuffer {
 
 /** OpenSSL's modular exponentiation on Node, or undefined where `node:crypto` is absent (workerd). */
 export function opensslPower(): NativePower | undefined {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-  const crypto = getBuiltinModule?.('node:crypto') as NodeCrypto | undefined
-  const buffer = getBuiltinModule?.('node:buffer') as NodeBuffer | undefined
+  const crypto = nodeBuiltin<NodeCrypto>('node:crypto')
+  const buffer = nodeBuiltin<NodeBuffer>('node:buffer')
   if (!crypto?.publicEncrypt || !crypto.createPublicKey || !buffer) return undefined
   const padding = crypto.constants.RSA_NO_PADDING
   const jwk = (value: bigint) => buffer.Buffer.from(bigIntToBytes(value)).toString('base64url')

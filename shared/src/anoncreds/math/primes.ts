@@ -7,6 +7,7 @@
  */
 import { modPow } from './bigint.ts'
 import { opensslPower } from './native-power.ts'
+import { nodeBuiltin } from './node-builtin.ts'
 import { randomBits, randomInRange } from './random.ts'
 
 /** The odd primes below `limit` (sieve of Eratosthenes over the odd numbers). */
@@ -89,8 +90,7 @@ type CheckPrime = (candidate: bigint, options: { checks: number }) => boolean
  * cheap filter); elsewhere (workerd) `bigintPrimality`.
  */
 export function runtimePrimality(): PrimalityBackend {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-  const checkPrime = (getBuiltinModule?.('node:crypto') as { checkPrimeSync?: CheckPrime } | undefined)?.checkPrimeSync
+  const checkPrime = nodeBuiltin<{ checkPrimeSync?: CheckPrime }>('node:crypto')?.checkPrimeSync
   const native = opensslPower()
   if (!checkPrime || !native) return bigintPrimality
   return {
