@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { gmpAddonFile, gmpArithmetic, modInverse, modPow, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
+import { gcd, gmpAddonFile, gmpArithmetic, modInverse, modPow, randomBits, randomInRange } from '../../src/anoncreds/math/index.ts'
 
 const gmp = gmpArithmetic()
 // a 2,048-bit odd modulus, as CL moduli are (their factors do not matter here)
@@ -37,8 +37,17 @@ describe('the GMP addon', () => {
   })
 
   it('invert equals modInverse, and refuses a value sharing a factor with n', () => {
-    for (const a of [1n, 2n, n - 1n, randomInRange(2n, n), randomBits(3000)]) expect(gmp!.invert!(a, n)).toBe(modInverse(a, n))
-    expect(gmp!.invert!(-5n, n)).toBe(modInverse(-5n, n))
+    // n is random, not prime: a random value is drawn again until it is a unit modulo n
+    const unit = (draw: () => bigint) => {
+      for (;;) {
+        const a = draw()
+        if (gcd(a, n) === 1n) return a
+      }
+    }
+    const units = [1n, 2n, n - 1n, unit(() => randomInRange(2n, n)), unit(() => randomBits(3000))]
+    for (const a of units) expect(gmp!.invert!(a, n)).toBe(modInverse(a, n))
+    const negative = -unit(() => randomBits(64))
+    expect(gmp!.invert!(negative, n)).toBe(modInverse(negative, n))
     expect(() => gmp!.invert!(6n, 9n)).toThrow(new RangeError('value has no inverse modulo modulus'))
     expect(() => gmp!.invert!(0n, n)).toThrow(RangeError)
   })
