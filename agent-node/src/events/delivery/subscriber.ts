@@ -29,6 +29,11 @@ import type { RetryPolicy } from './retry.ts'
  */
 export type DeliveryOutcome = { result: 'acknowledged' } | { result: 'retry'; error: string } | { result: 'rejected'; error: string }
 
+/** The `retry` outcome of an attempt that threw `error`. */
+export function retryOutcome(error: unknown): DeliveryOutcome {
+  return { result: 'retry', error: error instanceof Error ? error.message : String(error) }
+}
+
 export interface Subscriber {
   /** Stable identifier, unique among subscribers; keys database rows. */
   readonly name: string
@@ -40,6 +45,14 @@ export interface Subscriber {
   readonly topic?: string
   /** Whether `event` is for this subscriber (default: every event). Must be pure and fast. */
   accepts?(event: PublishedEvent): boolean
+  /**
+   * How many of one connection's events may be sent before the answer to the first came back
+   * (default 1: each waits for the previous one's answer). More than one is only for a receiver
+   * that handles a connection's events in the order they were sent and stores none after one it
+   * failed to store (the tunnel's worker holds them back), and whose `deliver` sends the event
+   * before it returns. Answers are still taken in `seq` order (`window.ts`).
+   */
+  readonly maxInFlight?: number
   /** One delivery attempt of `event`. Never throws; stops early when `signal` aborts. */
   deliver(event: PublishedEvent, signal: AbortSignal): Promise<DeliveryOutcome>
 }
