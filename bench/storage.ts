@@ -5,10 +5,12 @@
  * same operations, same data.
  *
  * Printed per dialect, p50 / p99 over `BENCH_MESSAGES` (default 200) sequential calls after 20
- * warm-up calls, with 1,000 records of the type already stored (and, on PostgreSQL, analyzed): save (a record with four tags,
- * one an array), getById, findByQuery with the `$or` shape of Credo's connection lookup by DIDs,
- * update; and the wall time of 200 saves issued at once (concurrent writers on one connection
- * pool).
+ * warm-up calls, with `BENCH_STORAGE_RECORDS` (default 1,000) records of the type already stored
+ * (and, on PostgreSQL, analyzed): save (a record with six tags, two of them arrays), getById,
+ * findByQuery with the `$or` shape of Credo's connection lookup by DIDs, findByQuery with the
+ * shape of its DID lookup by key (`{ role: 'created', recipientKeyFingerprints: [key] }`, half
+ * the records `created`: the lookup of every DIDComm message), update; and the wall time of 200
+ * saves issued at once (concurrent writers on one connection pool).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,7 +25,7 @@ import { ms, summarize } from './stats.ts'
 
 const SAMPLES = Number(process.env.BENCH_MESSAGES ?? 200)
 const WARMUP = 20
-const PRELOADED = 1_000
+const PRELOADED = Number(process.env.BENCH_STORAGE_RECORDS ?? 1_000)
 const BURST = 200
 
 const agentContext = new AgentContext({ dependencyManager: new DependencyManager(), contextCorrelationId: 'bench' })
@@ -33,7 +35,14 @@ const record = () => {
   return new GenericRecord({
     id: `r${n}`,
     content: { n, note: 'a record of about the size of a small connection record'.repeat(4) },
-    tags: { did: `did:peer:${n}`, theirDid: `did:peer:their-${n}`, state: `s${n % 7}`, previousTheirDids: [`did:old:${n}`] },
+    tags: {
+      did: `did:peer:${n}`,
+      theirDid: `did:peer:their-${n}`,
+      state: `s${n % 7}`,
+      previousTheirDids: [`did:old:${n}`],
+      role: n % 2 === 0 ? 'created' : 'received',
+      recipientKeyFingerprints: [`z6Mk${String(n).padStart(44, '0')}`],
+    },
   })
 }
 
@@ -75,6 +84,16 @@ async function measure(dialect: Dialect, database: Database): Promise<void> {
           { did: `did:peer:${n}`, theirDid: `did:peer:their-${n}` },
           { did: `did:peer:${n}`, previousTheirDids: [`did:old:${n}`] },
         ],
+      })
+    }),
+  ])
+  rows.push([
+    'findByQuery (DID by key)',
+    await timed((i) => {
+      const n = ((i * 26) % PRELOADED) & ~1 // a created one
+      return storage.findByQuery(agentContext, GenericRecord, {
+        role: 'created',
+        recipientKeyFingerprints: [`z6Mk${String(n).padStart(44, '0')}`],
       })
     }),
   ])

@@ -458,6 +458,25 @@ describe.each(dialects)('on %s', (dialect) => {
       expect(details.join('\n')).not.toMatch(/SCAN|Seq Scan/)
     })
 
+    it('drives a query of several tags from the likeliest rare one, looking the others up per candidate', async () => {
+      // `state` and `roles: ['x']` are shared by many records; `did` is nearly unique: it drives
+      // (read in the index once), the other two are checked per candidate record
+      const query: Query<GenericRecord> = { state: 's1', roles: ['x'], did: 'did:6' }
+      const select = selectRecords({ contextId: 'ctx-a', type: 'GenericRecord' }, query)
+      const { params } = new SQLiteAsyncDialect().sqlToQuery(select)
+      expect(params.slice(2, 7)).toEqual(['ctx-a', 'GenericRecord', 'did', 'did:6', 'string'])
+      const { details, rows } = await plannedQuery(query)
+      expect(rows.map((row) => row.id)).toEqual(['r6'])
+      if (dialect === 'sqlite') {
+        expect(details[0]).toMatch(/^SEARCH credo_records USING .*INDEX \S+ \(context_id=\? AND type=\? AND id=\?\)$/)
+        expect(details.filter((detail) => detail.startsWith('LIST SUBQUERY'))).toHaveLength(1)
+        expect(details.filter((detail) => detail.startsWith('CORRELATED SCALAR SUBQUERY'))).toHaveLength(2)
+      } else {
+        expectIndexScansOnly(details)
+      }
+      expect(details.join('\n')).not.toMatch(/SCAN|Seq Scan/)
+    })
+
     it('answers $not and null from the tag index, within the records of the type', async () => {
       const { details, rows } = await plannedQuery({ $not: { state: 's1' }, threadId: null })
       expect(rows.length).toBe(10)
