@@ -15,6 +15,8 @@ import {
   type PrimalityBackend,
   randomBits,
   randomInRange,
+  randomPrimeInRange,
+  runtimePrimality,
 } from '../../src/anoncreds/math/index.ts'
 
 /** Reference square-and-multiply, to check the windowed version against. */
@@ -68,6 +70,27 @@ describe('anoncreds math', () => {
     expect(p.toString(2)).toMatch(/^11[01]{1023}$/)
     expect(checkPrimeSync(p, { checks: 64 })).toBe(true)
     expect(checkPrimeSync((p - 1n) / 2n, { checks: 64 })).toBe(true)
+  })
+
+  it("a random prime in the issuer's e range, on both backends: in range, prime by OpenSSL's full test, confirmed only after the Fermat filter", () => {
+    const start = 1n << 596n
+    const span = 1n << 119n
+    for (const backend of [bigintPrimality, runtimePrimality()]) {
+      const confirmed: bigint[] = []
+      const counting: PrimalityBackend = {
+        pow: backend.pow,
+        isPrime: (candidate) => {
+          confirmed.push(candidate)
+          return backend.isPrime(candidate)
+        },
+      }
+      const e = randomPrimeInRange(start, span, counting)
+      expect(e >= start && e < start + span).toBe(true)
+      expect(checkPrimeSync(e, { checks: 64 })).toBe(true)
+      // composites stop at trial division or the base-2 Fermat test: the full test ran on e alone
+      expect(confirmed).toEqual([e])
+    }
+    expect(() => randomPrimeInRange(24n, 4n)).toThrow(new RangeError('no prime found in range'))
   })
 
   it('two searches give different safe primes', () => {

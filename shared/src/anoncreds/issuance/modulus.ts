@@ -1,8 +1,10 @@
 /**
  * Arithmetic modulo the CL modulus n: public (plain exponentiation) or, for the issuer who knows
- * the factors, through CRT (`modPowCrt`, about 3x faster).
+ * the factors, through CRT (`modPowCrt`, about 3x faster). Exponentiations run on the native
+ * power where agent-node installed one (`power`, `proof/exponentiation.ts`), else on BigInt.
  */
-import { mod, modInverse, modPow, modPowCrt } from '../math/index.ts'
+import { mod, modInverse, modPowCrt } from '../math/index.ts'
+import { power } from '../proof/exponentiation.ts'
 import { NotInvertibleError } from './errors.ts'
 
 /** Exponentiation and inverses modulo n. */
@@ -26,7 +28,7 @@ function invert(value: bigint, n: bigint): bigint {
 export function publicModulus(n: bigint): Modulus {
   return {
     n,
-    pow: (base, exponent) => (exponent < 0n ? modPow(invert(base, n), -exponent, n) : modPow(base, exponent, n)),
+    pow: (base, exponent) => (exponent < 0n ? power(invert(base, n), -exponent, n) : power(base, exponent, n)),
     inverse: (value) => invert(value, n),
   }
 }
@@ -40,7 +42,7 @@ export function privateModulus(pPrime: bigint, qPrime: bigint): Modulus & { read
   const q = 2n * qPrime + 1n
   const n = p * q
   const qInvModP = modInverse(q, p)
-  const crt = (base: bigint, exponent: bigint): bigint => modPowCrt(mod(base, n), exponent, p, q, qInvModP)
+  const crt = (base: bigint, exponent: bigint): bigint => modPowCrt(mod(base, n), exponent, p, q, qInvModP, power)
   return {
     n,
     /** p'q': the order of the group of quadratic residues modulo n. */

@@ -97,12 +97,20 @@ export function isqrt(value: bigint): bigint {
 }
 
 /**
- * CRT exponentiation for a modulus n = p·q with p, q coprime: `base^exponent mod n` from the
- * two half-size exponentiations (about 3x faster for issuer-side work on the secret factors).
+ * CRT exponentiation for a modulus n = p·q with p, q coprime primes: `base^exponent mod n` from
+ * the two half-size exponentiations (about 3x faster for issuer-side work on the secret factors),
+ * each made by `pow` (`modPow` unless given, e.g. a native one).
  */
-export function modPowCrt(base: bigint, exponent: bigint, p: bigint, q: bigint, qInvModP = modInverse(q, p)): bigint {
+export function modPowCrt(
+  base: bigint,
+  exponent: bigint,
+  p: bigint,
+  q: bigint,
+  qInvModP = modInverse(q, p),
+  pow: (base: bigint, exponent: bigint, modulus: bigint) => bigint = modPow,
+): bigint {
   if (exponent < 0n) throw new RangeError('modPowCrt takes a non-negative exponent')
-  const mp = modPow(base, exponent % (p - 1n), p)
-  const mq = modPow(base, exponent % (q - 1n), q)
+  const mp = pow(base, exponent % (p - 1n), p)
+  const mq = pow(base, exponent % (q - 1n), q)
   return mq + q * mod((mp - mq) * qInvModP, p)
 }

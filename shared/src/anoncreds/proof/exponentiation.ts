@@ -21,7 +21,7 @@
  *
  * Not constant-time (see the module README, "Side channels").
  */
-import { bitLength, mod, modInverse, type MulMod, type NativeArithmetic, type NativePower } from '../math/index.ts'
+import { bitLength, mod, modInverse, modPow, type MulMod, type NativeArithmetic, type NativePower } from '../math/index.ts'
 
 const DIGIT_BITS = 6
 const HALF_DIGIT = 1 << (DIGIT_BITS - 1)
@@ -105,6 +105,18 @@ export function useNativeArithmetic(arithmetic: NativeArithmetic | undefined): v
   invert = arithmetic?.invert ?? modInverse
   nativePower = arithmetic?.power
   nativeProduct = arithmetic?.product
+}
+
+/**
+ * `base^exponent mod n` as one exponentiation (the issuer's and the holder's single powers,
+ * `issuance/modulus.ts`): on the native power handed over with `useNativeArithmetic` when there
+ * is one (GMP or OpenSSL on agent-node: 3–10x faster at 1,024–2,048 bits), else BigInt's
+ * `modPow`. Same result either way; neither runs in constant time (nor did the BigInt code).
+ * @param exponent >= 0
+ */
+export function power(base: bigint, exponent: bigint, n: bigint): bigint {
+  if (!nativePower || exponent < 1n) return modPow(base, exponent, n)
+  return nativePower.pow(mod(base, n), exponent, n)
 }
 
 /** BigInt multiplications of one variable factor on a squaring chain: its windows and their odd powers. */
