@@ -31,6 +31,21 @@ function naivePow(b: bigint, e: bigint, m: bigint): bigint {
   return r
 }
 
+/** `backend`, recording every candidate its full test (`isPrime`) is asked about. */
+function recordingConfirmations(backend: PrimalityBackend): { backend: PrimalityBackend; confirmed: bigint[] } {
+  const confirmed: bigint[] = []
+  return {
+    confirmed,
+    backend: {
+      pow: backend.pow,
+      isPrime: (candidate) => {
+        confirmed.push(candidate)
+        return backend.isPrime(candidate)
+      },
+    },
+  }
+}
+
 describe('anoncreds math', () => {
   it('windowed modPow agrees with square-and-multiply, negative exponents invert', () => {
     for (let i = 0; i < 20; i++) {
@@ -75,16 +90,9 @@ describe('anoncreds math', () => {
   it("a random prime in the issuer's e range, on both backends: in range, prime by OpenSSL's full test, confirmed only after the Fermat filter", () => {
     const start = 1n << 596n
     const span = 1n << 119n
-    for (const backend of [bigintPrimality, runtimePrimality()]) {
-      const confirmed: bigint[] = []
-      const counting: PrimalityBackend = {
-        pow: backend.pow,
-        isPrime: (candidate) => {
-          confirmed.push(candidate)
-          return backend.isPrime(candidate)
-        },
-      }
-      const e = randomPrimeInRange(start, span, counting)
+    for (const runtime of [bigintPrimality, runtimePrimality()]) {
+      const { backend, confirmed } = recordingConfirmations(runtime)
+      const e = randomPrimeInRange(start, span, backend)
       expect(e >= start && e < start + span).toBe(true)
       expect(checkPrimeSync(e, { checks: 64 })).toBe(true)
       // composites stop at trial division or the base-2 Fermat test: the full test ran on e alone
@@ -98,14 +106,7 @@ describe('anoncreds math', () => {
   })
 
   it('the BigInt backend alone gives a safe prime, confirmed by its full test for both halves', () => {
-    const confirmed: bigint[] = []
-    const backend: PrimalityBackend = {
-      pow: bigintPrimality.pow,
-      isPrime: (candidate) => {
-        confirmed.push(candidate)
-        return bigintPrimality.isPrime(candidate)
-      },
-    }
+    const { backend, confirmed } = recordingConfirmations(bigintPrimality)
     const p = generateSafePrime(256, backend)
     expect(p.toString(2)).toMatch(/^11[01]{254}$/)
     expect(checkPrimeSync(p, { checks: 64 })).toBe(true)
