@@ -142,8 +142,9 @@ export async function buildAgentNode(): Promise<BuildResult> {
  * then runs its proofs on BigInt.
  */
 async function copyGmpAddon(): Promise<void> {
-  const target = `${DIST_DIR}${basename(fileURLToPath(gmpAddonFile()))}`
-  if (existsSync(gmpAddonFile())) await copyFile(gmpAddonFile(), target)
+  const addon = gmpAddonFile()
+  const target = `${DIST_DIR}${basename(fileURLToPath(addon))}`
+  if (existsSync(addon)) await copyFile(addon, target)
   else {
     await rm(target, { force: true })
     console.log('the GMP addon is not built (npm run build:native): the bundle runs AnonCreds proofs on BigInt')

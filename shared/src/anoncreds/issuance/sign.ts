@@ -1,5 +1,5 @@
 /** The issuer signs a credential: the CL signature (A, e, v'') over the values and the blinded U. */
-import { randomBits, randomPrimeInRange, modInverse, runtimePrimality, type PrimalityBackend } from '../math/index.ts'
+import { randomBits, randomPrimeInRange, modInverse } from '../math/index.ts'
 import { checkBlindedSecretsProof } from './blinding.ts'
 import { attributeTerms } from './attributeValues.ts'
 import { E_RANGE_BITS, E_START_BITS, V_PRIME_PRIME_BITS } from './constants.ts'
@@ -19,13 +19,6 @@ import type {
   PrimaryCredentialSignature,
   SignatureCorrectnessProof,
 } from './types.ts'
-
-/**
- * How e's candidates are tested: OpenSSL's exponentiation and Miller–Rabin on Node, as
- * anoncreds-clsignatures-rs tests its primes (`BN_is_prime_ex` at OpenSSL's count); BigInt in
- * workerd. Looked up once per thread.
- */
-let primality: PrimalityBackend | undefined
 
 /** Input of `signCredential`. */
 export interface SignCredentialInput {
@@ -92,8 +85,9 @@ export function signCredential(input: SignCredentialInput): SignedCredential {
   const requestNonce = parseDecimal(input.requestNonce, 'requestNonce')
 
   const vPrimePrime = randomBits(V_PRIME_PRIME_BITS) | (1n << BigInt(V_PRIME_PRIME_BITS - 1))
-  primality ??= runtimePrimality()
-  const e = randomPrimeInRange(1n << BigInt(E_START_BITS), 1n << BigInt(E_RANGE_BITS), primality)
+  // tested with the runtime's primality test: OpenSSL's Miller–Rabin on Node, as
+  // anoncreds-clsignatures-rs tests its primes (`BN_is_prime_ex` at OpenSSL's count); BigInt in workerd
+  const e = randomPrimeInRange(1n << BigInt(E_START_BITS), 1n << BigInt(E_RANGE_BITS))
   const q = signatureQuotient(key, modulus, vPrimePrime, m2, terms, u)
   const a = modulus.pow(q, modInverse(e, modulus.order))
   const proof = createSignatureCorrectnessProof(modulus, q, a, e, requestNonce)

@@ -68,16 +68,15 @@ export function nextPrime(start: bigint): bigint {
 /**
  * A uniform random probable prime in [start, start + span), for start > 20,000: each candidate
  * goes through trial division, then a base-2 Fermat test on `backend.pow`, and only then
- * `backend.isPrime`. `bigintPrimality` unless given; the issuer's 597-bit e on Node with
- * `runtimePrimality()` (OpenSSL) takes about a fifth of BigInt's time (bench/README.md
- * "anoncreds").
+ * `backend.isPrime`. The backend is the runtime's unless given: the issuer's 597-bit e on Node
+ * (OpenSSL) takes about a fifth of BigInt's time (bench/README.md "anoncreds").
  * @throws RangeError if none found.
  */
-export function randomPrimeInRange(start: bigint, span: bigint, backend: PrimalityBackend = bigintPrimality): bigint {
+export function randomPrimeInRange(start: bigint, span: bigint, backend: PrimalityBackend = runtimePrimality()): bigint {
   for (let tries = 0; tries < 100_000; tries++) {
     const candidate = randomInRange(start, start + span) | 1n
     if (candidate >= start + span || bySmallPrimes(candidate) === false) continue
-    if (backend.pow(2n, candidate - 1n, candidate) === 1n && backend.isPrime(candidate)) return candidate
+    if (passesFermat(backend, candidate) && backend.isPrime(candidate)) return candidate
   }
   throw new RangeError('no prime found in range')
 }
@@ -91,6 +90,11 @@ export interface PrimalityBackend {
   pow(base: bigint, exponent: bigint, modulus: bigint): bigint
   /** True when the odd `candidate` > 3 is a probable prime, at an error rate of 2^-64 or less. */
   isPrime(candidate: bigint): boolean
+}
+
+/** The base-2 Fermat test, 2^(c-1) ≡ 1 (mod c), on `backend.pow`: a cheap filter before `isPrime`. */
+function passesFermat(backend: PrimalityBackend, candidate: bigint): boolean {
+  return backend.pow(2n, candidate - 1n, candidate) === 1n
 }
 
 /** Pure BigInt: `modPow`, and Miller–Rabin with 40 random bases (error < 2^-80, `isProbablePrime`). */
@@ -193,9 +197,9 @@ export function generateSafePrime(bits: number, backend: PrimalityBackend = runt
     for (let k = 0; k < width; k++) {
       if (struck[k]) continue
       const q = start + BigInt(2 * k)
-      if (backend.pow(2n, q - 1n, q) !== 1n) continue
+      if (!passesFermat(backend, q)) continue
       const p = 2n * q + 1n
-      if (backend.pow(2n, p - 1n, p) === 1n && backend.isPrime(q) && backend.isPrime(p)) return p
+      if (passesFermat(backend, p) && backend.isPrime(q) && backend.isPrime(p)) return p
     }
   }
 }
