@@ -12,7 +12,7 @@
  * KMS's business (`ParleyKeyManagementService`).
  */
 import { Buffer } from 'node:buffer'
-import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from 'node:crypto'
+import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { hsalsa, xsalsa20poly1305 } from '@noble/ciphers/salsa.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { blake2b } from '@noble/hashes/blake2.js'
@@ -48,14 +48,13 @@ function x25519PrivateKey(secretKey: Uint8Array): KeyObject {
 }
 
 /**
- * X25519(secretKey, publicKey) (`crypto_scalarmult`), in Node's OpenSSL: about 0.16 ms against
+ * X25519(privateKey, publicKey) (`crypto_scalarmult`), in Node's OpenSSL: about 0.16 ms against
  * 2.1 ms for @noble/curves on the 2-core build machine (bench/README.md, "chat-round-trip").
  *
  * @throws Error when the result is all zero (a low-order public key; OpenSSL refuses to derive
  *   it, as libsodium does)
  */
-function x25519SharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
-  const privateKey = x25519PrivateKey(secretKey)
+function x25519SharedSecret(privateKey: KeyObject, publicKey: Uint8Array): Uint8Array {
   const peer = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: base64url(publicKey) }, format: 'jwk' })
   // only the derivation itself fails on a low-order key; import errors keep their own message
   try {
@@ -63,6 +62,12 @@ function x25519SharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8
   } catch (error) {
     throw new Error('X25519 gave the all-zero shared secret: the public key has a low order', { cause: error })
   }
+}
+
+/** The 32-byte public key of an X25519 OpenSSL key (private or public). */
+function publicKeyBytes(key: KeyObject): Uint8Array<ArrayBuffer> {
+  const { x } = (key.type === 'private' ? createPublicKey(key) : key).export({ format: 'jwk' })
+  return Uint8Array.from(Buffer.from(x!, 'base64url'))
 }
 
 /** A word view over a fresh copy of `bytes`: aligned, and safe to wipe. */
@@ -84,9 +89,14 @@ function assertLength(name: string, bytes: Uint8Array, length: number): void {
  *   low-order peer key, which libsodium rejects too)
  */
 export function boxBeforeNm(publicKey: Uint8Array, secretKey: Uint8Array): Uint8Array<ArrayBuffer> {
-  assertLength('public key', publicKey, BOX_KEY_BYTES)
   assertLength('secret key', secretKey, BOX_KEY_BYTES)
-  const shared = x25519SharedSecret(secretKey, publicKey)
+  return sharedBoxKey(publicKey, x25519PrivateKey(secretKey))
+}
+
+/** `boxBeforeNm` with our secret key already imported (each import costs about 0.05 ms). */
+function sharedBoxKey(publicKey: Uint8Array, privateKey: KeyObject): Uint8Array<ArrayBuffer> {
+  assertLength('public key', publicKey, BOX_KEY_BYTES)
+  const shared = x25519SharedSecret(privateKey, publicKey)
   const keyWords = words(shared)
   const out = new Uint32Array(8)
   hsalsa(words(SIGMA), keyWords, new Uint32Array(4), out)
@@ -107,8 +117,14 @@ export function boxBeforeNm(publicKey: Uint8Array, secretKey: Uint8Array): Uint8
  * @throws RangeError on a wrong nonce or key length
  */
 export function boxEasy(message: Uint8Array, nonce: Uint8Array, publicKey: Uint8Array, secretKey: Uint8Array): Uint8Array<ArrayBuffer> {
+  assertLength('secret key', secretKey, BOX_KEY_BYTES)
+  return boxWithKey(message, nonce, publicKey, x25519PrivateKey(secretKey))
+}
+
+/** `boxEasy` with the sender's secret key already imported. */
+function boxWithKey(message: Uint8Array, nonce: Uint8Array, publicKey: Uint8Array, privateKey: KeyObject): Uint8Array<ArrayBuffer> {
   assertLength('nonce', nonce, BOX_NONCE_BYTES)
-  const key = boxBeforeNm(publicKey, secretKey)
+  const key = sharedBoxKey(publicKey, privateKey)
   try {
     return Uint8Array.from(xsalsa20poly1305(key, nonce).encrypt(message))
   } finally {
@@ -128,9 +144,15 @@ export function boxEasy(message: Uint8Array, nonce: Uint8Array, publicKey: Uint8
  *   RangeError on a wrong nonce or key length
  */
 export function boxOpenEasy(box: Uint8Array, nonce: Uint8Array, publicKey: Uint8Array, secretKey: Uint8Array): Uint8Array<ArrayBuffer> {
+  assertLength('secret key', secretKey, BOX_KEY_BYTES)
+  return openWithKey(box, nonce, publicKey, x25519PrivateKey(secretKey))
+}
+
+/** `boxOpenEasy` with the recipient's secret key already imported. */
+function openWithKey(box: Uint8Array, nonce: Uint8Array, publicKey: Uint8Array, privateKey: KeyObject): Uint8Array<ArrayBuffer> {
   assertLength('nonce', nonce, BOX_NONCE_BYTES)
   if (box.length < BOX_MAC_BYTES) throw new BoxOpenError(`box is ${box.length} bytes, shorter than its MAC`)
-  const key = boxBeforeNm(publicKey, secretKey)
+  const key = sharedBoxKey(publicKey, privateKey)
   try {
     return Uint8Array.from(xsalsa20poly1305(key, nonce).decrypt(box))
   } catch (error) {
@@ -152,7 +174,8 @@ function sealNonce(ephemeralPublicKey: Uint8Array, recipientPublicKey: Uint8Arra
 
 /**
  * `crypto_box_seal`: anonymous encryption to `recipientPublicKey` under a fresh ephemeral
- * X25519 key pair (randomness from `crypto.getRandomValues`), which is wiped afterwards.
+ * X25519 key pair, generated in OpenSSL (its secret half never enters JavaScript memory) and
+ * dropped afterwards.
  *
  * @param message plaintext, any length
  * @param recipientPublicKey X25519 public key, 32 bytes
@@ -161,23 +184,19 @@ function sealNonce(ephemeralPublicKey: Uint8Array, recipientPublicKey: Uint8Arra
  */
 export function boxSeal(message: Uint8Array, recipientPublicKey: Uint8Array): Uint8Array<ArrayBuffer> {
   assertLength('recipient public key', recipientPublicKey, BOX_KEY_BYTES)
-  const ephemeralSecretKey = crypto.getRandomValues(new Uint8Array(BOX_KEY_BYTES))
-  try {
-    const ephemeralPublicKey = x25519PublicKey(ephemeralSecretKey)
-    const nonce = sealNonce(ephemeralPublicKey, recipientPublicKey)
-    const box = boxEasy(message, nonce, recipientPublicKey, ephemeralSecretKey)
-    const sealed = new Uint8Array(BOX_KEY_BYTES + box.length)
-    sealed.set(ephemeralPublicKey, 0)
-    sealed.set(box, BOX_KEY_BYTES)
-    return sealed
-  } finally {
-    ephemeralSecretKey.fill(0)
-  }
+  const ephemeral = generateKeyPairSync('x25519')
+  const ephemeralPublicKey = publicKeyBytes(ephemeral.publicKey)
+  const nonce = sealNonce(ephemeralPublicKey, recipientPublicKey)
+  const box = boxWithKey(message, nonce, recipientPublicKey, ephemeral.privateKey)
+  const sealed = new Uint8Array(BOX_KEY_BYTES + box.length)
+  sealed.set(ephemeralPublicKey, 0)
+  sealed.set(box, BOX_KEY_BYTES)
+  return sealed
 }
 
 /**
  * `crypto_box_seal_open`: opens a sealed box addressed to the owner of `recipientSecretKey`
- * (the matching public key is derived from it).
+ * (the matching public key is derived from it; the key is imported once for both).
  *
  * @param sealed ephemeral public key || MAC || ciphertext, at least 48 bytes
  * @param recipientSecretKey X25519 secret key, 32 bytes
@@ -190,10 +209,10 @@ export function boxSealOpen(sealed: Uint8Array, recipientSecretKey: Uint8Array):
     throw new BoxOpenError(`sealed box is ${sealed.length} bytes, shorter than its ${SEAL_OVERHEAD_BYTES}-byte overhead`)
   }
   const ephemeralPublicKey = sealed.subarray(0, BOX_KEY_BYTES)
-  const recipientPublicKey = x25519PublicKey(recipientSecretKey)
-  const nonce = sealNonce(ephemeralPublicKey, recipientPublicKey)
+  const privateKey = x25519PrivateKey(recipientSecretKey)
+  const nonce = sealNonce(ephemeralPublicKey, publicKeyBytes(privateKey))
   try {
-    return boxOpenEasy(sealed.subarray(BOX_KEY_BYTES), nonce, ephemeralPublicKey, recipientSecretKey)
+    return openWithKey(sealed.subarray(BOX_KEY_BYTES), nonce, ephemeralPublicKey, privateKey)
   } catch (error) {
     // A low-order ephemeral key makes X25519 fail before the MAC check; same meaning to callers.
     if (error instanceof BoxOpenError) throw error
@@ -233,6 +252,5 @@ export function ed25519PublicToX25519(publicKey: Uint8Array): Uint8Array<ArrayBu
  * @returns 32 bytes
  */
 export function x25519PublicKey(secretKey: Uint8Array): Uint8Array<ArrayBuffer> {
-  const { x } = createPublicKey(x25519PrivateKey(secretKey)).export({ format: 'jwk' })
-  return Uint8Array.from(Buffer.from(x!, 'base64url'))
+  return publicKeyBytes(x25519PrivateKey(secretKey))
 }
