@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type AgentContext, Kms } from '@credo-ts/core'
 import { sql } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it, vi } from 'vitest'
 import { execute, selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { EncryptedKeyStorage, ParleyKeyManagementService, WalletKeyError } from '../../src/wallet/kms/index.ts'
@@ -172,5 +173,27 @@ describe.each(dialects)('EncryptedKeyStorage on %s', (dialect) => {
     const jwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } as const
     await a.set(agentContext, 'shared', jwk)
     expect(await b.get(agentContext, 'shared')).toEqual(jwk)
+  })
+
+  it('reuses a sealed row it read: a key another instance deletes is seen gone within 60 s', async () => {
+    const database = await open()
+    const [a, b] = await Promise.all([EncryptedKeyStorage.open(database, WALLET_KEY), EncryptedKeyStorage.open(database, WALLET_KEY)])
+    const jwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } as const
+    await a.set(agentContext, 'cached', jwk)
+    expect(await b.get(agentContext, 'cached')).toEqual(jwk)
+
+    // a's delete removes the row; b opens the sealed row it kept, without reading the database
+    expect(await a.delete(agentContext, 'cached')).toBe(true)
+    expect(await a.get(agentContext, 'cached')).toBeNull()
+    expect(await b.get(agentContext, 'cached')).toEqual(jwk)
+
+    const now = performance.now()
+    vi.spyOn(performance, 'now').mockReturnValue(now + 60_001)
+    try {
+      await sleep(5) // the cache reads the clock at most once a millisecond
+      expect(await b.get(agentContext, 'cached')).toBeNull()
+    } finally {
+      vi.restoreAllMocks()
+    }
   })
 })

@@ -4,9 +4,19 @@
 import { type AgentContext, Kms } from '@credo-ts/core'
 import type { NodeKeyManagementStorage } from '@credo-ts/node'
 import { sql } from 'drizzle-orm'
+import { LRUCache } from 'lru-cache'
 import { execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
-import { deriveWalletKeys, type SealingKey } from './WalletKeys.ts'
+import { deriveWalletKeys, type SealedValue, type SealingKey } from './WalletKeys.ts'
+
+/** How many sealed rows stay in memory (the agent's keys in use: one or two per connection). */
+const SEALED_ROW_CACHE_SIZE = 1024
+
+/**
+ * How long a cached sealed row is used without reading the database again, in milliseconds: how
+ * long a key that another agent-node instance deleted or replaced can go unseen here.
+ */
+const SEALED_ROW_TTL_MS = 60_000
 
 /** AAD binding a row to its place: `contextId + '\n' + keyId` (context ids never hold '\n'). */
 function rowAad(contextId: string, keyId: string): Buffer {
@@ -23,10 +33,18 @@ function rowAad(contextId: string, keyId: string): Buffer {
  * At rest each JWK (JSON) is sealed with the KMS key of `deriveWalletKeys` (`WalletKeys.ts`:
  * AES-256-GCM, random 12-byte nonce, AAD `contextId + '\n' + keyId`). JWKs are decrypted on
  * every `get` and never cached or logged. The instance does not own the database connection.
+ *
+ * The sealed rows, still encrypted, are kept in a bounded in-memory cache: every DIDComm message
+ * packed or unpacked reads one of the same few keys, and reading the row cost more than opening
+ * it (about 0.15 ms each, three per chat round trip; bench/README.md, "chat-round-trip"). This
+ * instance's own `set` and `delete` drop the cached row. Another instance sharing the database
+ * (a cluster on PostgreSQL) that deletes or replaces a key is seen here within
+ * `SEALED_ROW_TTL_MS`; Credo never replaces a key under its id.
  */
 export class EncryptedKeyStorage implements NodeKeyManagementStorage {
   readonly #database: Database
   readonly #key: SealingKey
+  readonly #sealedRows = new LRUCache<string, SealedValue>({ max: SEALED_ROW_CACHE_SIZE, ttl: SEALED_ROW_TTL_MS })
 
   /**
    * @param database the agent database, whose `kms_keys` table exists (`KMS_SCHEMA`, created
@@ -62,10 +80,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
   async get(agentContext: AgentContext, keyId: string): Promise<Kms.KmsJwkPrivate | null> {
     const contextId = agentContext.contextCorrelationId
     const aad = rowAad(contextId, keyId)
-    const [row] = await selectRows<{ ciphertext: string; iv: string }>(
-      this.#database,
-      sql`SELECT ciphertext, iv FROM kms_keys WHERE context_id = ${contextId} AND key_id = ${keyId}`,
-    )
+    const row = await this.#sealedRow(contextId, keyId)
     if (!row) return null
 
     let plaintext: Buffer | undefined
@@ -80,6 +95,21 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
     } finally {
       plaintext?.fill(0)
     }
+  }
+
+  /** The sealed row of `keyId` in this context, from the cache or the database; null when there is none. */
+  async #sealedRow(contextId: string, keyId: string): Promise<SealedValue | null> {
+    const cacheKey = `${contextId}\n${keyId}`
+    const cached = this.#sealedRows.get(cacheKey)
+    if (cached) return cached
+    const [row] = await selectRows<{ ciphertext: string; iv: string }>(
+      this.#database,
+      sql`SELECT ciphertext, iv FROM kms_keys WHERE context_id = ${contextId} AND key_id = ${keyId}`,
+    )
+    if (!row) return null
+    const sealed = { ciphertext: row.ciphertext, iv: row.iv }
+    this.#sealedRows.set(cacheKey, sealed)
+    return sealed
   }
 
   /** Whether a key is stored under `keyId` in this context (nothing is decrypted). */
@@ -109,6 +139,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
           ${new Date().toISOString()})
         ON CONFLICT (context_id, key_id) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv`,
     )
+    this.#sealedRows.delete(`${contextId}\n${keyId}`)
   }
 
   /**
@@ -121,6 +152,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
       this.#database,
       sql`DELETE FROM kms_keys WHERE context_id = ${agentContext.contextCorrelationId} AND key_id = ${keyId}`,
     )
+    this.#sealedRows.delete(`${agentContext.contextCorrelationId}\n${keyId}`)
     return removed > 0
   }
 }
