@@ -182,7 +182,8 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
   const leased = new LeasedDelivery(delivery, cluster, logger.child({ component: 'delivery' }))
   events.onStored((stored) => leased.announce(stored))
   cleanup.defer('events', () => events.drain())
-  const messages = new MessageService(agent, events, await IdempotencyStore.open(database), logger, cluster.instanceId)
+  const idempotencyKeys = await IdempotencyStore.open(database)
+  const messages = new MessageService(agent, events, idempotencyKeys, logger, cluster.instanceId)
   cleanup.defer('messages', () => messages.drain())
   if (config.eventsBaseUrl) {
     await leased.addSubscriber(
@@ -244,12 +245,10 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     const adopted = await messages.resendAccepted(async (instanceId) => instanceId !== cluster.instanceId && (await gone(instanceId)))
     if (adopted.resent + adopted.errored > 0) logger.warn(adopted, 'accepted messages of an instance that died, sent from here')
   })
-  const pruner = new RetentionPruner(
-    outbox,
-    config.retention,
-    logger.child({ component: 'retention' }),
-    new TerminalRecords(agent, wallet.storageService),
-  )
+  const pruner = new RetentionPruner(outbox, config.retention, logger.child({ component: 'retention' }), {
+    records: new TerminalRecords(agent, wallet.storageService),
+    idempotencyKeys,
+  })
   pruner.start()
   cleanup.defer('retention', () => pruner.stop())
 

@@ -97,14 +97,25 @@ export class IdempotencyStore {
         WHERE message_idempotency_keys.created_at < ${cutoff}
       RETURNING message_id`,
     )
-    if (inserted.length > 0) {
-      await execute(this.database, sql`DELETE FROM message_idempotency_keys WHERE created_at < ${cutoff}`)
-      return { status: 'claimed', messageId }
-    }
+    if (inserted.length > 0) return { status: 'claimed', messageId }
     const existing = await this.find(scope, key)
     if (!existing) return this.claim(scope, key, hash, messageId) // expired in between
     if (existing.requestHash !== hash) throw new IdempotencyKeyReusedError(key)
     return { status: 'replay', messageId: existing.messageId }
+  }
+
+  /**
+   * Deletes up to `limit` keys that expired by `now` (ms since the epoch), oldest first. Expired
+   * keys already count as absent (`find`, `claim`), so this only frees their rows; the retention
+   * pruner calls it, off the path of every message sent.
+   * @returns how many keys were deleted (fewer than `limit`: none left to delete)
+   */
+  async pruneExpired(now: number, limit: number): Promise<number> {
+    return execute(
+      this.database,
+      sql`DELETE FROM message_idempotency_keys WHERE (scope, key) IN (
+        SELECT scope, key FROM message_idempotency_keys WHERE created_at < ${now - IDEMPOTENCY_TTL_MS} ORDER BY created_at LIMIT ${limit})`,
+    )
   }
 
   /** Releases a claim whose message could not be queued, so a retry may succeed. */

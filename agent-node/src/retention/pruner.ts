@@ -10,6 +10,8 @@
  *    passed and no waiting dead letter names (`OutboxStore.pruneDelivered`);
  * 3. records in a final state (`records.ts`: finished credential and proof exchanges, viewed sent
  *    messages, expired short URLs) last changed more than `recordsDays` ago.
+ * 4. message idempotency keys past their 24 hours (`IdempotencyStore.pruneExpired`): expired keys
+ *    already count as absent, so this only frees their rows.
  *
  * A period of 0 keeps that kind forever. What is deleted is counted in the log line
  * `retention: pruned`.
@@ -18,6 +20,7 @@ import { setImmediate } from 'node:timers/promises'
 import type { RetentionConfig } from '../config/index.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { Logger } from '../logging/index.ts'
+import type { IdempotencyStore } from '../messaging/idempotency.ts'
 import type { RecordBatch, RecordsPruned, TerminalRecords } from './records.ts'
 
 /** Rows deleted per statement. */
@@ -31,11 +34,23 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** A batch of the outbox's: every row it read, it deleted. */
 const allRead = (deleted: number): RecordBatch => ({ read: deleted, deleted })
 
-/** What one run deleted; `records` only with a `TerminalRecords` and RECORDS_RETENTION_DAYS set. */
+/**
+ * What one run deleted; `records` only with a `TerminalRecords` and RECORDS_RETENTION_DAYS set,
+ * `idempotencyKeys` only with an `IdempotencyStore`.
+ */
 export interface PruneReport {
   events: number
   deadLetters: number
   records?: RecordsPruned
+  idempotencyKeys?: number
+}
+
+/** What the pruner deletes besides outbox events and dead letters. */
+export interface PrunedStores {
+  /** The records pruned after `recordsDays`; none: records are never pruned. */
+  records?: TerminalRecords
+  /** The message idempotency keys, pruned once expired; none: they are never pruned. */
+  idempotencyKeys?: IdempotencyStore
 }
 
 export class RetentionPruner {
@@ -47,8 +62,7 @@ export class RetentionPruner {
     private readonly outbox: OutboxStore,
     private readonly retention: RetentionConfig,
     private readonly logger: Logger,
-    /** The records pruned after `recordsDays`; none: records are never pruned. */
-    private readonly records?: TerminalRecords,
+    private readonly stores: PrunedStores = {},
   ) {}
 
   /** Schedules the runs (timers do not keep the process alive). */
@@ -88,7 +102,7 @@ export class RetentionPruner {
     report.deadLetters = await this.inBatches(() => this.outbox.pruneDeadLetters(deadLetterCutoffs, BATCH).then(allRead))
     if (eventsDays > 0)
       report.events = await this.inBatches(() => this.outbox.pruneDelivered(now - eventsDays * DAY_MS, BATCH).then(allRead))
-    const { records } = this
+    const { records, idempotencyKeys } = this.stores
     let recordsDeleted = 0
     if (records && recordsDays > 0) {
       const pruned: RecordsPruned = { credentialExchanges: 0, presentations: 0, sentMessages: 0, shortUrls: 0 }
@@ -98,7 +112,9 @@ export class RetentionPruner {
       }
       report.records = pruned
     }
-    if (report.events + report.deadLetters + recordsDeleted > 0) this.logger.info(report, 'retention: pruned')
+    if (idempotencyKeys) report.idempotencyKeys = await this.inBatches(() => idempotencyKeys.pruneExpired(now, BATCH).then(allRead))
+    if (report.events + report.deadLetters + recordsDeleted + (report.idempotencyKeys ?? 0) > 0)
+      this.logger.info(report, 'retention: pruned')
     return report
   }
 

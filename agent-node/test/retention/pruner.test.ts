@@ -11,6 +11,7 @@ import { InjectionSymbols } from '@credo-ts/core'
 import { DidCommProofExchangeRecord, DidCommProofExchangeRepository, DidCommProofRole, DidCommProofState } from '@credo-ts/didcomm'
 import { describe, expect, it } from 'vitest'
 import { OutboxStore, type PublishedEvent } from '../../src/events/outbox/store.ts'
+import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from '../../src/messaging/idempotency.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { RetentionPruner } from '../../src/retention/pruner.ts'
 import { TerminalRecords } from '../../src/retention/records.ts'
@@ -40,6 +41,20 @@ async function kept(outbox: OutboxStore): Promise<number[]> {
 
 describe.each(dialects)('retention pruner on %s', (dialect) => {
   const databases = useTempDatabases('parley-retention-', dialect)
+
+  it('deletes message idempotency keys once their 24 hours are over', async () => {
+    const database = await databases.open()
+    const idempotencyKeys = await IdempotencyStore.open(database)
+    const pruner = new RetentionPruner(await OutboxStore.open(database), { eventsDays: 0, deadLettersDays: 0, recordsDays: 0 }, logger, {
+      idempotencyKeys,
+    })
+    await idempotencyKeys.claim('admin', 'k1', 'hash', 'm1')
+    await idempotencyKeys.claim('tunnel', 'k2', 'hash', 'm2')
+
+    expect(await pruner.run(Date.now() + IDEMPOTENCY_TTL_MS - 60_000)).toEqual({ events: 0, deadLetters: 0, idempotencyKeys: 0 })
+    expect((await idempotencyKeys.find('admin', 'k1'))?.messageId).toBe('m1')
+    expect(await pruner.run(Date.now() + IDEMPOTENCY_TTL_MS + 60_000)).toEqual({ events: 0, deadLetters: 0, idempotencyKeys: 2 })
+  })
 
   it('deletes old events every subscriber passed, keeps the rest and dead letters still waiting', async () => {
     const outbox = await OutboxStore.open(await databases.open())
@@ -144,7 +159,7 @@ describe.each(dialects)('retention on a running agent-node on %s', (dialect) => 
 
     const storage = agent.dependencyManager.resolve<DrizzleStorageService>(InjectionSymbols.StorageService)
     const retention = { eventsDays: 0, deadLettersDays: 0, recordsDays: 1 }
-    const pruner = new RetentionPruner(started.agent.node.outbox, retention, logger, new TerminalRecords(agent, storage))
+    const pruner = new RetentionPruner(started.agent.node.outbox, retention, logger, { records: new TerminalRecords(agent, storage) })
     expect((await pruner.run(Date.now() + 2 * DAY)).records?.presentations).toBeGreaterThanOrEqual(1)
     expect((await started.agent.admin(`/v1/presentations/${record.id}`)).status).toBe(404)
     const listed = (await (await started.agent.admin('/v1/presentations')).json()) as { proofExchangeId: string }[]

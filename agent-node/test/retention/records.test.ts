@@ -60,7 +60,11 @@ describe.each(dialects)('retention of final records on %s', (dialect) => {
     await agent.initialize()
     const outbox = await OutboxStore.open(database)
     const retention = { eventsDays: 0, deadLettersDays: 0, recordsDays }
-    return { agent, storageService, pruner: new RetentionPruner(outbox, retention, logger, new TerminalRecords(agent, storageService)) }
+    return {
+      agent,
+      storageService,
+      pruner: new RetentionPruner(outbox, retention, logger, { records: new TerminalRecords(agent, storageService) }),
+    }
   }
 
   /** Saves `record` with Credo's `repository`. */
