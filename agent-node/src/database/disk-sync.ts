@@ -9,7 +9,8 @@
  * is then only what nobody outside has seen; a WAL keeps a prefix of its commits, so the state
  * after a power loss is the state at some commit after the last sync.
  */
-import { open } from 'node:fs/promises'
+import { statSync } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
 
 /** Coalesces durability waits: callers share a sync that starts after their call. */
 export class DiskSync {
@@ -48,21 +49,56 @@ export class DiskSync {
 }
 
 /**
- * Syncs the WAL file of the SQLite database `file` (`<file>-wal`) to disk; nothing to do while
- * there is none (no commit since the last checkpoint removed it, and SQLite syncs the database
- * file itself at a checkpoint).
+ * The WAL file of the SQLite database `file` (`<file>-wal`), kept open between syncs: opening and
+ * closing it at every sync cost two more hops through libuv's thread pool, each waiting for a
+ * turn of a busy event loop (bench/README.md, "chat-round-trip"). SQLite keeps the WAL file
+ * while a connection is open and reuses it after each checkpoint; should it be replaced (deleted
+ * and made again), the path names another file than the one kept open, so each sync compares the
+ * two (a `stat` on the event loop, a few microseconds) and opens the new one.
  */
-export async function syncWalFile(file: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>>
-  try {
-    handle = await open(`${file}-wal`, 'r')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw error
+export class WalFile {
+  private readonly path: string
+  private handle?: FileHandle
+  /** Device and inode of the file `handle` is open on. */
+  private identity?: { dev: number; ino: number }
+  private closed = false
+
+  /** @param file the SQLite database file; its WAL is `<file>-wal`. */
+  constructor(file: string) {
+    this.path = `${file}-wal`
   }
-  try {
-    await handle.datasync()
-  } finally {
-    await handle.close()
+
+  /**
+   * Makes everything written to the WAL file so far durable (`fdatasync`, off the event loop);
+   * nothing to do while there is no WAL file, or once closed (closing the database checkpoints
+   * the WAL into the database file, and syncs it). Calls must not overlap (`DiskSync` runs one
+   * at a time).
+   * @throws the file system's error when the file cannot be opened or synced
+   */
+  async sync(): Promise<void> {
+    const current = statSync(this.path, { throwIfNoEntry: false })
+    if (!current || this.closed) return this.release()
+    if (!this.handle || this.identity?.dev !== current.dev || this.identity.ino !== current.ino) {
+      await this.release()
+      const handle = await open(this.path, 'r')
+      const { dev, ino } = await handle.stat()
+      if (this.closed) return handle.close()
+      this.handle = handle
+      this.identity = { dev, ino }
+    }
+    await this.handle.datasync()
+  }
+
+  /** Closes the kept file, after a sync under way; later syncs do nothing. */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.release()
+  }
+
+  private async release(): Promise<void> {
+    const handle = this.handle
+    this.handle = undefined
+    this.identity = undefined
+    await handle?.close()
   }
 }

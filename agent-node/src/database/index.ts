@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { redactedUrl } from '@parley/shared'
-import { DiskSync, syncWalFile } from './disk-sync.ts'
+import { DiskSync, WalFile } from './disk-sync.ts'
 import { SqliteConnection } from './sqlite.ts'
 
 /** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
@@ -96,11 +96,15 @@ async function openSqlite(path: string, syncOnCommit: boolean): Promise<SqliteDa
     connection.close() // not a database (or unreadable): leave no handle open
     throw error
   }
-  const diskSync = deferSync ? new DiskSync(() => syncWalFile(location)) : undefined
+  const walFile = deferSync ? new WalFile(location) : undefined
+  const diskSync = walFile && new DiskSync(() => walFile.sync())
   return {
     dialect: 'sqlite',
     connection,
-    close: async () => connection.close(),
+    close: async () => {
+      await walFile?.close()
+      connection.close()
+    },
     syncToDisk: () => diskSync?.wait() ?? Promise.resolve(),
   }
 }

@@ -2,16 +2,16 @@
  * Group commit (`database/disk-sync.ts`): callers share syncs, and a caller never settles for a
  * sync that started before it asked; agent-node's SQLite file commits without waiting for the
  * disk (`synchronous = NORMAL`) and syncs its WAL on demand, while other openings keep SQLite's
- * sync at every commit. Real SQLite files; the sync function of the first test is a stand-in
- * that counts calls.
+ * sync at every commit; the WAL file stays open between syncs, and a replaced one is opened
+ * again. Real SQLite files; the sync function of the first test is a stand-in that counts calls.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { execute, selectRows } from '../../src/database/dialect.ts'
-import { DiskSync } from '../../src/database/disk-sync.ts'
+import { DiskSync, WalFile } from '../../src/database/disk-sync.ts'
 import { openDatabase, type Database } from '../../src/database/index.ts'
 
 describe('DiskSync', () => {
@@ -78,5 +78,48 @@ describe('SQLite commits and the disk', () => {
     database = await openDatabase(join(dir, 'wallet.sqlite'))
     expect(await synchronous(database)).toBe(2)
     await expect(database.syncToDisk()).resolves.toBeUndefined()
+  })
+})
+
+describe('WalFile', () => {
+  let dir: string
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  /** What this process's open file descriptors point to that is under `dir` (Linux `/proc`). */
+  const openUnder = (folder: string) =>
+    readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`)
+        } catch {
+          return '' // closed meanwhile (the directory listing's own descriptor)
+        }
+      })
+      .filter((target) => target.startsWith(folder))
+
+  it('syncs through one kept descriptor, opens a replaced file again, and closes', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-wal-file-'))
+    const database = join(dir, 'agent.sqlite')
+    const wal = new WalFile(database)
+
+    await wal.sync() // no WAL file yet: nothing to open
+    expect(openUnder(dir)).toEqual([])
+
+    writeFileSync(`${database}-wal`, 'first')
+    await wal.sync()
+    await wal.sync()
+    expect(openUnder(dir)).toEqual([`${database}-wal`])
+
+    // deleted and made again: the kept descriptor names the old file, the next sync the new one
+    rmSync(`${database}-wal`)
+    writeFileSync(`${database}-wal`, 'second')
+    expect(openUnder(dir)).toEqual([`${database}-wal (deleted)`])
+    await wal.sync()
+    expect(openUnder(dir)).toEqual([`${database}-wal`])
+
+    await wal.close()
+    expect(openUnder(dir)).toEqual([])
+    await wal.sync() // closed: does nothing, opens nothing
+    expect(openUnder(dir)).toEqual([])
   })
 })
