@@ -27,6 +27,17 @@ const WALLET_KIND = process.env.BENCH_WALLET ?? 'plain'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const WARMUP = 20
 
+/** When `chatRoundTrip` started (`performance.now()`), for the progress lines. */
+let started = performance.now()
+
+/**
+ * Prints a progress line, seconds since `chatRoundTrip` started first: a run takes minutes, and
+ * a run that stops making progress shows where.
+ */
+function progress(step: string): void {
+  console.log(`  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  ${step}`)
+}
+
 /** One path's figures: latency, round trips per second and this process's CPU ms per round trip. */
 export interface PathFigures extends LatencySummary {
   perSecond: number
@@ -55,16 +66,19 @@ class Meter {
 }
 
 /**
- * Measures `path` and the `anchor` in `ROUNDS` alternating stretches (the anchor first in even
- * rounds, the path first in odd ones); `run(round)` is one stretch of either.
+ * Measures `path` (called `name` in the progress lines) and the `anchor` in `ROUNDS` alternating
+ * stretches (the anchor first in even rounds, the path first in odd ones); `run(round)` is one
+ * stretch of either.
  */
 async function alternated(
+  name: string,
   anchor: (round: number) => Promise<number[]>,
   path: (round: number) => Promise<number[]>,
 ): Promise<PairedFigures> {
   const anchorMeter = new Meter()
   const pathMeter = new Meter()
   for (let round = 0; round < ROUNDS; round++) {
+    progress(`${name}: round ${round + 1} of ${ROUNDS}, with the anchor's`)
     const stretches = [() => anchorMeter.measure(() => anchor(round)), () => pathMeter.measure(() => path(round))]
     if (round % 2 === 1) stretches.reverse()
     for (const stretch of stretches) await stretch()
@@ -128,6 +142,8 @@ export interface ChatRoundTripFigures {
 }
 
 export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
+  started = performance.now()
+  progress(`anchor: starting, ${WALLETS} plain wallets connecting`)
   const plainEcho = await startPlainCredoEcho(WALLETS)
   const llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
   let stack: BenchStack | undefined
@@ -139,6 +155,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
     const anchorSequential = (round: number) => sequential(anchorFirst, `plain ${round}`, messagesInRound(round))
     const anchorConcurrent = (round: number) => concurrent(plainEcho.wallets, `plain ${round}`)
 
+    progress(`agent-node and the worker: starting, ${WALLETS} wallets connecting`)
     stack = await startBenchStack({ COMPAT_BASE_URL: llm.url, COMPAT_API_KEY: 'bench', AGENT_MEMORY_WINDOW: '8' })
     const { node } = stack
     const invitationUrl = async () =>
@@ -151,8 +168,10 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
 
     // Full path through the tunnel and the Durable Object.
     await sequential(first, 'warm-up', WARMUP)
-    const fullSequential = await alternated(anchorSequential, (round) => sequential(first, `full ${round}`, messagesInRound(round)))
-    const fullConcurrent = await alternated(anchorConcurrent, (round) => concurrent(all, `full ${round}`))
+    const fullSequential = await alternated('full path, one in flight', anchorSequential, (round) =>
+      sequential(first, `full ${round}`, messagesInRound(round)),
+    )
+    const fullConcurrent = await alternated(`full path, ${WALLETS} wallets`, anchorConcurrent, (round) => concurrent(all, `full ${round}`))
 
     // Raw Credo echo: the tunnel is closed and no longer a subscriber (its events would only be
     // retried), agent-node itself answers each basic message.
@@ -167,13 +186,16 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
       },
     )
     await sequential(first, 'warm-up raw', WARMUP)
-    const rawSequential = await alternated(anchorSequential, (round) => sequential(first, `raw ${round}`, messagesInRound(round)))
-    const rawConcurrent = await alternated(anchorConcurrent, (round) => concurrent(all, `raw ${round}`))
+    const rawSequential = await alternated('raw echo, one in flight', anchorSequential, (round) =>
+      sequential(first, `raw ${round}`, messagesInRound(round)),
+    )
+    const rawConcurrent = await alternated(`raw echo, ${WALLETS} wallets`, anchorConcurrent, (round) => concurrent(all, `raw ${round}`))
     return {
       sequential: { raw: rawSequential, full: fullSequential },
       concurrent: { raw: rawConcurrent, full: fullConcurrent },
     }
   } finally {
+    progress('stopping')
     for (const peer of peers) await peer.stop()
     for (const agent of plainWallets) await agent.shutdown().catch(() => undefined)
     await stack?.stop()
