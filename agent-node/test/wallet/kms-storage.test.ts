@@ -31,6 +31,12 @@ const keyRows = (database: Database) => selectRows<KeyRow>(database, sql`SELECT 
 describe.each(dialects)('EncryptedKeyStorage on %s', (dialect) => {
   const databases = useTempDatabases('parley-kms-', dialect)
   const open = (path?: string) => databases.open(path)
+  /** Two stores on one new database, as two agent-node instances sharing it. */
+  const twoStores = async () => {
+    const database = await open()
+    return Promise.all([EncryptedKeyStorage.open(database, WALLET_KEY), EncryptedKeyStorage.open(database, WALLET_KEY)])
+  }
+  const octJwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } as const
 
   it('keeps keys across a restart: sign after reopening with the same wallet key', async () => {
     const first = await open()
@@ -168,24 +174,20 @@ describe.each(dialects)('EncryptedKeyStorage on %s', (dialect) => {
   })
 
   it('two stores opened on the same database share one salt and read each other’s keys', async () => {
-    const database = await open()
-    const [a, b] = await Promise.all([EncryptedKeyStorage.open(database, WALLET_KEY), EncryptedKeyStorage.open(database, WALLET_KEY)])
-    const jwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } as const
-    await a.set(agentContext, 'shared', jwk)
-    expect(await b.get(agentContext, 'shared')).toEqual(jwk)
+    const [a, b] = await twoStores()
+    await a.set(agentContext, 'shared', octJwk)
+    expect(await b.get(agentContext, 'shared')).toEqual(octJwk)
   })
 
   it('reuses a sealed row it read: a key another instance deletes is seen gone within 60 s', async () => {
-    const database = await open()
-    const [a, b] = await Promise.all([EncryptedKeyStorage.open(database, WALLET_KEY), EncryptedKeyStorage.open(database, WALLET_KEY)])
-    const jwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } as const
-    await a.set(agentContext, 'cached', jwk)
-    expect(await b.get(agentContext, 'cached')).toEqual(jwk)
+    const [a, b] = await twoStores()
+    await a.set(agentContext, 'cached', octJwk)
+    expect(await b.get(agentContext, 'cached')).toEqual(octJwk)
 
     // a's delete removes the row; b opens the sealed row it kept, without reading the database
     expect(await a.delete(agentContext, 'cached')).toBe(true)
     expect(await a.get(agentContext, 'cached')).toBeNull()
-    expect(await b.get(agentContext, 'cached')).toEqual(jwk)
+    expect(await b.get(agentContext, 'cached')).toEqual(octJwk)
 
     const now = performance.now()
     vi.spyOn(performance, 'now').mockReturnValue(now + 60_001)

@@ -18,12 +18,17 @@ const SEALED_ROW_CACHE_SIZE = 1024
  */
 const SEALED_ROW_TTL_MS = 60_000
 
-/** AAD binding a row to its place: `contextId + '\n' + keyId` (context ids never hold '\n'). */
+/** A row's place, `contextId + '\n' + keyId` (context ids never hold '\n'): its AAD and its cache key. */
+function rowPlace(contextId: string, keyId: string): string {
+  return `${contextId}\n${keyId}`
+}
+
+/** AAD binding a row to its place (`rowPlace`). */
 function rowAad(contextId: string, keyId: string): Buffer {
   if (contextId.includes('\n')) {
     throw new Kms.KeyManagementError('Agent context correlation id must not contain a line feed')
   }
-  return Buffer.from(`${contextId}\n${keyId}`, 'utf8')
+  return Buffer.from(rowPlace(contextId, keyId), 'utf8')
 }
 
 /**
@@ -99,7 +104,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
 
   /** The sealed row of `keyId` in this context, from the cache or the database; null when there is none. */
   async #sealedRow(contextId: string, keyId: string): Promise<SealedValue | null> {
-    const cacheKey = `${contextId}\n${keyId}`
+    const cacheKey = rowPlace(contextId, keyId)
     const cached = this.#sealedRows.get(cacheKey)
     if (cached) return cached
     const [row] = await selectRows<{ ciphertext: string; iv: string }>(
@@ -107,9 +112,8 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
       sql`SELECT ciphertext, iv FROM kms_keys WHERE context_id = ${contextId} AND key_id = ${keyId}`,
     )
     if (!row) return null
-    const sealed = { ciphertext: row.ciphertext, iv: row.iv }
-    this.#sealedRows.set(cacheKey, sealed)
-    return sealed
+    this.#sealedRows.set(cacheKey, row)
+    return row
   }
 
   /** Whether a key is stored under `keyId` in this context (nothing is decrypted). */
@@ -139,7 +143,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
           ${new Date().toISOString()})
         ON CONFLICT (context_id, key_id) DO UPDATE SET ciphertext = excluded.ciphertext, iv = excluded.iv`,
     )
-    this.#sealedRows.delete(`${contextId}\n${keyId}`)
+    this.#sealedRows.delete(rowPlace(contextId, keyId))
   }
 
   /**
@@ -152,7 +156,7 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
       this.#database,
       sql`DELETE FROM kms_keys WHERE context_id = ${agentContext.contextCorrelationId} AND key_id = ${keyId}`,
     )
-    this.#sealedRows.delete(`${agentContext.contextCorrelationId}\n${keyId}`)
+    this.#sealedRows.delete(rowPlace(agentContext.contextCorrelationId, keyId))
     return removed > 0
   }
 }
