@@ -4,7 +4,10 @@
  * sent once the wallet's live pickup session is back. A real agent-node and a Credo wallet: the
  * agent loses its session of the wallet (as when the DID Exchange socket closes), a text is
  * queued, and a second text is sent the moment the wallet's live session is saved, before the
- * wallet could ask for what waits. The wallet reads them in the order they were sent.
+ * wallet could ask for what waits. The wallet reads them in the order they were sent. The same
+ * holds for a text sent while the delivery of a queued one is being built and packed: the queued
+ * text was taken from the queue, so only the queue's record of a delivery in progress keeps the
+ * later one behind it.
  */
 import {
   DidCommBasicMessage,
@@ -15,6 +18,7 @@ import {
 } from '@credo-ts/didcomm'
 import { describe, expect, it } from 'vitest'
 import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
+import type { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { connectWallet, useTestAgentNode } from '../support/agent-node.ts'
@@ -42,7 +46,7 @@ describe('the pickup queue and a live session', () => {
       await expect.poll(() => transports.findSessionByConnectionId(connectionId)).toBeDefined()
       transports.removeSession(transports.findSessionByConnectionId(connectionId)!)
       await sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'first' }))
-      const queue = node.agent.dependencyManager.resolve(DidCommModuleConfig).queueTransportRepository
+      const queue = node.agent.dependencyManager.resolve(DidCommModuleConfig).queueTransportRepository as DatabaseQueueTransportRepository
       expect(await queue.getAvailableMessageCount(context, { connectionId })).toBe(1)
 
       // the second is sent as soon as the wallet's live session is saved
@@ -64,6 +68,33 @@ describe('the pickup queue and a live session', () => {
       await expect.poll(() => texts.length, { timeout: 20_000 }).toBe(2)
       expect(texts).toEqual(['first', 'second'])
       expect(await queue.getAvailableMessageCount(context, { connectionId })).toBe(0)
+
+      // a text sent once the queued one is taken for a delivery, and before that delivery is sent
+      transports.removeSession(transports.findSessionByConnectionId(connectionId)!)
+      await sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'third' }))
+      const take = queue.takeFromQueue.bind(queue)
+      let fourthSent = false
+      queue.takeFromQueue = async (agentContext, options) => {
+        const taken = await take(agentContext, options)
+        if (taken.length > 0 && !fourthSent) {
+          fourthSent = true
+          expect(queue.hasWaiting(connectionId)).toBe(false)
+          await sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'fourth' }))
+        }
+        return taken
+      }
+      try {
+        await wallet.agent.modules.didcomm.messagePickup.setLiveDeliveryMode({
+          connectionId: walletConnectionId,
+          protocolVersion: 'v2',
+          liveDelivery: true,
+        })
+        await expect.poll(() => texts.length, { timeout: 20_000 }).toBe(4)
+      } finally {
+        queue.takeFromQueue = take
+      }
+      expect(fourthSent).toBe(true)
+      expect(texts).toEqual(['first', 'second', 'third', 'fourth'])
     } finally {
       await wallet.stop()
     }

@@ -3,7 +3,9 @@
  * restart (a new repository on the same database), in order, per connection and recipient; a
  * message taken but not confirmed before the restart is offered again, and, with several
  * instances on one database, one a dead instance had taken. It knows, without reading the
- * database, which connections may have messages waiting (what a later message must not overtake).
+ * database, which connections may have messages waiting (what a later message must not overtake)
+ * and which have messages taken for a delivery not yet handed to the transport, and it holds a
+ * delivery back behind the deliveries of messages taken before its own.
  */
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage } from '@credo-ts/didcomm'
@@ -93,5 +95,66 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
     expect(restarted.hasWaiting('b')).toBe(true)
     expect(await restarted.getAvailableMessageCount(context, { connectionId: 'b' })).toBe(0)
     expect(restarted.hasWaiting('b')).toBe(false)
+  })
+
+  it('knows which taken messages are in a delivery not yet sent, until delivered, given back or confirmed', async () => {
+    const queue = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
+    const add = (n: number) => queue.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(n) })
+    const take = async () => (await queue.takeFromQueue(context, { connectionId: 'a', limit: 1 })).map((message) => message.id)
+    for (let n = 0; n < 4; n++) await add(n)
+
+    const [first] = await take()
+    expect(queue.isDelivering('a')).toBe(true)
+    expect(queue.isDelivering('b')).toBe(false)
+    queue.delivered('a', [first!])
+    expect(queue.isDelivering('a')).toBe(false)
+
+    const [second] = await take()
+    await queue.release('a', [second!])
+    expect(queue.isDelivering('a')).toBe(false)
+    expect(queue.hasWaiting('a')).toBe(true)
+
+    const [again] = await take()
+    expect(again).toBe(second)
+    await queue.removeMessages(context, { connectionId: 'a', messageIds: [again!] })
+    expect(queue.isDelivering('a')).toBe(false)
+
+    // a take that deletes (Pickup v1) hands its messages over at once
+    await queue.takeFromQueue(context, { connectionId: 'a', limit: 1, deleteMessages: true })
+    expect(queue.isDelivering('a')).toBe(false)
+  })
+
+  it('holds a delivery back until the deliveries of messages taken before its own are handed over', async () => {
+    const queue = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
+    for (let n = 0; n < 3; n++)
+      await queue.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(n) })
+    const take = async () => (await queue.takeFromQueue(context, { connectionId: 'a', limit: 1 })).map((message) => message.id)
+    const first = await take()
+    const second = await take()
+    const third = await take()
+
+    await queue.deliveriesBefore('a', first, 60_000) // the oldest take waits for nothing
+    await queue.deliveriesBefore('a', ['not-taken-here'], 60_000)
+    const order: string[] = []
+    const thirdTurn = queue.deliveriesBefore('a', third, 60_000).then(() => order.push('third'))
+    const secondTurn = queue.deliveriesBefore('a', second, 60_000).then(() => order.push('second'))
+    await Promise.resolve()
+    expect(order).toEqual([])
+    queue.delivered('a', first)
+    await secondTurn
+    expect(order).toEqual(['second'])
+    await queue.release('a', second) // given back settles it too
+    await thirdTurn
+    expect(order).toEqual(['second', 'third'])
+  })
+
+  it('gives up waiting for an earlier delivery after the time allowed', async () => {
+    const queue = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
+    for (let n = 0; n < 2; n++)
+      await queue.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(n) })
+    await queue.takeFromQueue(context, { connectionId: 'a', limit: 1 }) // never delivered
+    const [later] = await queue.takeFromQueue(context, { connectionId: 'a', limit: 1 })
+    await queue.deliveriesBefore('a', [later!.id], 20)
+    expect(queue.isDelivering('a')).toBe(true)
   })
 })

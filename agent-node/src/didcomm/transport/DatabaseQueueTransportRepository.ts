@@ -12,10 +12,12 @@
  * expired (`releaseGone`): delivered at least once (the wallet drops repeats by `@id`).
  *
  * The repository also knows, in memory, which connections may have messages waiting (queued, not
- * yet taken): `hasWaiting`, read on every send by `OrderedMessageSender` so that a later message
- * does not overtake them.
+ * yet taken: `hasWaiting`) and which have messages taken for a delivery that has not been handed
+ * to the transport yet (`isDelivering`). `OrderedMessageSender` reads both on every send, so that
+ * a later message overtakes neither.
  */
 import { randomUUID } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDidCommMessage } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
@@ -56,6 +58,13 @@ interface QueueRow extends Record<string, unknown> {
 
 type Options = Parameters<DidCommQueueTransportRepository['takeFromQueue']>[1]
 
+/** One take for a delivery: the queue ids still undelivered, and its settling. */
+interface Take {
+  readonly ids: Set<string>
+  readonly settled: Promise<void>
+  readonly settle: () => void
+}
+
 export class DatabaseQueueTransportRepository implements DidCommQueueTransportRepository {
   /** `received_at` of the last message this process queued, in epoch ms. */
   private lastReceivedAt = 0
@@ -67,6 +76,12 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
    */
   private readonly waiting = new Map<string, number>()
   private changes = 0
+  /**
+   * The takes for Pickup v2 deliveries (messages marked `sending`) by this process, per connection
+   * in take order, each until its delivery was handed to the transport (`delivered`), given back
+   * (`release`) or confirmed by the wallet (`removeMessages`).
+   */
+  private readonly delivering = new Map<string, Take[]>()
 
   private constructor(
     private readonly database: Database,
@@ -95,6 +110,47 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
    */
   hasWaiting(connectionId: string): boolean {
     return this.waiting.has(connectionId)
+  }
+
+  /**
+   * Whether messages this process took for `connectionId` are in a delivery not yet handed to the
+   * transport (Credo takes them, then builds, packs and sends the delivery): a message sent over
+   * the wallet's session meanwhile would reach it before them. No database read.
+   */
+  isDelivering(connectionId: string): boolean {
+    return this.delivering.has(connectionId)
+  }
+
+  /**
+   * Records that the delivery of these taken messages (queue ids) was handed to the transport:
+   * later messages no longer wait behind them. Ids not taken by this process are ignored.
+   */
+  delivered(connectionId: string, messageIds: readonly string[]): void {
+    const takes = this.delivering.get(connectionId)
+    if (!takes) return
+    for (const take of takes) {
+      for (const id of messageIds) take.ids.delete(id)
+      if (take.ids.size === 0) take.settle()
+    }
+    const open = takes.filter((take) => take.ids.size > 0)
+    if (open.length > 0) this.delivering.set(connectionId, open)
+    else this.delivering.delete(connectionId)
+  }
+
+  /**
+   * Resolves once the deliveries of every take of `connectionId` made before the one that took
+   * `messageIds` are settled (`delivered`), so deliveries reach the wallet in queue order however
+   * long each one takes to build and pack; at once for messages no take of this process holds.
+   * Waits at most `timeoutMs`: a delivery Credo never sent must not hold its connection forever.
+   */
+  async deliveriesBefore(connectionId: string, messageIds: readonly string[], timeoutMs: number): Promise<void> {
+    const takes = this.delivering.get(connectionId) ?? []
+    const index = takes.findIndex((take) => messageIds.some((id) => take.ids.has(id)))
+    if (index <= 0) return
+    const timer = new AbortController()
+    const timedOut = delay(timeoutMs, undefined, { signal: timer.signal }).catch(() => undefined)
+    await Promise.race([Promise.all(takes.slice(0, index).map((take) => take.settled)), timedOut])
+    timer.abort()
   }
 
   /** Records that messages may be waiting for `connectionId` (another instance queued some: `pickup-relay.ts`). */
@@ -152,6 +208,8 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     const seen = this.waiting.get(options.connectionId)
     const rows = await this.pending(agentContext, options)
     const candidates = rows.slice(0, options.limit ?? undefined)
+    // noted before the waiting is forgotten, so a send meanwhile always sees one or the other
+    if (!options.deleteMessages) this.noteDelivering(options.connectionId, candidates)
     // every waiting message is taken now (here, or by a concurrent take)
     if (candidates.length === rows.length) this.forgetWaiting(options, seen)
     if (candidates.length === 0) return []
@@ -168,6 +226,11 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
           WHERE id IN (${ids}) AND state = 'pending' RETURNING id`,
     )
     const takenIds = new Set(taken.map((row) => row.id))
+    // those another take got first are its delivery's, not this one's
+    this.delivered(
+      options.connectionId,
+      candidates.filter((row) => !takenIds.has(row.id)).map((row) => row.id),
+    )
     return candidates
       .filter((row) => takenIds.has(row.id))
       .map((row) => ({
@@ -217,11 +280,13 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
         )})`,
     )
     this.noteWaiting(connectionId)
+    this.delivered(connectionId, messageIds)
   }
 
   /** Deletes messages the wallet confirmed. */
   async removeMessages(agentContext: AgentContext, options: { connectionId: string; messageIds: string[] }): Promise<void> {
     if (options.messageIds.length === 0) return
+    this.delivered(options.connectionId, options.messageIds)
     await execute(
       this.database,
       sql`DELETE FROM didcomm_pickup_queue
@@ -239,6 +304,17 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
    */
   private forgetWaiting(options: { connectionId: string; recipientDid?: string }, seen: number | undefined): void {
     if (options.recipientDid === undefined && this.waiting.get(options.connectionId) === seen) this.waiting.delete(options.connectionId)
+  }
+
+  private noteDelivering(connectionId: string, rows: readonly QueueRow[]): void {
+    if (rows.length === 0) return
+    let settle = () => {}
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve
+    })
+    const takes = this.delivering.get(connectionId) ?? []
+    takes.push({ ids: new Set(rows.map((row) => row.id)), settled, settle })
+    this.delivering.set(connectionId, takes)
   }
 
   private async pending(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<QueueRow[]> {

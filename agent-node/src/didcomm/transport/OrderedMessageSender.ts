@@ -3,11 +3,13 @@
  * message over an open session of the connection, and queues it for pickup when there is none or
  * the session fails. A message queued while a wallet's socket was closing would then be overtaken
  * by every later message sent over the wallet's next socket (a greeting arriving after the
- * prompt that followed it). Here, while messages wait in the queue for a connection, a new one
- * joins the queue behind them, and `pickup-relay.ts` delivers the queue, in order, to the
- * wallet's live session if it has one.
+ * prompt that followed it). Here, while messages wait in the queue for a connection, or are taken
+ * for a delivery that is still being built and packed, a new one joins the queue behind them, and
+ * `pickup-relay.ts` delivers the queue, in order, to the wallet's live session if it has one.
+ * Order so rests on the queue's own state, never on how long packing or the disk take.
  *
- * Messages of the pickup protocol itself (deliveries, status) are sent as Credo sends them. A
+ * Messages of the pickup protocol itself (deliveries, status) are sent as Credo sends them, a
+ * delivery only after the connection's deliveries of messages taken before its own. A
  * delivery that cannot be sent gives its messages back to the queue: Credo takes them from the
  * queue before it sends the delivery, and only the wallet's `messages-received` removes them.
  *
@@ -30,6 +32,12 @@ import type { DatabaseQueueTransportRepository } from './DatabaseQueueTransportR
 /** Message types of Pickup v2 (Aries RFC 0685). */
 const PICKUP_PROTOCOL = 'https://didcomm.org/messagepickup/'
 
+/**
+ * How long a delivery waits at most for the connection's earlier deliveries, in ms: those take
+ * milliseconds; only one Credo took messages for and never sent would take longer.
+ */
+const EARLIER_DELIVERY_WAIT_MS = 10_000
+
 /** The dependency token of the pickup queue the sender reads. */
 const PICKUP_QUEUE = Symbol('PickupQueue')
 
@@ -39,9 +47,10 @@ const SYNC_TO_DISK = Symbol('SyncToDisk')
 @injectable()
 export class OrderedMessageSender extends DidCommMessageSender {
   /**
-   * Sends as Credo does, except on a connection with messages waiting in the pickup queue: then
-   * the message is packed for the connection's session and queued behind them (without a session,
-   * Credo queues it itself). Waits for the disk first. Resolves once sent or queued.
+   * Sends as Credo does, except on a connection with messages waiting in the pickup queue or taken
+   * for a delivery not yet sent: then the message is packed for the connection's session and
+   * queued behind them (without a session, Credo queues it itself). Waits for the disk first.
+   * Resolves once sent or queued.
    * @throws MessageSendingError as Credo's sender; the sync's error when the disk refuses it
    */
   override async sendMessage(
@@ -52,18 +61,24 @@ export class OrderedMessageSender extends DidCommMessageSender {
     await agentContext.resolve<() => Promise<void>>(SYNC_TO_DISK)()
     const queue = agentContext.resolve<DatabaseQueueTransportRepository>(PICKUP_QUEUE)
     if (connection && message instanceof DidCommMessageDeliveryV2Message) {
+      // the attachments are the queued messages, by their queue id
+      const queued = message.appendedAttachments?.map((attachment) => attachment.id) ?? []
+      await queue.deliveriesBefore(connection.id, queued, EARLIER_DELIVERY_WAIT_MS)
       try {
-        return await super.sendMessage(outboundMessageContext, options)
+        await super.sendMessage(outboundMessageContext, options)
       } catch (error) {
-        // the attachments are the queued messages, by their queue id
-        await queue.release(connection.id, message.appendedAttachments?.map((attachment) => attachment.id) ?? [])
+        await queue.release(connection.id, queued)
         throw error
       }
+      queue.delivered(connection.id, queued)
+      return
     }
-    const session =
-      connection && message.allowQueueTransport && !message.type.startsWith(PICKUP_PROTOCOL) && queue.hasWaiting(connection.id)
-        ? agentContext.resolve(DidCommTransportService).findSessionByConnectionId(connection.id)
-        : undefined
+    const behind =
+      connection &&
+      message.allowQueueTransport &&
+      !message.type.startsWith(PICKUP_PROTOCOL) &&
+      (queue.hasWaiting(connection.id) || queue.isDelivering(connection.id))
+    const session = behind ? agentContext.resolve(DidCommTransportService).findSessionByConnectionId(connection.id) : undefined
     if (!connection || !session?.keys) return super.sendMessage(outboundMessageContext, options)
     const payload = await agentContext.resolve(DidCommEnvelopeService).packMessage(agentContext, message, session.keys)
     await queue.addMessage(agentContext, {
