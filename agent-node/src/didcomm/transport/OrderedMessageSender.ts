@@ -13,8 +13,9 @@
  * delivery that cannot be sent gives its messages back to the queue: Credo takes them from the
  * queue before it sends the delivery, and only the wallet's `messages-received` removes them.
  *
- * Every message first waits until the commits made before it are on disk (`SYNC_TO_DISK`,
- * agent-node's `Database.syncToDisk`): a peer never learns of a state a power loss could undo.
+ * Every message leaves only once the commits made before it are on disk: packing waits for that
+ * (`DurableEnvelopeService`, registered by `OrderedPickupModule` with agent-node's
+ * `Database.syncToDisk`), so a peer never learns of a state a power loss could undo.
  */
 import { DidKey, type DependencyManager, EventEmitter, injectable, type Module } from '@credo-ts/core'
 import {
@@ -28,6 +29,7 @@ import {
   OutboundMessageSendStatus,
 } from '@credo-ts/didcomm'
 import type { DatabaseQueueTransportRepository } from './DatabaseQueueTransportRepository.ts'
+import { DurableEnvelopeService, SYNC_TO_DISK } from './DurableEnvelopeService.ts'
 
 /** Message types of Pickup v2 (Aries RFC 0685). */
 const PICKUP_PROTOCOL = 'https://didcomm.org/messagepickup/'
@@ -41,16 +43,12 @@ const EARLIER_DELIVERY_WAIT_MS = 10_000
 /** The dependency token of the pickup queue the sender reads. */
 const PICKUP_QUEUE = Symbol('PickupQueue')
 
-/** The dependency token of what the sender waits for before a message leaves. */
-const SYNC_TO_DISK = Symbol('SyncToDisk')
-
 @injectable()
 export class OrderedMessageSender extends DidCommMessageSender {
   /**
    * Sends as Credo does, except on a connection with messages waiting in the pickup queue or taken
    * for a delivery not yet sent: then the message is packed for the connection's session and
-   * queued behind them (without a session, Credo queues it itself). Waits for the disk first.
-   * Resolves once sent or queued.
+   * queued behind them (without a session, Credo queues it itself). Resolves once sent or queued.
    * @throws MessageSendingError as Credo's sender; the sync's error when the disk refuses it
    */
   override async sendMessage(
@@ -58,7 +56,6 @@ export class OrderedMessageSender extends DidCommMessageSender {
     options?: Parameters<DidCommMessageSender['sendMessage']>[1],
   ): Promise<void> {
     const { agentContext, connection, message } = outboundMessageContext
-    await agentContext.resolve<() => Promise<void>>(SYNC_TO_DISK)()
     const queue = agentContext.resolve<DatabaseQueueTransportRepository>(PICKUP_QUEUE)
     if (connection && message instanceof DidCommMessageDeliveryV2Message) {
       // the attachments are the queued messages, by their queue id
@@ -95,8 +92,9 @@ export class OrderedMessageSender extends DidCommMessageSender {
 
 /**
  * Puts `OrderedMessageSender` in place of Credo's sender, with `queue` as the pickup queue it
- * reads and `syncToDisk` what it waits for before each message (default: nothing). Registered
- * after `DidCommModule`, before the agent resolves its APIs.
+ * reads, and `DurableEnvelopeService` in place of its envelope service, with `syncToDisk` what
+ * packing a message waits for (default: nothing). Registered after `DidCommModule`, before the
+ * agent resolves its APIs.
  */
 export class OrderedPickupModule implements Module {
   constructor(
@@ -107,6 +105,7 @@ export class OrderedPickupModule implements Module {
   register(dependencyManager: DependencyManager): void {
     dependencyManager.registerInstance(PICKUP_QUEUE, this.queue)
     dependencyManager.registerInstance(SYNC_TO_DISK, this.syncToDisk)
+    dependencyManager.registerSingleton(DidCommEnvelopeService, DurableEnvelopeService)
     dependencyManager.registerSingleton(DidCommMessageSender, OrderedMessageSender)
   }
 }
