@@ -124,6 +124,20 @@ describe.each(dialects)('DatabaseQueueTransportRepository on %s', (dialect) => {
     expect(queue.isDelivering('a')).toBe(false)
   })
 
+  it('keeps a delivery in progress when a concurrent take of the same messages got none of them', async () => {
+    const queue = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
+    await queue.addMessage(context, { connectionId: 'a', recipientDids: ['did:peer:alice'], payload: packed(0) })
+    const takes = await Promise.all([
+      queue.takeFromQueue(context, { connectionId: 'a' }),
+      queue.takeFromQueue(context, { connectionId: 'a' }),
+    ])
+    const taken = takes.flat()
+    expect(taken).toHaveLength(1)
+    expect(queue.isDelivering('a')).toBe(true)
+    queue.delivered('a', [taken[0]!.id])
+    expect(queue.isDelivering('a')).toBe(false)
+  })
+
   it('holds a delivery back until the deliveries of messages taken before its own are handed over', async () => {
     const queue = await DatabaseQueueTransportRepository.open(await databases.open(), 'run-1')
     for (let n = 0; n < 3; n++)

@@ -126,15 +126,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
    * later messages no longer wait behind them. Ids not taken by this process are ignored.
    */
   delivered(connectionId: string, messageIds: readonly string[]): void {
-    const takes = this.delivering.get(connectionId)
-    if (!takes) return
-    for (const take of takes) {
-      for (const id of messageIds) take.ids.delete(id)
-      if (take.ids.size === 0) take.settle()
-    }
-    const open = takes.filter((take) => take.ids.size > 0)
-    if (open.length > 0) this.delivering.set(connectionId, open)
-    else this.delivering.delete(connectionId)
+    for (const take of this.delivering.get(connectionId) ?? []) this.untake(connectionId, take, messageIds)
   }
 
   /**
@@ -209,7 +201,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     const rows = await this.pending(agentContext, options)
     const candidates = rows.slice(0, options.limit ?? undefined)
     // noted before the waiting is forgotten, so a send meanwhile always sees one or the other
-    if (!options.deleteMessages) this.noteDelivering(options.connectionId, candidates)
+    const take = options.deleteMessages ? undefined : this.noteDelivering(options.connectionId, candidates)
     // every waiting message is taken now (here, or by a concurrent take)
     if (candidates.length === rows.length) this.forgetWaiting(options, seen)
     if (candidates.length === 0) return []
@@ -227,10 +219,12 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     )
     const takenIds = new Set(taken.map((row) => row.id))
     // those another take got first are its delivery's, not this one's
-    this.delivered(
-      options.connectionId,
-      candidates.filter((row) => !takenIds.has(row.id)).map((row) => row.id),
-    )
+    if (take)
+      this.untake(
+        options.connectionId,
+        take,
+        candidates.filter((row) => !takenIds.has(row.id)).map((row) => row.id),
+      )
     return candidates
       .filter((row) => takenIds.has(row.id))
       .map((row) => ({
@@ -306,15 +300,26 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     if (options.recipientDid === undefined && this.waiting.get(options.connectionId) === seen) this.waiting.delete(options.connectionId)
   }
 
-  private noteDelivering(connectionId: string, rows: readonly QueueRow[]): void {
-    if (rows.length === 0) return
+  /** Records a take of `rows` for a delivery, after the connection's earlier takes. */
+  private noteDelivering(connectionId: string, rows: readonly QueueRow[]): Take | undefined {
+    if (rows.length === 0) return undefined
     let settle = () => {}
     const settled = new Promise<void>((resolve) => {
       settle = resolve
     })
-    const takes = this.delivering.get(connectionId) ?? []
-    takes.push({ ids: new Set(rows.map((row) => row.id)), settled, settle })
-    this.delivering.set(connectionId, takes)
+    const take = { ids: new Set(rows.map((row) => row.id)), settled, settle }
+    this.delivering.set(connectionId, [...(this.delivering.get(connectionId) ?? []), take])
+    return take
+  }
+
+  /** Takes `messageIds` out of `take`; settles and forgets the take once none is left in it. */
+  private untake(connectionId: string, take: Take, messageIds: readonly string[]): void {
+    for (const id of messageIds) take.ids.delete(id)
+    if (take.ids.size > 0) return
+    take.settle()
+    const left = (this.delivering.get(connectionId) ?? []).filter((other) => other !== take)
+    if (left.length > 0) this.delivering.set(connectionId, left)
+    else this.delivering.delete(connectionId)
   }
 
   private async pending(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<QueueRow[]> {
