@@ -7,8 +7,9 @@
  *
  * Storing an event and handling it are separate steps: `receiveEvent` returns as soon as the
  * event is stored (the gateway then acknowledges it) and starts handling stored events, lowest
- * `seq` first, at once; the alarm it sets first is the durable fallback (an object evicted or
- * failing mid-way handles them when the alarm fires, and the runtime retries a failed alarm).
+ * `seq` first, at once; the alarm it sets first, `FALLBACK_AFTER_MS` ahead, is the durable
+ * fallback (an object evicted or failing mid-way handles them when the alarm fires, and the
+ * runtime retries a failed alarm).
  * One pass at a time: a pass asked for during another runs after it. What a flow returns (a
  * session patch, records, commands) is committed in one transaction with the event's `handled`
  * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
@@ -40,6 +41,15 @@ import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
 import { conversation, effects, events, schema, session as sessionTable, turns } from './schema.ts'
 import { workerServices, type WorkerServices } from '../services.ts'
+
+/**
+ * How long after an event is stored its fallback alarm fires, in ms. The event is handled at once
+ * without it; an alarm due at once fired beside that pass, only to wait for it and find nothing
+ * left, and cost the chat's round trip 1–2 ms at the median and 4–5 ms at p99 in local workerd
+ * (bench/README.md, "chat-round-trip"). After an eviction or a failed pass, the work resumes
+ * this long later, or at the connection's next event.
+ */
+const FALLBACK_AFTER_MS = 5_000
 
 /**
  * Durable Object of one DIDComm connection. RPC: `receiveEvent`. Alarm: handles stored events
@@ -134,9 +144,9 @@ export class Conversation extends DurableObject<Env> {
     return { duplicate: stored === undefined }
   }
 
-  /** Arms the alarm for stored work and starts handling it at once. */
+  /** Arms the fallback alarm for stored work and starts handling it at once. */
   private async owe(now: number, eventId: string): Promise<void> {
-    await this.ctx.storage.setAlarm(now)
+    await this.ctx.storage.setAlarm(now + FALLBACK_AFTER_MS)
     // Without waiting for the alarm's hop; the alarm finds the work done, or does it if this fails.
     this.handleOwed().catch((error: unknown) =>
       this.log.warn('handling stored events failed; the alarm retries', { eventId, error: String(error) }),
