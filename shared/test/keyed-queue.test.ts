@@ -57,4 +57,14 @@ describe('KeyedQueue', () => {
     await later(0)
     expect(queue.size).toBe(0)
   })
+
+  it('says which keys have a task queued or running', async () => {
+    const queue = new KeyedQueue()
+    const task = queue.run('a', () => later(10))
+    expect(queue.has('a')).toBe(true)
+    expect(queue.has('b')).toBe(false)
+    await task
+    await later(0)
+    expect(queue.has('a')).toBe(false)
+  })
 })

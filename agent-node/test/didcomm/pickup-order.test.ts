@@ -5,17 +5,20 @@
  * agent loses its session of the wallet (as when the DID Exchange socket closes), a text is
  * queued, and a second text is sent the moment the wallet's live session is saved, before the
  * wallet could ask for what waits. The wallet reads them in the order they were sent. The same
- * holds for a text sent while the delivery of a queued one is being built and packed: the queued
+ * holds for texts sent while the delivery of a queued one is being built and packed: the queued
  * text was taken from the queue, so only the queue's record of a delivery in progress keeps the
- * later one behind it.
+ * later ones behind it, and they join the queue in the order they were sent even when the first
+ * takes longer to pack.
  */
 import {
   DidCommBasicMessage,
   DidCommMessagePickupEventTypes,
   type DidCommMessagePickupLiveSessionSavedEvent,
+  DidCommEnvelopeService,
   DidCommModuleConfig,
   DidCommTransportService,
 } from '@credo-ts/didcomm'
+import { setTimeout as delay } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { sendOnConnection } from '../../src/didcomm/sendOnConnection.ts'
 import type { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
@@ -69,17 +72,27 @@ describe('the pickup queue and a live session', () => {
       expect(texts).toEqual(['first', 'second'])
       expect(await queue.getAvailableMessageCount(context, { connectionId })).toBe(0)
 
-      // a text sent once the queued one is taken for a delivery, and before that delivery is sent
+      // two texts sent once the queued one is taken for a delivery, and before that delivery is
+      // sent; the first of them takes longer to pack than the second
       transports.removeSession(transports.findSessionByConnectionId(connectionId)!)
       await sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'third' }))
+      const connection = await node.agent.modules.didcomm.connections.getById(connectionId)
+      const envelopes = node.agent.dependencyManager.resolve(DidCommEnvelopeService)
+      const pack = envelopes.packMessage.bind(envelopes)
+      envelopes.packMessage = async (agentContext, payload, keys) => {
+        if (payload instanceof DidCommBasicMessage && payload.content === 'fourth') await delay(100)
+        return pack(agentContext, payload, keys)
+      }
       const take = queue.takeFromQueue.bind(queue)
-      let fourthSent = false
+      let laterSent = false
       queue.takeFromQueue = async (agentContext, options) => {
         const taken = await take(agentContext, options)
-        if (taken.length > 0 && !fourthSent) {
-          fourthSent = true
+        if (taken.length > 0 && !laterSent) {
+          laterSent = true
           expect(queue.hasWaiting(connectionId)).toBe(false)
-          await sendOnConnection(context, connectionId, new DidCommBasicMessage({ content: 'fourth' }))
+          await Promise.all(
+            ['fourth', 'fifth'].map((content) => sendOnConnection(context, connection, new DidCommBasicMessage({ content }))),
+          )
         }
         return taken
       }
@@ -89,12 +102,13 @@ describe('the pickup queue and a live session', () => {
           protocolVersion: 'v2',
           liveDelivery: true,
         })
-        await expect.poll(() => texts.length, { timeout: 20_000 }).toBe(4)
+        await expect.poll(() => texts.length, { timeout: 20_000 }).toBe(5)
       } finally {
         queue.takeFromQueue = take
+        envelopes.packMessage = pack
       }
-      expect(fourthSent).toBe(true)
-      expect(texts).toEqual(['first', 'second', 'third', 'fourth'])
+      expect(laterSent).toBe(true)
+      expect(texts).toEqual(['first', 'second', 'third', 'fourth', 'fifth'])
     } finally {
       await wallet.stop()
     }

@@ -24,6 +24,11 @@ export class KeyedQueue {
     return result
   }
 
+  /** Whether a task is queued or running under `key` (until a microtask after the last one settled). */
+  has(key: string): boolean {
+    return this.tails.has(key)
+  }
+
   /** Keys with a task queued or running. */
   get size(): number {
     return this.tails.size

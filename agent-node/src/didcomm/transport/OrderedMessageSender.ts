@@ -3,8 +3,9 @@
  * message over an open session of the connection, and queues it for pickup when there is none or
  * the session fails. A message queued while a wallet's socket was closing would then be overtaken
  * by every later message sent over the wallet's next socket (a greeting arriving after the
- * prompt that followed it). Here, while messages wait in the queue for a connection, or are taken
- * for a delivery that is still being built and packed, a new one joins the queue behind them, and
+ * prompt that followed it). Here, while messages wait in the queue for a connection, are taken
+ * for a delivery that is still being built and packed, or are being packed to join the queue, a
+ * new one joins the queue behind them (in the order they were sent), and
  * `pickup-relay.ts` delivers the queue, in order, to the wallet's live session if it has one.
  * Order so rests on the queue's own state, never on how long packing or the disk take.
  *
@@ -28,6 +29,7 @@ import {
   DidCommTransportService,
   OutboundMessageSendStatus,
 } from '@credo-ts/didcomm'
+import { KeyedQueue } from '@parley/shared/concurrency'
 import type { DatabaseQueueTransportRepository } from './DatabaseQueueTransportRepository.ts'
 import { DurableEnvelopeService, SYNC_TO_DISK } from './DurableEnvelopeService.ts'
 
@@ -46,9 +48,16 @@ const PICKUP_QUEUE = Symbol('PickupQueue')
 @injectable()
 export class OrderedMessageSender extends DidCommMessageSender {
   /**
+   * Messages being packed to join the pickup queue, per connection, one after another: each joins
+   * in the order it was sent, and a message sent meanwhile joins behind them.
+   */
+  private readonly joining = new KeyedQueue()
+
+  /**
    * Sends as Credo does, except on a connection with messages waiting in the pickup queue or taken
-   * for a delivery not yet sent: then the message is packed for the connection's session and
-   * queued behind them (without a session, Credo queues it itself). Resolves once sent or queued.
+   * for a delivery not yet sent, or others being packed to join the queue: then the message is
+   * packed for the connection's session and queued behind them, in the order of the calls
+   * (without a session, Credo queues it itself). Resolves once sent or queued.
    * @throws MessageSendingError as Credo's sender; the sync's error when the disk refuses it
    */
   override async sendMessage(
@@ -74,14 +83,17 @@ export class OrderedMessageSender extends DidCommMessageSender {
       connection &&
       message.allowQueueTransport &&
       !message.type.startsWith(PICKUP_PROTOCOL) &&
-      (queue.hasWaiting(connection.id) || queue.isDelivering(connection.id))
+      (queue.hasWaiting(connection.id) || queue.isDelivering(connection.id) || this.joining.has(connection.id))
     const session = behind ? agentContext.resolve(DidCommTransportService).findSessionByConnectionId(connection.id) : undefined
     if (!connection || !session?.keys) return super.sendMessage(outboundMessageContext, options)
-    const payload = await agentContext.resolve(DidCommEnvelopeService).packMessage(agentContext, message, session.keys)
-    await queue.addMessage(agentContext, {
-      connectionId: connection.id,
-      recipientDids: session.keys.recipientKeys.map((key) => new DidKey(key).did),
-      payload,
+    const keys = session.keys
+    await this.joining.run(connection.id, async () => {
+      const payload = await agentContext.resolve(DidCommEnvelopeService).packMessage(agentContext, message, keys)
+      await queue.addMessage(agentContext, {
+        connectionId: connection.id,
+        recipientDids: keys.recipientKeys.map((key) => new DidKey(key).did),
+        payload,
+      })
     })
     agentContext.resolve(EventEmitter).emit<DidCommMessageSentEvent>(agentContext, {
       type: DidCommEventTypes.DidCommMessageSent,
