@@ -13,6 +13,7 @@
  * agent-node instead, as the figures before 2026-11-25 did.
  */
 import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
+import pTimeout from 'p-timeout'
 import { CONNECTING_AT_ONCE, connectPlainWallets, startPlainCredoEcho, type PlainAgent, type PlainWallet } from './plain-credo.ts'
 import { startBenchStack, type BenchStack } from './stack.ts'
 import { WalletPeer } from '../agent-node/src/wallet-peer/WalletPeer.ts'
@@ -196,12 +197,32 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
     }
   } finally {
     progress('stopping')
-    for (const peer of peers) await peer.stop()
-    for (const agent of plainWallets) await agent.shutdown().catch(() => undefined)
-    await stack?.stop()
-    await llm.close()
-    await plainEcho.stop()
+    for (const peer of peers) await stopWithin('a wallet peer', peer.stop())
+    for (const agent of plainWallets)
+      await stopWithin(
+        'a plain wallet',
+        agent.shutdown().catch(() => undefined),
+      )
+    if (stack) await stopWithin('agent-node and the worker', stack.stop())
+    await stopWithin('the scripted LLM', llm.close())
+    await stopWithin('the anchor', plainEcho.stop())
   }
+}
+
+/** How long the bench waits for one part to stop before it goes on without it, ms. */
+const STOP_TIMEOUT_MS = 30_000
+
+/**
+ * Waits for `stopped` (a part named `name` stopping) at most `STOP_TIMEOUT_MS`, then says so in a
+ * progress line and goes on: a part that does not stop must not keep the figures from printing
+ * (the process exits once they are). Its rejection still propagates.
+ */
+async function stopWithin(name: string, stopped: Promise<unknown>): Promise<void> {
+  const done = await pTimeout(
+    stopped.then(() => true),
+    { milliseconds: STOP_TIMEOUT_MS, message: false },
+  )
+  if (!done) progress(`${name} did not stop within ${STOP_TIMEOUT_MS / 1000} s; left to the process exit`)
 }
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`

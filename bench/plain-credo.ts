@@ -36,6 +36,7 @@ import {
   type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import { DidCommWsInboundTransport, NodeInMemoryKeyManagementStorage, agentDependencies } from '@credo-ts/node'
+import pTimeout from 'p-timeout'
 import { WebDidResolver } from '../agent-node/src/did/WebDidResolver.ts'
 import { LivePickupChannel } from '../agent-node/src/wallet-peer/LivePickupChannel.ts'
 import { ReceiptsModule } from '../agent-node/src/didcomm/protocols/receipts/ReceiptsModule.ts'
@@ -242,14 +243,10 @@ async function connectWallet(agent: PlainAgent, invitationUrl: string, greeted: 
   // As WalletPeer and phone wallets do: receive through live pickup, reopened whenever the socket closes.
   await new LivePickupChannel(agent).afterConnect(connectionId)
   if (greeted) {
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no greeting on connection ${connectionId} within ${GREETING_TIMEOUT_MS} ms`)),
-        GREETING_TIMEOUT_MS,
-      )
+    await pTimeout(greetingReceived, {
+      milliseconds: GREETING_TIMEOUT_MS,
+      message: `no greeting on connection ${connectionId} within ${GREETING_TIMEOUT_MS} ms`,
     })
-    await Promise.race([greetingReceived, timeout]).finally(() => clearTimeout(timer))
   }
   return {
     roundTrip: async (text) => {

@@ -4,6 +4,7 @@
  * subscribers named in `ignoredSubscribers` aside: presentation callbacks to a controller's URL say
  * nothing about whether this agent can serve).
  */
+import pTimeout from 'p-timeout'
 import type { OutboxStore } from '../events/outbox/store.ts'
 import type { TunnelClient } from '../tunnel/TunnelClient.ts'
 
@@ -36,14 +37,8 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
   const tunnelCheck: Readiness['checks']['tunnel'] = tunnel
     ? { ok: tunnel.connected, state: tunnel.connected ? 'connected' : 'disconnected' }
     : { ok: true, state: 'not-configured' }
-  let timer: NodeJS.Timeout | undefined
   try {
-    const lags = await Promise.race([
-      outbox.lag(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS)
-      }),
-    ])
+    const lags = await pTimeout(outbox.lag(), { milliseconds: DATABASE_TIMEOUT_MS, message: `no answer within ${DATABASE_TIMEOUT_MS} ms` })
     const now = Date.now()
     const counted = lags.filter((lag) => !ignoredSubscribers.includes(lag.subscriber))
     const worst = counted.reduce<{ subscriber?: string; lagSeconds: number }>(
@@ -60,7 +55,5 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
       ready: false,
       checks: { database: { ok: false, error: (error as Error).message }, tunnel: tunnelCheck, outbox: { ok: false, maxLagSeconds } },
     }
-  } finally {
-    clearTimeout(timer)
   }
 }

@@ -13,6 +13,7 @@
  * goes down after listing keeps its tools, and each call answers the model with an error saying
  * the server is unavailable, so the turn goes on.
  */
+import pTimeout from 'p-timeout'
 import type { Logger } from '../logging/index.ts'
 import type { Tool } from '../tools/types.ts'
 import { McpConnection } from './connection.ts'
@@ -28,16 +29,8 @@ export const LIST_TIMEOUT_MS = 5_000
 export const PROBE_TIMEOUT_MS = 10_000
 
 /** `promise`, or a rejection saying nothing came within `ms`. */
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
-  })
-  try {
-    return await Promise.race([promise, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return pTimeout(promise, { milliseconds: ms, message: `no answer within ${ms} ms` })
 }
 
 /** The RPC surface of an admin-controlled server's shared connection (mcp-hub/ `McpServerHub`). */

@@ -2,6 +2,7 @@
  * Runs one tool call with a time limit: the one way a tool is executed, by a model turn (turn/)
  * and by an approved request (approvals/). A failure or a timeout becomes text, never a throw.
  */
+import pTimeout, { TimeoutError } from 'p-timeout'
 import type { Tool, ToolContext } from './types.ts'
 
 /** Time limit of one tool call, ms. */
@@ -21,19 +22,14 @@ export async function runTool(
   timeoutMs = DEFAULT_TOOL_TIMEOUT_MS,
 ): Promise<ToolOutcome> {
   const controller = new AbortController()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort()
-      reject(new Error(`timed out after ${timeoutMs} ms`))
-    }, timeoutMs)
-  })
   try {
-    const result = await Promise.race([tool.execute(args, { ...context, signal: controller.signal }), timeout])
+    const result = await pTimeout(tool.execute(args, { ...context, signal: controller.signal }), {
+      milliseconds: timeoutMs,
+      message: `timed out after ${timeoutMs} ms`,
+    })
     return { result, ok: true }
   } catch (error) {
+    if (error instanceof TimeoutError) controller.abort()
     return { result: `error: ${error instanceof Error ? error.message : String(error)}`, ok: false }
-  } finally {
-    clearTimeout(timer)
   }
 }

@@ -17,10 +17,10 @@
  * a later message overtakes neither.
  */
 import { randomUUID } from 'node:crypto'
-import { setTimeout as delay } from 'node:timers/promises'
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDidCommMessage } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
+import pTimeout from 'p-timeout'
 import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import { instanceGone } from '../../cluster/leases.ts'
@@ -139,10 +139,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     const takes = this.delivering.get(connectionId) ?? []
     const index = takes.findIndex((take) => messageIds.some((id) => take.ids.has(id)))
     if (index <= 0) return
-    const timer = new AbortController()
-    const timedOut = delay(timeoutMs, undefined, { signal: timer.signal }).catch(() => undefined)
-    await Promise.race([Promise.all(takes.slice(0, index).map((take) => take.settled)), timedOut])
-    timer.abort()
+    await pTimeout(Promise.all(takes.slice(0, index).map((take) => take.settled)), { milliseconds: timeoutMs, message: false })
   }
 
   /** Records that messages may be waiting for `connectionId` (another instance queued some: `pickup-relay.ts`). */
