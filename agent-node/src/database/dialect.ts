@@ -224,42 +224,66 @@ export function listen(
 ): () => Promise<void> {
   if (database.dialect === 'sqlite') return async () => {}
   const { pool } = database
-  let client: pg.PoolClient | undefined
+  let client: { connection: pg.PoolClient; giveBack: (error?: Error | true) => boolean } | undefined
   let stopped = false
   let retry: NodeJS.Timeout | undefined
   const onNotification = (message: pg.Notification) => {
     if (message.channel === channel) onPayload(message.payload ?? '')
   }
+  const failed = (error: Error) => {
+    onError(error)
+    if (!stopped) retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)
+  }
+  /**
+   * Holds `connection` for listening. Its `giveBack` returns it to the pool once, without this
+   * listener's handlers (a connection the server ends later, idle in the pool, is the pool's to
+   * report), and says whether this call was the one that did.
+   */
+  const hold = (connection: pg.PoolClient) => {
+    let given = false
+    const onConnectionError = (error: Error) => {
+      if (held.giveBack(error)) failed(error)
+    }
+    const held = {
+      connection,
+      giveBack: (error?: Error | true) => {
+        if (given) return false
+        given = true
+        connection.off('notification', onNotification)
+        connection.off('error', onConnectionError)
+        if (client === held) client = undefined
+        connection.release(error)
+        return true
+      },
+    }
+    connection.on('notification', onNotification)
+    connection.on('error', onConnectionError)
+    return held
+  }
   const connect = async () => {
     if (stopped) return
+    let held: ReturnType<typeof hold> | undefined
     try {
-      const connected = await pool.connect()
-      connected.on('notification', onNotification)
-      connected.on('error', (error: Error) => {
-        connected.off('notification', onNotification)
-        connected.release(error)
-        if (client === connected) client = undefined
-        onError(error)
-        if (!stopped) retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)
-      })
-      await connected.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-      client = connected
+      held = hold(await pool.connect())
+      await held.connection.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+      client = held
       if (stopped) await release()
     } catch (error) {
-      onError(error instanceof Error ? error : new Error(String(error)))
-      if (!stopped) retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)
+      const failure = error instanceof Error ? error : new Error(String(error))
+      // a connection whose error event gave it back was reported there
+      if (!held || held.giveBack(failure)) failed(failure)
     }
   }
   const release = async () => {
     const held = client
     client = undefined
     if (!held) return
-    held.off('notification', onNotification)
+    held.connection.off('notification', onNotification)
     try {
-      await held.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`)
-      held.release()
+      await held.connection.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`)
+      held.giveBack()
     } catch (error) {
-      held.release(error instanceof Error ? error : true)
+      held.giveBack(error instanceof Error ? error : true)
     }
   }
   void connect()
