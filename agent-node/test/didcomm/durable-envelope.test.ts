@@ -2,9 +2,21 @@
  * Durability before a message leaves (`DurableEnvelopeService`): packing starts the sync of the
  * commits made so far and hands the envelope out only once that sync is done, so the encryption
  * and the `fdatasync` run side by side; a failed sync fails the pack. agent-node's agent packs with
- * it (`OrderedPickupModule`). Credo's envelope service, unchanged, opens what it packs.
+ * it (`OrderedPickupModule`). Credo's envelope service, unchanged, opens what it packs, and it
+ * opens what Credo's packs, refusing what Credo refuses. Each peer key is converted to X25519
+ * once, not on every message packed or opened.
  */
-import { Agent, AgentConfig, AgentContext, ConsoleLogger, DependencyManager, Kms, LogLevel, TypedArrayEncoder } from '@credo-ts/core'
+import {
+  Agent,
+  AgentConfig,
+  AgentContext,
+  ConsoleLogger,
+  DependencyManager,
+  JsonEncoder,
+  Kms,
+  LogLevel,
+  TypedArrayEncoder,
+} from '@credo-ts/core'
 import {
   DidCommBasicMessage,
   type DidCommDocumentService,
@@ -13,7 +25,7 @@ import {
   DidCommModuleConfig,
 } from '@credo-ts/didcomm'
 import { agentDependencies, NodeInMemoryKeyManagementStorage } from '@credo-ts/node'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { DurableEnvelopeService, SYNC_TO_DISK } from '../../src/didcomm/transport/DurableEnvelopeService.ts'
 import { OrderedPickupModule } from '../../src/didcomm/transport/OrderedMessageSender.ts'
 import type { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
@@ -103,6 +115,94 @@ describe('DurableEnvelopeService', () => {
         senderKey: sender,
       }),
     ).rejects.toThrow('EIO')
+  })
+
+  it('converts each recipient and routing key to X25519 once, however many messages it packs', async () => {
+    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient, mediator] = [await createKey(), await createKey(), await createKey()]
+    const conversions = new Map<Ed25519Key, number>()
+    for (const key of [recipient, mediator]) {
+      const convert = key.convertTo.bind(key)
+      key.convertTo = (type) => {
+        conversions.set(key, (conversions.get(key) ?? 0) + 1)
+        return convert(type)
+      }
+    }
+    const expected = recipient.convertTo(Kms.X25519PublicJwk).toJson()
+    conversions.clear()
+
+    for (const content of ['first', 'second', 'third']) {
+      const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content }), {
+        recipientKeys: [recipient],
+        routingKeys: [mediator],
+        senderKey: sender,
+      })
+      // the mediator's envelope holds a forward of the recipient's
+      const { plaintextMessage: forward } = await plain.unpackMessage(agentContext, envelope)
+      expect(forward.to).toBe(TypedArrayEncoder.toBase58(recipient.publicKey.publicKey))
+      const { plaintextMessage, senderKey } = await plain.unpackMessage(agentContext, forward.msg as typeof envelope)
+      expect(plaintextMessage.content).toBe(content)
+      expect(senderKey?.fingerprint).toBe(sender.fingerprint)
+    }
+    // Credo alone converts the recipient's key twice per message (the sender key and the content
+    // key are each encrypted to it) and the mediator's once: 9 conversions for these 3 messages
+    expect(Object.fromEntries([...conversions].map(([key, n]) => [key === recipient ? 'recipient' : 'mediator', n]))).toEqual({
+      recipient: 1,
+      mediator: 1,
+    })
+    expect(recipient.convertTo(Kms.X25519PublicJwk).toJson()).toEqual(expected)
+  })
+
+  it('opens what Credo packs, authcrypt and anoncrypt, converting a sender key to X25519 once', async () => {
+    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient] = [await createKey(), await createKey()]
+    const pack = (content: string, senderKey: Ed25519Key | null) =>
+      plain.packMessage(agentContext, new DidCommBasicMessage({ content }), { recipientKeys: [recipient], routingKeys: [], senderKey })
+    const envelopes = [await pack('one', sender), await pack('two', sender), await pack('three', sender)]
+    const anonymous = await pack('from no one', null)
+
+    const conversions = vi.spyOn(Kms.Ed25519PublicJwk.prototype, 'toX25519PublicJwk')
+    try {
+      for (const [i, content] of ['one', 'two', 'three'].entries()) {
+        const { plaintextMessage, senderKey, recipientKey } = await durable.unpackMessage(agentContext, envelopes[i]!)
+        expect(plaintextMessage.content).toBe(content)
+        expect(senderKey?.fingerprint).toBe(sender.fingerprint)
+        expect(recipientKey.fingerprint).toBe(recipient.fingerprint)
+      }
+      expect(conversions).toHaveBeenCalledTimes(1)
+      const { plaintextMessage, senderKey } = await durable.unpackMessage(agentContext, anonymous)
+      expect(plaintextMessage.content).toBe('from no one')
+      expect(senderKey).toBeUndefined()
+    } finally {
+      conversions.mockRestore()
+    }
+  })
+
+  it('refuses an envelope of another algorithm, or for no key of ours, as Credo does', async () => {
+    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient] = [await createKey(), await createKey()]
+    const envelope = await plain.packMessage(agentContext, new DidCommBasicMessage({ content: 'hi' }), {
+      recipientKeys: [recipient],
+      routingKeys: [],
+      senderKey: sender,
+    })
+    const header = JSON.parse(TypedArrayEncoder.toUtf8String(TypedArrayEncoder.fromBase64(envelope.protected)))
+    const withHeader = (changed: object) => ({ ...envelope, protected: JsonEncoder.toBase64URL({ ...header, ...changed }) })
+    for (const [changed, error] of [
+      [{ alg: 'ECDH-1PU' }, 'Unsupported pack algorithm: ECDH-1PU'],
+      [{ enc: 'A256GCM' }, 'Unsupported enc algorithm: A256GCM'],
+      [
+        { recipients: [{ ...header.recipients[0], header: { ...header.recipients[0].header, kid: 'not-ours' } }] },
+        'No corresponding recipient key found',
+      ],
+      [
+        { recipients: [{ ...header.recipients[0], header: { kid: header.recipients[0].header.kid } }] },
+        'Sender and iv header values are required for Authcrypt',
+      ],
+    ] as const) {
+      await expect(durable.unpackMessage(agentContext, withHeader(changed))).rejects.toThrow(error)
+      await expect(plain.unpackMessage(agentContext, withHeader(changed))).rejects.toThrow(error)
+    }
   })
 
   it('is the envelope service of an agent with OrderedPickupModule', async () => {
