@@ -28,12 +28,9 @@ import {
 import {
   DidCommBasicMessageEventTypes,
   DidCommBasicMessageRole,
-  DidCommConnectionEventTypes,
-  DidCommDidExchangeState,
   DidCommModule,
   DidCommWsOutboundTransport,
   type DidCommBasicMessageStateChangedEvent,
-  type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import { DidCommWsInboundTransport, NodeInMemoryKeyManagementStorage, agentDependencies } from '@credo-ts/node'
 import pTimeout from 'p-timeout'
@@ -196,6 +193,9 @@ export async function startPlainCredoEcho(walletCount: number): Promise<PlainCre
   }
 }
 
+/** How long a wallet waits for DID Exchange to complete, in milliseconds (setup runs 10 at once). */
+const CONNECT_TIMEOUT_MS = 60_000
+
 /** How long a wallet waits for the agent's greeting after connecting, in milliseconds. */
 const GREETING_TIMEOUT_MS = 60_000
 
@@ -233,13 +233,10 @@ async function connectWallet(agent: PlainAgent, invitationUrl: string, greeted: 
     waiting.get(content)?.()
     waiting.delete(content)
   })
-  const completed = new Promise<string>((resolve) => {
-    agent.events.on<DidCommConnectionStateChangedEvent>(DidCommConnectionEventTypes.DidCommConnectionStateChanged, ({ payload }) => {
-      if (payload.connectionRecord.state === DidCommDidExchangeState.Completed) resolve(payload.connectionRecord.id)
-    })
-  })
-  await agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: 'plain wallet' })
-  const connectionId = await completed
+  const { connectionRecord } = await agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: 'plain wallet' })
+  if (!connectionRecord) throw new Error('the invitation asks for no connection')
+  const connectionId = connectionRecord.id
+  await agent.modules.didcomm.connections.returnWhenIsConnected(connectionId, { timeoutMs: CONNECT_TIMEOUT_MS })
   // As WalletPeer and phone wallets do: receive through live pickup, reopened whenever the socket closes.
   await new LivePickupChannel(agent).afterConnect(connectionId)
   if (greeted) {

@@ -46,9 +46,7 @@ import {
   DidCommBasicMessageEventTypes,
   DidCommBasicMessageRole,
   DidCommConnectionEventTypes,
-  DidCommDidExchangeState,
   type DidCommBasicMessageStateChangedEvent,
-  type DidCommConnectionStateChangedEvent,
 } from '@credo-ts/didcomm'
 import { openDatabase, type Database } from '../database/index.ts'
 import { LivePickupChannel } from './LivePickupChannel.ts'
@@ -160,20 +158,20 @@ export class WalletPeer {
    * @throws when the exchange does not complete within `timeoutMs`.
    */
   async connect(invitationUrl: string, timeoutMs = 20_000): Promise<string> {
-    const completed = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`DID Exchange did not complete within ${timeoutMs} ms`)), timeoutMs)
-      const listener = ({ payload }: DidCommConnectionStateChangedEvent) => {
-        if (payload.connectionRecord.state !== DidCommDidExchangeState.Completed) return
-        clearTimeout(timer)
-        this.agent.events.off(DidCommConnectionEventTypes.DidCommConnectionStateChanged, listener)
-        resolve(payload.connectionRecord.id)
-      }
-      this.agent.events.on(DidCommConnectionEventTypes.DidCommConnectionStateChanged, listener)
-    })
-    await this.agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: this.label })
-    const connectionId = await completed
-    await this.liveChannel.afterConnect(connectionId)
-    return connectionId
+    const connections = this.agent.modules.didcomm.connections
+    const { connectionRecord } = await this.agent.modules.didcomm.oob.receiveInvitationFromUrl(invitationUrl, { label: this.label })
+    if (!connectionRecord) throw new Error('the invitation asks for no connection (no DID Exchange handshake in it)')
+    try {
+      // Credo's wait watches for this connection's completion before it reads the current state,
+      // and stops watching once it completes or the time is up
+      await connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs })
+    } catch (error) {
+      // rxjs's TimeoutError (Credo's dependency, not ours)
+      if ((error as Error).name === 'TimeoutError') throw new Error(`DID Exchange did not complete within ${timeoutMs} ms`)
+      throw error
+    }
+    await this.liveChannel.afterConnect(connectionRecord.id)
+    return connectionRecord.id
   }
 
   /** Sends a basic message on `connectionId`. @returns the DIDComm message id. */
