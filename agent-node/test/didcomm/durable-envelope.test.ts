@@ -26,6 +26,7 @@ import {
 } from '@credo-ts/didcomm'
 import { agentDependencies, NodeInMemoryKeyManagementStorage } from '@credo-ts/node'
 import { describe, expect, it, vi } from 'vitest'
+import { x25519Of } from '../../src/didcomm/transport/agreement-keys.ts'
 import { DurableEnvelopeService, SYNC_TO_DISK } from '../../src/didcomm/transport/DurableEnvelopeService.ts'
 import { OrderedPickupModule } from '../../src/didcomm/transport/OrderedMessageSender.ts'
 import type { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
@@ -150,7 +151,8 @@ describe('DurableEnvelopeService', () => {
       recipient: 1,
       mediator: 1,
     })
-    expect(recipient.convertTo(Kms.X25519PublicJwk).toJson()).toEqual(expected)
+    // what the cache hands out is Credo's own conversion of the key
+    expect(x25519Of(recipient).toJson()).toEqual(expected)
   })
 
   it('opens what Credo packs, authcrypt and anoncrypt, converting a sender key to X25519 once', async () => {

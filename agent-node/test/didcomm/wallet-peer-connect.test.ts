@@ -53,7 +53,7 @@ describe('WalletPeer.connect', () => {
     expect(requests).toBe(1) // the request was sent; only the answer never came
   })
 
-  it('fails at once, with nothing left waiting, when the exchange request cannot be sent', async () => {
+  it('fails, with nothing left waiting, when the exchange request cannot be sent', async () => {
     const closed = createServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const { port } = closed.address() as AddressInfo
