@@ -4,7 +4,8 @@
  * and the `fdatasync` run side by side; a failed sync fails the pack. agent-node's agent packs with
  * it (`OrderedPickupModule`). Credo's envelope service, unchanged, opens what it packs, and it
  * opens what Credo's packs, refusing what Credo refuses. Each peer key is converted to X25519
- * once, not on every message packed or opened.
+ * once, not on every message packed or opened, and the KMS backend is called without Credo's
+ * `KeyManagementApi` (whose validation of each call's options costs more than the call).
  */
 import {
   Agent,
@@ -153,6 +154,44 @@ describe('DurableEnvelopeService', () => {
     })
     // what the cache hands out is Credo's own conversion of the key
     expect(x25519Of(recipient).toJson()).toEqual(expected)
+  })
+
+  it('packs anoncrypt that Credo opens, with no sender key', async () => {
+    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const recipient = await createKey()
+    const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'from no one' }), {
+      recipientKeys: [recipient],
+      routingKeys: [],
+      senderKey: null,
+    })
+    const header = JSON.parse(TypedArrayEncoder.toUtf8String(TypedArrayEncoder.fromBase64(envelope.protected)))
+    expect(header).toMatchObject({ alg: 'Anoncrypt', enc: 'xchacha20poly1305_ietf', typ: 'JWM/1.0' })
+    expect(header.recipients[0].header).toEqual({ kid: TypedArrayEncoder.toBase58(recipient.publicKey.publicKey) })
+    const { plaintextMessage, senderKey, recipientKey } = await plain.unpackMessage(agentContext, envelope)
+    expect(plaintextMessage.content).toBe('from no one')
+    expect(senderKey).toBeUndefined()
+    expect(recipientKey.fingerprint).toBe(recipient.fingerprint)
+  })
+
+  it("packs and opens through the KMS backend, never through Credo's KeyManagementApi", async () => {
+    const { agentContext, kmsBackend, durable, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient] = [await createKey(), await createKey()]
+    const api = ['encrypt', 'decrypt', 'randomBytes'].map((method) => vi.spyOn(Kms.KeyManagementApi.prototype, method as 'encrypt'))
+    const backend = [vi.spyOn(kmsBackend, 'encrypt'), vi.spyOn(kmsBackend, 'decrypt'), vi.spyOn(kmsBackend, 'randomBytes')]
+    try {
+      const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'straight to the KMS' }), {
+        recipientKeys: [recipient],
+        routingKeys: [],
+        senderKey: sender,
+      })
+      const { plaintextMessage } = await durable.unpackMessage(agentContext, envelope)
+      expect(plaintextMessage.content).toBe('straight to the KMS')
+      for (const spy of api) expect(spy).not.toHaveBeenCalled()
+      // encrypt and decrypt: the sender key, the content key, the message; random: the content key
+      expect(backend.map((spy) => spy.mock.calls.length)).toEqual([3, 3, 1])
+    } finally {
+      for (const spy of [...api, ...backend]) spy.mockRestore()
+    }
   })
 
   it('opens what Credo packs, authcrypt and anoncrypt, converting a sender key to X25519 once', async () => {

@@ -3,8 +3,12 @@
  * anything leaves: an envelope is handed out only once the commits made before it was asked for
  * are on disk. Every DIDComm message agent-node sends (over a wallet's session, to an endpoint,
  * into the pickup queue) is packed first, so no peer learns of a state a power loss could undo
- * (docs/durability.md, "Commits and the disk"). And each peer key's X25519 form is worked out
- * once (`agreement-keys.ts`), not on every message packed or opened.
+ * (docs/durability.md, "Commits and the disk"). And the envelope's cryptography costs only the
+ * cryptography: each peer key's X25519 form is worked out once (`agreement-keys.ts`), and every
+ * encryption and decryption goes straight to the KMS backend that Credo's `KeyManagementApi`
+ * would pick for it, without the API's validation of each call's options (a zod parse of the
+ * options and the keys in them, about a fifth of a millisecond per message packed or opened here,
+ * for options this file builds itself; bench/README.md, "chat-round-trip").
  */
 import {
   CredoError,
@@ -17,8 +21,15 @@ import {
   type AgentContext,
   type Logger,
 } from '@credo-ts/core'
-import { DidCommDocumentService, DidCommEnvelopeService, type DidCommEncryptedMessage, type DidCommMessage } from '@credo-ts/didcomm'
-import { withCachedAgreementKey, x25519Of } from './agreement-keys.ts'
+import {
+  DidCommDocumentService,
+  DidCommEnvelopeService,
+  DidCommForwardMessage,
+  DidCommModuleConfig,
+  type DidCommEncryptedMessage,
+  type DidCommMessage,
+} from '@credo-ts/didcomm'
+import { x25519Of } from './agreement-keys.ts'
 
 type Ed25519Key = Kms.PublicJwk<Kms.Ed25519PublicJwk>
 
@@ -41,14 +52,41 @@ type FindOurKey = (agentContext: AgentContext, recipient: EnvelopeRecipient) => 
 /** The dependency token of what packing waits for (agent-node's `Database.syncToDisk`). */
 export const SYNC_TO_DISK = Symbol('SyncToDisk')
 
+/** RFC 0019's key wrapping: NaCl `crypto_box` (authcrypt) or `crypto_box_seal` (anoncrypt). */
+const KEY_AGREEMENT = 'ECDH-HSALSA20'
+const KEY_WRAP = 'XSALSA20-POLY1305'
+/** RFC 0019's content encryption (`enc: xchacha20poly1305_ietf`), as Credo's KMS names it. */
+const CONTENT_CIPHER = 'C20P'
+
 /**
- * Credo's envelope service, whose `packMessage` also waits for `SYNC_TO_DISK`. The sync starts
- * when packing does and runs beside it (the `fdatasync` on libuv's thread pool, the encryption on
- * the event loop), so a message waits for the disk only if its sync takes longer than its
- * encryption. Waiting before packing, as the sender did, put both on every message's path, one
- * after the other (bench/README.md, "chat-round-trip"). Packing and opening use the peer keys'
- * cached X25519 forms; the envelopes are the same as Credo's, byte for byte in their format.
+ * The backend Credo's `KeyManagementApi` would use for `operation`: the first configured one that
+ * supports it (agent-node configures one).
+ * @throws Kms.KeyManagementError when none does
  */
+function backendFor(agentContext: AgentContext, operation: Kms.KmsOperation): Kms.KeyManagementService {
+  const backend = agentContext
+    .resolve(Kms.KeyManagementModuleConfig)
+    .backends.find((kms) => kms.isOperationSupported(agentContext, operation))
+  if (!backend)
+    throw new Kms.KeyManagementError(`No key management service backend supports ${Kms.getKmsOperationHumanDescription(operation)}`)
+  return backend
+}
+
+/** `KeyManagementApi.encrypt` without its validation of `options`. */
+function encrypt(agentContext: AgentContext, options: Kms.KmsEncryptOptions): Promise<Kms.KmsEncryptReturn> {
+  const operation = { operation: 'encrypt', encryption: options.encryption, keyAgreement: options.key.keyAgreement } as const
+  return backendFor(agentContext, operation).encrypt(agentContext, options)
+}
+
+/** `KeyManagementApi.decrypt` without its validation of `options`. */
+function decrypt(agentContext: AgentContext, options: Kms.KmsDecryptOptions): Promise<Kms.KmsDecryptReturn> {
+  const operation = { operation: 'decrypt', decryption: options.decryption, keyAgreement: options.key.keyAgreement } as const
+  return backendFor(agentContext, operation).decrypt(agentContext, options)
+}
+
+/** A content key as the KMS takes it for `C20P`. */
+const contentJwk = (key: Uint8Array): Kms.KmsJwkPrivateOct => ({ kty: 'oct', k: TypedArrayEncoder.toBase64URL(key) })
+
 @injectable()
 export class DurableEnvelopeService extends DidCommEnvelopeService {
   constructor(@inject(InjectionSymbols.Logger) logger: Logger, @inject(DidCommDocumentService) documentService: DidCommDocumentService) {
@@ -56,10 +94,12 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
   }
 
   /**
-   * Packs as Credo does (recipient and routing keys converted to X25519 once per key, see
-   * `withCachedAgreementKey`), and resolves once both the envelope and the sync of the commits
-   * made before the call are done.
-   * @throws what packing throws; the sync's error when the disk refuses it
+   * Packs `payload` for `keys.recipientKeys` (authcrypt from `keys.senderKey`, anoncrypt without
+   * one), then wraps it in a forward to each of `keys.routingKeys` in turn, as Credo 0.6.3 does
+   * (RFC 0019, and RFC 0094 "Cross-Domain Messaging" for the forwards). Resolves once both the
+   * envelope and the sync of the commits made before the call are done.
+   * @throws Kms.KeyManagementError when the KMS cannot encrypt (an unknown sender key id, a key
+   *   of another type); the sync's error when the disk refuses it
    */
   override async packMessage(
     agentContext: AgentContext,
@@ -67,24 +107,91 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
     keys: Parameters<DidCommEnvelopeService['packMessage']>[2],
   ): Promise<DidCommEncryptedMessage> {
     const durable = agentContext.resolve<() => Promise<void>>(SYNC_TO_DISK)()
-    const cached = {
-      ...keys,
-      recipientKeys: keys.recipientKeys.map(withCachedAgreementKey),
-      routingKeys: keys.routingKeys.map(withCachedAgreementKey),
+    const [envelope] = await Promise.all([this.pack(agentContext, payload, keys), durable])
+    return envelope
+  }
+
+  private async pack(
+    agentContext: AgentContext,
+    payload: DidCommMessage,
+    { recipientKeys, routingKeys, senderKey }: Parameters<DidCommEnvelopeService['packMessage']>[2],
+  ): Promise<DidCommEncryptedMessage> {
+    const { useDidSovPrefixWhereAllowed } = agentContext.resolve(DidCommModuleConfig)
+    let envelope = await this.encrypt(agentContext, payload.toJSON({ useDidSovPrefixWhereAllowed }), recipientKeys, senderKey)
+    let next = recipientKeys[0]
+    for (const routingKey of routingKeys) {
+      if (!next) throw new CredoError('A message with routing keys needs a recipient key')
+      const forward = new DidCommForwardMessage({ to: TypedArrayEncoder.toBase58(next.publicKey.publicKey), message: envelope })
+      envelope = await this.encrypt(agentContext, forward.toJSON({ useDidSovPrefixWhereAllowed }), [routingKey], null)
+      next = routingKey
     }
-    const [envelope] = await Promise.all([super.packMessage(agentContext, payload, cached), durable])
     return envelope
   }
 
   /**
+   * One RFC 0019 envelope of `message` for `recipientKeys`: a fresh 32-byte content key encrypts
+   * the message (XChaCha20-Poly1305, the protected header as AAD) and is boxed to each recipient,
+   * from `senderKey` (authcrypt, the sender's verkey sealed to the recipient beside it) or
+   * sealed (anoncrypt).
+   */
+  private async encrypt(
+    agentContext: AgentContext,
+    message: Record<string, unknown>,
+    recipientKeys: Ed25519Key[],
+    senderKey: Ed25519Key | null | undefined,
+  ): Promise<DidCommEncryptedMessage> {
+    const contentKey = backendFor(agentContext, { operation: 'randomBytes' }).randomBytes(agentContext, { length: 32 })
+    const recipients: EnvelopeRecipient[] = []
+    for (const recipientKey of recipientKeys) {
+      const externalPublicJwk = x25519Of(recipientKey).toJson()
+      let sender: string | undefined
+      if (senderKey) {
+        const { encrypted } = await encrypt(agentContext, {
+          key: { keyAgreement: { algorithm: KEY_AGREEMENT, externalPublicJwk } },
+          encryption: { algorithm: KEY_WRAP },
+          data: TypedArrayEncoder.fromString(TypedArrayEncoder.toBase58(senderKey.publicKey.publicKey)),
+        })
+        sender = TypedArrayEncoder.toBase64URL(encrypted)
+      }
+      const { encrypted, iv } = await encrypt(agentContext, {
+        key: { keyAgreement: { algorithm: KEY_AGREEMENT, externalPublicJwk, keyId: senderKey?.keyId } },
+        encryption: { algorithm: KEY_WRAP },
+        data: contentKey,
+      })
+      recipients.push({
+        encrypted_key: TypedArrayEncoder.toBase64URL(encrypted),
+        header: { kid: TypedArrayEncoder.toBase58(recipientKey.publicKey.publicKey), iv: iv && TypedArrayEncoder.toBase64URL(iv), sender },
+      })
+    }
+    const protectedHeader = JsonEncoder.toBase64URL({
+      enc: 'xchacha20poly1305_ietf',
+      typ: 'JWM/1.0',
+      alg: senderKey ? 'Authcrypt' : 'Anoncrypt',
+      recipients,
+    })
+    const { encrypted, iv, tag } = await encrypt(agentContext, {
+      key: { privateJwk: contentJwk(contentKey) },
+      encryption: { algorithm: CONTENT_CIPHER, aad: TypedArrayEncoder.fromString(protectedHeader) },
+      data: JsonEncoder.toBuffer(message),
+    })
+    if (!iv || !tag) throw new CredoError("Expected 'iv' and 'tag' to be defined")
+    return {
+      ciphertext: TypedArrayEncoder.toBase64URL(encrypted),
+      iv: TypedArrayEncoder.toBase64URL(iv),
+      tag: TypedArrayEncoder.toBase64URL(tag),
+      protected: protectedHeader,
+    }
+  }
+
+  /**
    * Opens an authcrypt or anoncrypt envelope as Credo 0.6.3 does (the same checks, lookup of our
-   * key and errors), except that the sender's Ed25519 key is turned into X25519 through the cache.
+   * key and errors), with the sender's Ed25519 key turned into X25519 through the cache and the
+   * KMS backend called directly.
    * @throws {CredoError} for an unsupported `alg` or `enc`, no recipient key of ours, or an
    *   authcrypt recipient without `sender` and `iv`; what the KMS throws when a part does not
    *   decrypt
    */
   override async unpackMessage(agentContext: AgentContext, encryptedMessage: DidCommEncryptedMessage): Promise<Unpacked> {
-    const kms = agentContext.resolve(Kms.KeyManagementApi)
     const header = JsonEncoder.fromBase64(encryptedMessage.protected) as { alg?: string; enc?: string; recipients: EnvelopeRecipient[] }
     const { alg } = header
     if (alg !== 'Anoncrypt' && alg !== 'Authcrypt') throw new CredoError(`Unsupported pack algorithm: ${alg}`)
@@ -104,33 +211,33 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
 
     let senderKey: Ed25519Key | undefined
     if (sender) {
-      const { data } = await kms.decrypt({
-        key: { keyAgreement: { algorithm: 'ECDH-HSALSA20', keyId: recipientKey.keyId } },
-        decryption: { algorithm: 'XSALSA20-POLY1305' },
+      const { data } = await decrypt(agentContext, {
+        key: { keyAgreement: { algorithm: KEY_AGREEMENT, keyId: recipientKey.keyId } },
+        decryption: { algorithm: KEY_WRAP },
         encrypted: TypedArrayEncoder.fromBase64(sender),
       })
       const publicKey = TypedArrayEncoder.fromBase58(TypedArrayEncoder.toUtf8String(data))
       senderKey = Kms.PublicJwk.fromPublicKey({ kty: 'OKP', crv: 'Ed25519', publicKey }) as Ed25519Key
     }
-    const { data: contentKey } = await kms.decrypt({
-      decryption: { algorithm: 'XSALSA20-POLY1305', iv: iv ? TypedArrayEncoder.fromBase64(iv) : undefined },
+    const { data: contentKey } = await decrypt(agentContext, {
+      decryption: { algorithm: KEY_WRAP, iv: iv ? TypedArrayEncoder.fromBase64(iv) : undefined },
       encrypted: TypedArrayEncoder.fromBase64(recipient.encrypted_key),
       key: {
         keyAgreement: {
-          algorithm: 'ECDH-HSALSA20',
+          algorithm: KEY_AGREEMENT,
           keyId: recipientKey.keyId,
           externalPublicJwk: senderKey ? x25519Of(senderKey).toJson() : undefined,
         },
       },
     })
-    const { data: plaintext } = await kms.decrypt({
+    const { data: plaintext } = await decrypt(agentContext, {
       decryption: {
-        algorithm: 'C20P',
+        algorithm: CONTENT_CIPHER,
         iv: TypedArrayEncoder.fromBase64(encryptedMessage.iv),
         tag: TypedArrayEncoder.fromBase64(encryptedMessage.tag),
         aad: TypedArrayEncoder.fromString(encryptedMessage.protected),
       },
-      key: { privateJwk: { kty: 'oct', k: TypedArrayEncoder.toBase64URL(contentKey) } },
+      key: { privateJwk: contentJwk(contentKey) },
       encrypted: TypedArrayEncoder.fromBase64(encryptedMessage.ciphertext),
     })
     return { plaintextMessage: JsonEncoder.fromBuffer(plaintext), senderKey, recipientKey }

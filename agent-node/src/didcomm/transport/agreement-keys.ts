@@ -1,8 +1,9 @@
 /**
  * The X25519 key of a peer's Ed25519 key, worked out once. To pack a DIDComm v1 message (Aries
- * RFC 0019, "Encryption Envelope": authcrypt and anoncrypt), Credo's envelope service turns each
- * recipient's Ed25519 verkey into its X25519 key for the key agreement, twice per recipient (the
- * encrypted sender key and the content key), and to open an authcrypt one, the sender's verkey.
+ * RFC 0019, "Encryption Envelope": authcrypt and anoncrypt), each recipient's Ed25519 verkey is
+ * turned into its X25519 key for the key agreement (Credo's envelope service does it twice per
+ * recipient: the encrypted sender key and the content key), and to open an authcrypt one, the
+ * sender's verkey.
  * Each turn is a field inversion in pure JavaScript and a zod parse of the result, about 0.3 ms
  * here, on every message of a peer whose keys never change (bench/README.md, "chat-round-trip").
  * The conversion is a pure function of the public key (the birational map between Ed25519 and
@@ -29,13 +30,4 @@ export function x25519Of(key: Ed25519Key): Kms.PublicJwk<Kms.X25519PublicJwk> {
     x25519Keys.set(cacheKey, converted)
   }
   return converted
-}
-
-/**
- * `key` as Credo's envelope service uses it, with `convertTo(X25519PublicJwk)` answered from the
- * cache above; every other property and method is `key`'s own (the result inherits from it).
- */
-export function withCachedAgreementKey(key: Ed25519Key): Ed25519Key {
-  const convertTo = (type: typeof Kms.X25519PublicJwk) => (type === Kms.X25519PublicJwk ? x25519Of(key) : key.convertTo(type))
-  return Object.create(key, { convertTo: { value: convertTo } }) as Ed25519Key
 }
