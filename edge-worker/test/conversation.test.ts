@@ -5,7 +5,7 @@ import { workerConfig } from '../src/config/index.ts'
 import { BUILT_IN_TEXTS } from '../src/i18n/index.ts'
 import { connectionState, sendTextCommand, TestAgent, textMessage } from './support/agent.ts'
 import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL, TOOL_MARKER } from './support/constants.ts'
-import { conversationRows } from './support/storage.ts'
+import { conversationAlarm, conversationRows } from './support/storage.ts'
 
 /** A chat-completions request body as the scripted model recorded it. */
 interface ChatRequest {
@@ -80,6 +80,16 @@ describe('conversation', () => {
         { role: 'user', content: text },
       ],
     })
+  })
+
+  it('leaves no fallback alarm set once a turn is answered', async () => {
+    const connectionId = crypto.randomUUID()
+    const event = agent.sendEvent(textMessage(connectionId, `no alarm after this ${crypto.randomUUID()}`), 1)
+    await agent.acks(event.id)
+    await agent.command(connectionId, `${event.id}:0`)
+    // the alarm armed when the event was stored is due seconds later; the pass that answered
+    // the event drops it once nothing is left to do
+    await expect.poll(() => conversationAlarm(connectionId)).toBeNull()
   })
 
   it('gives the model the system prompt and only the last memory.window turns', async () => {

@@ -9,7 +9,7 @@
  * event is stored (the gateway then acknowledges it) and starts handling stored events, lowest
  * `seq` first, at once; the alarm it sets first, `FALLBACK_AFTER_MS` ahead, is the durable
  * fallback (an object evicted or failing mid-way handles them when the alarm fires, and the
- * runtime retries a failed alarm).
+ * runtime retries a failed alarm). A pass that leaves nothing to do deletes it.
  * One pass at a time: a pass asked for during another runs after it. What a flow returns (a
  * session patch, records, commands) is committed in one transaction with the event's `handled`
  * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
@@ -163,7 +163,10 @@ export class Conversation extends DurableObject<Env> {
     return this.passes.run('owed', () => this.pass())
   }
 
-  /** Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms for a later timer. */
+  /**
+   * Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms
+   * for a later timer, and drops the fallback alarm when no timer is set.
+   */
   private async pass(): Promise<void> {
     await this.sendEffects()
     for (;;) {
@@ -179,7 +182,13 @@ export class Conversation extends DurableObject<Env> {
       await this.sendEffects()
     }
     const { timer } = this.session()
-    if (!timer) return
+    if (!timer) {
+      // Nothing is left to do, so the fallback alarm would only fire to find that: one more
+      // invocation (billed on Cloudflare) per chat turn. Dropped in the same synchronous stretch
+      // as the last look at the inbox: an event stored after that look arms its own alarm later.
+      await this.ctx.storage.deleteAlarm()
+      return
+    }
     if (timer.at > Date.now()) {
       await this.ctx.storage.setAlarm(timer.at)
       return
