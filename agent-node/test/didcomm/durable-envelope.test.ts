@@ -173,6 +173,34 @@ describe('DurableEnvelopeService', () => {
     expect(recipientKey.fingerprint).toBe(recipient.fingerprint)
   })
 
+  it('wipes the content key once the envelope is made and once the message is decrypted', async () => {
+    const { agentContext, kmsBackend, durable, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient] = [await createKey(), await createKey()]
+    const contentKeys: Uint8Array[] = []
+    const randomBytes = kmsBackend.randomBytes.bind(kmsBackend)
+    kmsBackend.randomBytes = (...args) => {
+      const bytes = randomBytes(...args)
+      contentKeys.push(bytes)
+      return bytes
+    }
+    const decrypt = kmsBackend.decrypt.bind(kmsBackend)
+    kmsBackend.decrypt = async (context, options) => {
+      const result = await decrypt(context, options)
+      // the content key is what the box around `encrypted_key` holds
+      if (options.key.keyAgreement?.externalPublicJwk) contentKeys.push(result.data)
+      return result
+    }
+    const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'no key left behind' }), {
+      recipientKeys: [recipient],
+      routingKeys: [],
+      senderKey: sender,
+    })
+    const { plaintextMessage } = await durable.unpackMessage(agentContext, envelope)
+    expect(plaintextMessage.content).toBe('no key left behind')
+    expect(contentKeys).toHaveLength(2)
+    for (const key of contentKeys) expect([...key]).toEqual(new Array(32).fill(0))
+  })
+
   it("packs and opens through the KMS backend, never through Credo's KeyManagementApi", async () => {
     const { agentContext, kmsBackend, durable, createKey } = setUp(() => Promise.resolve())
     const [sender, recipient] = [await createKey(), await createKey()]

@@ -73,13 +73,13 @@ function backendFor(agentContext: AgentContext, operation: Kms.KmsOperation): Km
 }
 
 /** `KeyManagementApi.encrypt` without its validation of `options`. */
-function encrypt(agentContext: AgentContext, options: Kms.KmsEncryptOptions): Promise<Kms.KmsEncryptReturn> {
+function kmsEncrypt(agentContext: AgentContext, options: Kms.KmsEncryptOptions): Promise<Kms.KmsEncryptReturn> {
   const operation = { operation: 'encrypt', encryption: options.encryption, keyAgreement: options.key.keyAgreement } as const
   return backendFor(agentContext, operation).encrypt(agentContext, options)
 }
 
 /** `KeyManagementApi.decrypt` without its validation of `options`. */
-function decrypt(agentContext: AgentContext, options: Kms.KmsDecryptOptions): Promise<Kms.KmsDecryptReturn> {
+function kmsDecrypt(agentContext: AgentContext, options: Kms.KmsDecryptOptions): Promise<Kms.KmsDecryptReturn> {
   const operation = { operation: 'decrypt', decryption: options.decryption, keyAgreement: options.key.keyAgreement } as const
   return backendFor(agentContext, operation).decrypt(agentContext, options)
 }
@@ -117,12 +117,12 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
     { recipientKeys, routingKeys, senderKey }: Parameters<DidCommEnvelopeService['packMessage']>[2],
   ): Promise<DidCommEncryptedMessage> {
     const { useDidSovPrefixWhereAllowed } = agentContext.resolve(DidCommModuleConfig)
-    let envelope = await this.encrypt(agentContext, payload.toJSON({ useDidSovPrefixWhereAllowed }), recipientKeys, senderKey)
+    let envelope = await this.envelope(agentContext, payload.toJSON({ useDidSovPrefixWhereAllowed }), recipientKeys, senderKey)
     let next = recipientKeys[0]
     for (const routingKey of routingKeys) {
       if (!next) throw new CredoError('A message with routing keys needs a recipient key')
       const forward = new DidCommForwardMessage({ to: TypedArrayEncoder.toBase58(next.publicKey.publicKey), message: envelope })
-      envelope = await this.encrypt(agentContext, forward.toJSON({ useDidSovPrefixWhereAllowed }), [routingKey], null)
+      envelope = await this.envelope(agentContext, forward.toJSON({ useDidSovPrefixWhereAllowed }), [routingKey], null)
       next = routingKey
     }
     return envelope
@@ -132,28 +132,43 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
    * One RFC 0019 envelope of `message` for `recipientKeys`: a fresh 32-byte content key encrypts
    * the message (XChaCha20-Poly1305, the protected header as AAD) and is boxed to each recipient,
    * from `senderKey` (authcrypt, the sender's verkey sealed to the recipient beside it) or
-   * sealed (anoncrypt).
+   * sealed (anoncrypt). The content key is wiped once the envelope is made.
    */
-  private async encrypt(
+  private async envelope(
     agentContext: AgentContext,
     message: Record<string, unknown>,
     recipientKeys: Ed25519Key[],
     senderKey: Ed25519Key | null | undefined,
   ): Promise<DidCommEncryptedMessage> {
     const contentKey = backendFor(agentContext, { operation: 'randomBytes' }).randomBytes(agentContext, { length: 32 })
+    try {
+      return await this.sealedWith(agentContext, contentKey, message, recipientKeys, senderKey)
+    } finally {
+      contentKey.fill(0)
+    }
+  }
+
+  /** `envelope` with its content key `contentKey`. */
+  private async sealedWith(
+    agentContext: AgentContext,
+    contentKey: Uint8Array,
+    message: Record<string, unknown>,
+    recipientKeys: Ed25519Key[],
+    senderKey: Ed25519Key | null | undefined,
+  ): Promise<DidCommEncryptedMessage> {
     const recipients: EnvelopeRecipient[] = []
     for (const recipientKey of recipientKeys) {
       const externalPublicJwk = x25519Of(recipientKey).toJson()
       let sender: string | undefined
       if (senderKey) {
-        const { encrypted } = await encrypt(agentContext, {
+        const { encrypted } = await kmsEncrypt(agentContext, {
           key: { keyAgreement: { algorithm: KEY_AGREEMENT, externalPublicJwk } },
           encryption: { algorithm: KEY_WRAP },
           data: TypedArrayEncoder.fromString(TypedArrayEncoder.toBase58(senderKey.publicKey.publicKey)),
         })
         sender = TypedArrayEncoder.toBase64URL(encrypted)
       }
-      const { encrypted, iv } = await encrypt(agentContext, {
+      const { encrypted, iv } = await kmsEncrypt(agentContext, {
         key: { keyAgreement: { algorithm: KEY_AGREEMENT, externalPublicJwk, keyId: senderKey?.keyId } },
         encryption: { algorithm: KEY_WRAP },
         data: contentKey,
@@ -169,7 +184,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
       alg: senderKey ? 'Authcrypt' : 'Anoncrypt',
       recipients,
     })
-    const { encrypted, iv, tag } = await encrypt(agentContext, {
+    const { encrypted, iv, tag } = await kmsEncrypt(agentContext, {
       key: { privateJwk: contentJwk(contentKey) },
       encryption: { algorithm: CONTENT_CIPHER, aad: TypedArrayEncoder.fromString(protectedHeader) },
       data: JsonEncoder.toBuffer(message),
@@ -186,7 +201,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
   /**
    * Opens an authcrypt or anoncrypt envelope as Credo 0.6.3 does (the same checks, lookup of our
    * key and errors), with the sender's Ed25519 key turned into X25519 through the cache and the
-   * KMS backend called directly.
+   * KMS backend called directly; the content key is wiped once the message is decrypted.
    * @throws {CredoError} for an unsupported `alg` or `enc`, no recipient key of ours, or an
    *   authcrypt recipient without `sender` and `iv`; what the KMS throws when a part does not
    *   decrypt
@@ -211,7 +226,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
 
     let senderKey: Ed25519Key | undefined
     if (sender) {
-      const { data } = await decrypt(agentContext, {
+      const { data } = await kmsDecrypt(agentContext, {
         key: { keyAgreement: { algorithm: KEY_AGREEMENT, keyId: recipientKey.keyId } },
         decryption: { algorithm: KEY_WRAP },
         encrypted: TypedArrayEncoder.fromBase64(sender),
@@ -219,7 +234,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
       const publicKey = TypedArrayEncoder.fromBase58(TypedArrayEncoder.toUtf8String(data))
       senderKey = Kms.PublicJwk.fromPublicKey({ kty: 'OKP', crv: 'Ed25519', publicKey }) as Ed25519Key
     }
-    const { data: contentKey } = await decrypt(agentContext, {
+    const { data: contentKey } = await kmsDecrypt(agentContext, {
       decryption: { algorithm: KEY_WRAP, iv: iv ? TypedArrayEncoder.fromBase64(iv) : undefined },
       encrypted: TypedArrayEncoder.fromBase64(recipient.encrypted_key),
       key: {
@@ -230,7 +245,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
         },
       },
     })
-    const { data: plaintext } = await decrypt(agentContext, {
+    const { data: plaintext } = await kmsDecrypt(agentContext, {
       decryption: {
         algorithm: CONTENT_CIPHER,
         iv: TypedArrayEncoder.fromBase64(encryptedMessage.iv),
@@ -239,7 +254,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
       },
       key: { privateJwk: contentJwk(contentKey) },
       encrypted: TypedArrayEncoder.fromBase64(encryptedMessage.ciphertext),
-    })
+    }).finally(() => contentKey.fill(0))
     return { plaintextMessage: JsonEncoder.fromBuffer(plaintext), senderKey, recipientKey }
   }
 }
