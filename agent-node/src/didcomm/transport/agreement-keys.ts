@@ -17,7 +17,7 @@ import { LRUCache } from 'lru-cache'
 const CACHED_KEYS = 10_000
 
 /** An Ed25519 public key, as Credo's envelope keys hold them. */
-type Ed25519Key = Kms.PublicJwk<Kms.Ed25519PublicJwk>
+export type Ed25519Key = Kms.PublicJwk<Kms.Ed25519PublicJwk>
 
 const x25519Keys = new LRUCache<string, Kms.PublicJwk<Kms.X25519PublicJwk>>({ max: CACHED_KEYS })
 
