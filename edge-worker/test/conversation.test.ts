@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { tunnelGateway } from '../src/bindings.ts'
 import { workerConfig } from '../src/config/index.ts'
+import { FALLBACK_AFTER_MS } from '../src/conversation/Conversation.ts'
 import { BUILT_IN_TEXTS } from '../src/i18n/index.ts'
 import { connectionState, sendTextCommand, TestAgent, textMessage } from './support/agent.ts'
 import { FAIL_MARKER, TEST_MEMORY_WINDOW, TEST_MODEL, TOOL_MARKER } from './support/constants.ts'
@@ -84,12 +85,16 @@ describe('conversation', () => {
 
   it('leaves no fallback alarm set once a turn is answered', async () => {
     const connectionId = crypto.randomUUID()
+    const sent = Date.now()
     const event = agent.sendEvent(textMessage(connectionId, `no alarm after this ${crypto.randomUUID()}`), 1)
     await agent.acks(event.id)
     await agent.command(connectionId, `${event.id}:0`)
-    // the alarm armed when the event was stored is due seconds later; the pass that answered
-    // the event drops it once nothing is left to do
+    // the alarm armed when the event was stored is due 5 s later; the pass that answered the
+    // event drops it once nothing is left to do
     await expect.poll(() => conversationAlarm(connectionId)).toBeNull()
+    // not a timing assertion: the premise of the one above, which would also hold once the
+    // alarm had fired by itself
+    expect(Date.now() - sent).toBeLessThan(FALLBACK_AFTER_MS)
   })
 
   it('gives the model the system prompt and only the last memory.window turns', async () => {

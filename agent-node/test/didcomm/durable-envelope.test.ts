@@ -27,7 +27,7 @@ import {
 } from '@credo-ts/didcomm'
 import { agentDependencies, NodeInMemoryKeyManagementStorage } from '@credo-ts/node'
 import { describe, expect, it, vi } from 'vitest'
-import { x25519Of } from '../../src/didcomm/transport/agreement-keys.ts'
+import { type Ed25519Key, x25519Of } from '../../src/didcomm/transport/agreement-keys.ts'
 import { DurableEnvelopeService, SYNC_TO_DISK } from '../../src/didcomm/transport/DurableEnvelopeService.ts'
 import { OrderedPickupModule } from '../../src/didcomm/transport/OrderedMessageSender.ts'
 import type { DatabaseQueueTransportRepository } from '../../src/didcomm/transport/DatabaseQueueTransportRepository.ts'
@@ -35,8 +35,6 @@ import { openDatabase } from '../../src/database/index.ts'
 import { ParleyKeyManagementService } from '../../src/wallet/kms/index.ts'
 import { DrizzleStorageModule } from '../../src/wallet/storage/index.ts'
 import { openRecordStore } from '../support/record-store.ts'
-
-type Ed25519Key = Kms.PublicJwk<Kms.Ed25519PublicJwk>
 
 const logger = new ConsoleLogger(LogLevel.off)
 
@@ -58,11 +56,12 @@ function setUp(sync: () => Promise<void>) {
   const durable = new DurableEnvelopeService(logger, {} as DidCommDocumentService)
   const plain = new DidCommEnvelopeService(logger, {} as DidCommDocumentService)
   for (const service of [durable, plain]) Object.assign(service, { extractOurRecipientKeyWithKeyId })
-  const createKey = async (): Promise<Ed25519Key> => {
+  /** A new key in the KMS; `ours`: the recipient-key lookup knows it (as a DID of ours would). */
+  const createKey = async ({ ours = true } = {}): Promise<Ed25519Key> => {
     const { keyId, publicJwk } = await kms.createKey({ type: { kty: 'OKP', crv: 'Ed25519' } })
     const key = Kms.PublicJwk.fromPublicJwk(publicJwk) as Ed25519Key
     key.keyId = keyId
-    ourKeys.set(TypedArrayEncoder.toBase58(key.publicKey.publicKey), key)
+    if (ours) ourKeys.set(TypedArrayEncoder.toBase58(key.publicKey.publicKey), key)
     return key
   }
   return { agentContext, kmsBackend, durable, plain, createKey }
@@ -154,6 +153,42 @@ describe('DurableEnvelopeService', () => {
     })
     // what the cache hands out is Credo's own conversion of the key
     expect(x25519Of(recipient).toJson()).toEqual(expected)
+  })
+
+  it('wraps the envelope in a forward per routing key, each addressed to the key inside it', async () => {
+    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient, mediator, relay] = [await createKey(), await createKey(), await createKey(), await createKey()]
+    const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'two hops' }), {
+      recipientKeys: [recipient],
+      routingKeys: [mediator, relay],
+      senderKey: sender,
+    })
+    const base58 = (key: Ed25519Key) => TypedArrayEncoder.toBase58(key.publicKey.publicKey)
+    // the outermost envelope is the last routing key's, holding a forward to the one before it
+    const outer = await plain.unpackMessage(agentContext, envelope)
+    expect(outer.recipientKey.fingerprint).toBe(relay.fingerprint)
+    expect(outer.senderKey).toBeUndefined()
+    expect(outer.plaintextMessage.to).toBe(base58(mediator))
+    const middle = await plain.unpackMessage(agentContext, outer.plaintextMessage.msg as typeof envelope)
+    expect(middle.recipientKey.fingerprint).toBe(mediator.fingerprint)
+    expect(middle.plaintextMessage.to).toBe(base58(recipient))
+    const inner = await plain.unpackMessage(agentContext, middle.plaintextMessage.msg as typeof envelope)
+    expect(inner.plaintextMessage.content).toBe('two hops')
+    expect(inner.senderKey?.fingerprint).toBe(sender.fingerprint)
+  })
+
+  it('opens an envelope whose recipient of ours is not the last one listed, which Credo refuses', async () => {
+    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const [sender, recipient, someoneElse] = [await createKey(), await createKey(), await createKey({ ours: false })]
+    const envelope = await plain.packMessage(agentContext, new DidCommBasicMessage({ content: 'to two' }), {
+      recipientKeys: [recipient, someoneElse],
+      routingKeys: [],
+      senderKey: sender,
+    })
+    const { plaintextMessage, recipientKey } = await durable.unpackMessage(agentContext, envelope)
+    expect(plaintextMessage.content).toBe('to two')
+    expect(recipientKey.fingerprint).toBe(recipient.fingerprint)
+    await expect(plain.unpackMessage(agentContext, envelope)).rejects.toThrow('No corresponding recipient key found')
   })
 
   it('packs anoncrypt that Credo opens, with no sender key', async () => {

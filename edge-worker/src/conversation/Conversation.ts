@@ -49,7 +49,7 @@ import { workerServices, type WorkerServices } from '../services.ts'
  * (bench/README.md, "chat-round-trip"). After an eviction or a failed pass, the work resumes
  * this long later, or at the connection's next event.
  */
-const FALLBACK_AFTER_MS = 5_000
+export const FALLBACK_AFTER_MS = 5_000
 
 /**
  * Durable Object of one DIDComm connection. RPC: `receiveEvent`. Alarm: handles stored events
@@ -164,8 +164,9 @@ export class Conversation extends DurableObject<Env> {
   }
 
   /**
-   * Sends owed commands, handles every stored event lowest `seq` first, then a due timer; re-arms
-   * for a later timer, and drops the fallback alarm when no timer is set.
+   * Sends owed commands, handles every stored event lowest `seq` first, then a due timer (the
+   * fallback alarm, if any, stays); re-arms for a later timer, and drops the fallback alarm when no
+   * timer is set.
    */
   private async pass(): Promise<void> {
     await this.sendEffects()

@@ -23,6 +23,14 @@ type Unpacked = Awaited<ReturnType<DidCommEnvelopeService['unpackMessage']>>
 /** The dependency token of what packing waits for (agent-node's `Database.syncToDisk`). */
 export const SYNC_TO_DISK = Symbol('SyncToDisk')
 
+/**
+ * Credo's envelope service, whose `packMessage` also waits for `SYNC_TO_DISK`. The sync starts
+ * when packing does and runs beside it (the `fdatasync` on libuv's thread pool, the encryption on
+ * the event loop), so a message waits for the disk only if its sync takes longer than its
+ * encryption. Waiting before packing, as the sender did, put both on every message's path, one
+ * after the other (bench/README.md, "chat-round-trip"). The envelopes are sealed and opened by
+ * `encryption-envelope.ts`, the same as Credo's field for field.
+ */
 @injectable()
 export class DurableEnvelopeService extends DidCommEnvelopeService {
   constructor(@inject(InjectionSymbols.Logger) logger: Logger, @inject(DidCommDocumentService) documentService: DidCommDocumentService) {

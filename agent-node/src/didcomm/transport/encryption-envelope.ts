@@ -44,7 +44,9 @@ function backendFor(agentContext: AgentContext, operation: Kms.KmsOperation): Km
     .resolve(Kms.KeyManagementModuleConfig)
     .backends.find((kms) => kms.isOperationSupported(agentContext, operation))
   if (!backend)
-    throw new Kms.KeyManagementError(`No key management service backend supports ${Kms.getKmsOperationHumanDescription(operation)}`)
+    throw new Kms.KeyManagementError(
+      `No key management service backend found that supports ${Kms.getKmsOperationHumanDescription(operation)}`,
+    )
   return backend
 }
 
@@ -60,6 +62,12 @@ function kmsDecrypt(agentContext: AgentContext, options: Kms.KmsDecryptOptions):
   return backendFor(agentContext, operation).decrypt(agentContext, options)
 }
 
+/**
+ * `key`'s X25519 form as a JWK for the KMS: a copy, so that nothing a backend does to it reaches
+ * the cached key (`x25519Of`).
+ */
+const agreementJwk = (key: Ed25519Key) => ({ ...x25519Of(key).toJson() })
+
 /** A content key as the KMS takes it for `C20P`. */
 const contentJwk = (key: Uint8Array): Kms.KmsJwkPrivateOct => ({ kty: 'oct', k: TypedArrayEncoder.toBase64URL(key) })
 
@@ -67,7 +75,7 @@ const contentJwk = (key: Uint8Array): Kms.KmsJwkPrivateOct => ({ kty: 'oct', k: 
  * One RFC 0019 envelope of `message` (a DIDComm message's JSON) for `recipientKeys`: a fresh 32-byte content key encrypts
  * the message (XChaCha20-Poly1305, the protected header as AAD) and is boxed to each recipient,
  * from `senderKey` (authcrypt, the sender's verkey sealed to the recipient beside it) or
- * sealed (anoncrypt). The content key is wiped once the envelope is made.
+ * sealed (anoncrypt). The byte copy of the content key held here is wiped once the envelope is made.
  * @throws Kms.KeyManagementError when the KMS cannot encrypt (an unknown sender key id, a key of
  *   another type)
  */
@@ -95,7 +103,7 @@ async function sealedWith(
 ): Promise<DidCommEncryptedMessage> {
   const recipients: EnvelopeRecipient[] = []
   for (const recipientKey of recipientKeys) {
-    const externalPublicJwk = x25519Of(recipientKey).toJson()
+    const externalPublicJwk = agreementJwk(recipientKey)
     let sender: string | undefined
     if (senderKey) {
       const { encrypted } = await kmsEncrypt(agentContext, {
@@ -136,10 +144,12 @@ async function sealedWith(
 }
 
 /**
- * Opens an authcrypt or anoncrypt envelope as Credo 0.6.3 does (the same checks and errors; which
- * recipient key is ours is `findOurKey`'s answer, the last one of ours when several are), with the
- * sender's Ed25519 key turned into X25519 through the cache and the KMS backend called directly;
- * the content key is wiped once the message is decrypted.
+ * Opens an authcrypt or anoncrypt envelope with Credo 0.6.3's checks and errors, the sender's
+ * Ed25519 key turned into X25519 through the cache and the KMS backend called directly; the byte
+ * copy of the content key held here is wiped once the message is decrypted. Which recipient key is
+ * ours is `findOurKey`'s answer, and here one difference from Credo: the last recipient of ours in
+ * the list is used, where Credo's loop keeps only its answer for the last recipient and refuses
+ * the envelope when that one is not ours.
  * @throws {CredoError} for an unsupported `alg` or `enc`, no recipient key of ours, or an
  *   authcrypt recipient without `sender` and `iv`; what the KMS throws when a part does not
  *   decrypt
@@ -158,7 +168,7 @@ export async function openEnvelope(
   let recipient: EnvelopeRecipient | null = null
   for (const candidate of header.recipients) {
     const key = await findOurKey(agentContext, candidate)
-    // the last one of ours (Credo's own loop also forgets an earlier one when the last is not ours)
+    // the last one of ours (Credo keeps the last recipient's answer, even when it is not ours)
     if (key) [recipientKey, recipient] = [key, candidate]
   }
   if (!recipientKey || !recipient) throw new CredoError('No corresponding recipient key found')
@@ -182,19 +192,23 @@ export async function openEnvelope(
       keyAgreement: {
         algorithm: KEY_AGREEMENT,
         keyId: recipientKey.keyId,
-        externalPublicJwk: senderKey ? x25519Of(senderKey).toJson() : undefined,
+        externalPublicJwk: senderKey ? agreementJwk(senderKey) : undefined,
       },
     },
   })
-  const { data: plaintext } = await kmsDecrypt(agentContext, {
-    decryption: {
-      algorithm: CONTENT_CIPHER,
-      iv: TypedArrayEncoder.fromBase64(encryptedMessage.iv),
-      tag: TypedArrayEncoder.fromBase64(encryptedMessage.tag),
-      aad: TypedArrayEncoder.fromString(encryptedMessage.protected),
-    },
-    key: { privateJwk: contentJwk(contentKey) },
-    encrypted: TypedArrayEncoder.fromBase64(encryptedMessage.ciphertext),
-  }).finally(() => contentKey.fill(0))
-  return { plaintextMessage: JsonEncoder.fromBuffer(plaintext), senderKey, recipientKey }
+  try {
+    const { data: plaintext } = await kmsDecrypt(agentContext, {
+      decryption: {
+        algorithm: CONTENT_CIPHER,
+        iv: TypedArrayEncoder.fromBase64(encryptedMessage.iv),
+        tag: TypedArrayEncoder.fromBase64(encryptedMessage.tag),
+        aad: TypedArrayEncoder.fromString(encryptedMessage.protected),
+      },
+      key: { privateJwk: contentJwk(contentKey) },
+      encrypted: TypedArrayEncoder.fromBase64(encryptedMessage.ciphertext),
+    })
+    return { plaintextMessage: JsonEncoder.fromBuffer(plaintext), senderKey, recipientKey }
+  } finally {
+    contentKey.fill(0)
+  }
 }
