@@ -64,14 +64,17 @@ function setUp(sync: () => Promise<void>) {
     if (ours) ourKeys.set(TypedArrayEncoder.toBase58(key.publicKey.publicKey), key)
     return key
   }
-  return { agentContext, kmsBackend, durable, plain, createKey }
+  /** `content` as a basic message packed by `service` for `to`, from `from` (null: anoncrypt), through `via`. */
+  const pack = (service: DidCommEnvelopeService, content: string, to: Ed25519Key[], from: Ed25519Key | null, via: Ed25519Key[] = []) =>
+    service.packMessage(agentContext, new DidCommBasicMessage({ content }), { recipientKeys: to, routingKeys: via, senderKey: from })
+  return { agentContext, kmsBackend, durable, plain, createKey, pack }
 }
 
 describe('DurableEnvelopeService', () => {
   it('encrypts while the sync runs and hands the envelope out only once the sync is done', async () => {
     let syncs = 0
     let syncDone: (() => void) | undefined
-    const { agentContext, kmsBackend, durable, plain, createKey } = setUp(() => {
+    const { agentContext, kmsBackend, durable, plain, createKey, pack } = setUp(() => {
       syncs++
       return new Promise<void>((resolve) => {
         syncDone = resolve
@@ -86,16 +89,10 @@ describe('DurableEnvelopeService', () => {
     }
 
     let handedOut = false
-    const packed = durable
-      .packMessage(agentContext, new DidCommBasicMessage({ content: 'after the disk' }), {
-        recipientKeys: [recipient],
-        routingKeys: [],
-        senderKey: sender,
-      })
-      .then((envelope) => {
-        handedOut = true
-        return envelope
-      })
+    const packed = pack(durable, 'after the disk', [recipient], sender).then((envelope) => {
+      handedOut = true
+      return envelope
+    })
     expect(syncs).toBe(1) // started with the packing, not after it
     await expect.poll(() => encryptions).toBeGreaterThan(0)
     await new Promise((resolve) => setImmediate(resolve))
@@ -107,19 +104,13 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('fails the pack when the sync fails', async () => {
-    const { agentContext, durable, createKey } = setUp(() => Promise.reject(new Error('EIO: the disk refused the sync')))
+    const { durable, createKey, pack } = setUp(() => Promise.reject(new Error('EIO: the disk refused the sync')))
     const [sender, recipient] = [await createKey(), await createKey()]
-    await expect(
-      durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'never sent' }), {
-        recipientKeys: [recipient],
-        routingKeys: [],
-        senderKey: sender,
-      }),
-    ).rejects.toThrow('EIO')
+    await expect(pack(durable, 'never sent', [recipient], sender)).rejects.toThrow('EIO')
   })
 
   it('converts each recipient and routing key to X25519 once, however many messages it packs', async () => {
-    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, durable, plain, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient, mediator] = [await createKey(), await createKey(), await createKey()]
     const conversions = new Map<Ed25519Key, number>()
     for (const key of [recipient, mediator]) {
@@ -133,11 +124,7 @@ describe('DurableEnvelopeService', () => {
     conversions.clear()
 
     for (const content of ['first', 'second', 'third']) {
-      const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content }), {
-        recipientKeys: [recipient],
-        routingKeys: [mediator],
-        senderKey: sender,
-      })
+      const envelope = await pack(durable, content, [recipient], sender, [mediator])
       // the mediator's envelope holds a forward of the recipient's
       const { plaintextMessage: forward } = await plain.unpackMessage(agentContext, envelope)
       expect(forward.to).toBe(TypedArrayEncoder.toBase58(recipient.publicKey.publicKey))
@@ -156,13 +143,9 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('wraps the envelope in a forward per routing key, each addressed to the key inside it', async () => {
-    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, durable, plain, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient, mediator, relay] = [await createKey(), await createKey(), await createKey(), await createKey()]
-    const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'two hops' }), {
-      recipientKeys: [recipient],
-      routingKeys: [mediator, relay],
-      senderKey: sender,
-    })
+    const envelope = await pack(durable, 'two hops', [recipient], sender, [mediator, relay])
     const base58 = (key: Ed25519Key) => TypedArrayEncoder.toBase58(key.publicKey.publicKey)
     // the outermost envelope is the last routing key's, holding a forward to the one before it
     const outer = await plain.unpackMessage(agentContext, envelope)
@@ -178,13 +161,9 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('opens an envelope whose recipient of ours is not the last one listed, which Credo refuses', async () => {
-    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, durable, plain, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient, someoneElse] = [await createKey(), await createKey(), await createKey({ ours: false })]
-    const envelope = await plain.packMessage(agentContext, new DidCommBasicMessage({ content: 'to two' }), {
-      recipientKeys: [recipient, someoneElse],
-      routingKeys: [],
-      senderKey: sender,
-    })
+    const envelope = await pack(plain, 'to two', [recipient, someoneElse], sender)
     const { plaintextMessage, recipientKey } = await durable.unpackMessage(agentContext, envelope)
     expect(plaintextMessage.content).toBe('to two')
     expect(recipientKey.fingerprint).toBe(recipient.fingerprint)
@@ -192,13 +171,9 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('packs anoncrypt that Credo opens, with no sender key', async () => {
-    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, durable, plain, createKey, pack } = setUp(() => Promise.resolve())
     const recipient = await createKey()
-    const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'from no one' }), {
-      recipientKeys: [recipient],
-      routingKeys: [],
-      senderKey: null,
-    })
+    const envelope = await pack(durable, 'from no one', [recipient], null)
     const header = JSON.parse(TypedArrayEncoder.toUtf8String(TypedArrayEncoder.fromBase64(envelope.protected)))
     expect(header).toMatchObject({ alg: 'Anoncrypt', enc: 'xchacha20poly1305_ietf', typ: 'JWM/1.0' })
     expect(header.recipients[0].header).toEqual({ kid: TypedArrayEncoder.toBase58(recipient.publicKey.publicKey) })
@@ -209,7 +184,7 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('wipes the content key once the envelope is made and once the message is decrypted', async () => {
-    const { agentContext, kmsBackend, durable, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, kmsBackend, durable, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient] = [await createKey(), await createKey()]
     const contentKeys: Uint8Array[] = []
     const randomBytes = kmsBackend.randomBytes.bind(kmsBackend)
@@ -225,11 +200,7 @@ describe('DurableEnvelopeService', () => {
       if (options.key.keyAgreement?.externalPublicJwk) contentKeys.push(result.data)
       return result
     }
-    const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'no key left behind' }), {
-      recipientKeys: [recipient],
-      routingKeys: [],
-      senderKey: sender,
-    })
+    const envelope = await pack(durable, 'no key left behind', [recipient], sender)
     const { plaintextMessage } = await durable.unpackMessage(agentContext, envelope)
     expect(plaintextMessage.content).toBe('no key left behind')
     expect(contentKeys).toHaveLength(2)
@@ -237,16 +208,12 @@ describe('DurableEnvelopeService', () => {
   })
 
   it("packs and opens through the KMS backend, never through Credo's KeyManagementApi", async () => {
-    const { agentContext, kmsBackend, durable, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, kmsBackend, durable, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient] = [await createKey(), await createKey()]
     const api = ['encrypt', 'decrypt', 'randomBytes'].map((method) => vi.spyOn(Kms.KeyManagementApi.prototype, method as 'encrypt'))
     const backend = [vi.spyOn(kmsBackend, 'encrypt'), vi.spyOn(kmsBackend, 'decrypt'), vi.spyOn(kmsBackend, 'randomBytes')]
     try {
-      const envelope = await durable.packMessage(agentContext, new DidCommBasicMessage({ content: 'straight to the KMS' }), {
-        recipientKeys: [recipient],
-        routingKeys: [],
-        senderKey: sender,
-      })
+      const envelope = await pack(durable, 'straight to the KMS', [recipient], sender)
       const { plaintextMessage } = await durable.unpackMessage(agentContext, envelope)
       expect(plaintextMessage.content).toBe('straight to the KMS')
       for (const spy of api) expect(spy).not.toHaveBeenCalled()
@@ -258,12 +225,14 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('opens what Credo packs, authcrypt and anoncrypt, converting a sender key to X25519 once', async () => {
-    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, durable, plain, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient] = [await createKey(), await createKey()]
-    const pack = (content: string, senderKey: Ed25519Key | null) =>
-      plain.packMessage(agentContext, new DidCommBasicMessage({ content }), { recipientKeys: [recipient], routingKeys: [], senderKey })
-    const envelopes = [await pack('one', sender), await pack('two', sender), await pack('three', sender)]
-    const anonymous = await pack('from no one', null)
+    const envelopes = [
+      await pack(plain, 'one', [recipient], sender),
+      await pack(plain, 'two', [recipient], sender),
+      await pack(plain, 'three', [recipient], sender),
+    ]
+    const anonymous = await pack(plain, 'from no one', [recipient], null)
 
     const conversions = vi.spyOn(Kms.Ed25519PublicJwk.prototype, 'toX25519PublicJwk')
     try {
@@ -283,13 +252,9 @@ describe('DurableEnvelopeService', () => {
   })
 
   it('refuses an envelope of another algorithm, or for no key of ours, as Credo does', async () => {
-    const { agentContext, durable, plain, createKey } = setUp(() => Promise.resolve())
+    const { agentContext, durable, plain, createKey, pack } = setUp(() => Promise.resolve())
     const [sender, recipient] = [await createKey(), await createKey()]
-    const envelope = await plain.packMessage(agentContext, new DidCommBasicMessage({ content: 'hi' }), {
-      recipientKeys: [recipient],
-      routingKeys: [],
-      senderKey: sender,
-    })
+    const envelope = await pack(plain, 'hi', [recipient], sender)
     const header = JSON.parse(TypedArrayEncoder.toUtf8String(TypedArrayEncoder.fromBase64(envelope.protected)))
     const withHeader = (changed: object) => ({ ...envelope, protected: JsonEncoder.toBase64URL({ ...header, ...changed }) })
     for (const [changed, error] of [
