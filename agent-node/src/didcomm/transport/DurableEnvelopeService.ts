@@ -15,10 +15,7 @@ import {
   type DidCommEncryptedMessage,
   type DidCommMessage,
 } from '@credo-ts/didcomm'
-import { type FindOurKey, openEnvelope, sealEnvelope } from './encryption-envelope.ts'
-
-/** What `unpackMessage` returns: the plaintext, the sender's key (authcrypt) and our key it was for. */
-type Unpacked = Awaited<ReturnType<DidCommEnvelopeService['unpackMessage']>>
+import { type FindOurKey, type OpenedEnvelope, openEnvelope, sealEnvelope } from './encryption-envelope.ts'
 
 /** The dependency token of what packing waits for (agent-node's `Database.syncToDisk`). */
 export const SYNC_TO_DISK = Symbol('SyncToDisk')
@@ -79,7 +76,7 @@ export class DurableEnvelopeService extends DidCommEnvelopeService {
    * message, and every DIDComm test with it.
    * @throws what `openEnvelope` throws
    */
-  override async unpackMessage(agentContext: AgentContext, encryptedMessage: DidCommEncryptedMessage): Promise<Unpacked> {
+  override async unpackMessage(agentContext: AgentContext, encryptedMessage: DidCommEncryptedMessage): Promise<OpenedEnvelope> {
     const findOurKey = (this as unknown as { extractOurRecipientKeyWithKeyId: FindOurKey }).extractOurRecipientKeyWithKeyId.bind(this)
     return openEnvelope(agentContext, encryptedMessage, findOurKey)
   }

@@ -9,7 +9,8 @@
  * "chat-round-trip"). `DurableEnvelopeService` uses them.
  */
 import { CredoError, JsonEncoder, Kms, TypedArrayEncoder, type AgentContext } from '@credo-ts/core'
-import type { DidCommEncryptedMessage, DidCommPlaintextMessage } from '@credo-ts/didcomm'
+import type { DidCommEncryptedMessage, DidCommEnvelopeService } from '@credo-ts/didcomm'
+import { BOX_CIPHER, BOX_KEY_AGREEMENT } from '../../wallet/kms/index.ts'
 import { type Ed25519Key, x25519Of } from './agreement-keys.ts'
 
 /** One entry of an envelope's `recipients`: the content key encrypted to `header.kid`. */
@@ -21,16 +22,12 @@ export interface EnvelopeRecipient {
 /** Which recipient of an envelope is ours: our key (with its KMS key id), or null. */
 export type FindOurKey = (agentContext: AgentContext, recipient: EnvelopeRecipient) => Promise<Ed25519Key | null>
 
-/** An opened envelope: the plaintext message, the sender's key (authcrypt only) and our key it was for. */
-export interface OpenedEnvelope {
-  plaintextMessage: DidCommPlaintextMessage
-  senderKey?: Ed25519Key
-  recipientKey: Ed25519Key
-}
+/**
+ * An opened envelope, as Credo's envelope service returns it: the plaintext message, the sender's
+ * key (authcrypt only) and our key it was for.
+ */
+export type OpenedEnvelope = Awaited<ReturnType<DidCommEnvelopeService['unpackMessage']>>
 
-/** RFC 0019's key wrapping: NaCl `crypto_box` (authcrypt) or `crypto_box_seal` (anoncrypt). */
-const KEY_AGREEMENT = 'ECDH-HSALSA20'
-const KEY_WRAP = 'XSALSA20-POLY1305'
 /** RFC 0019's content encryption (`enc: xchacha20poly1305_ietf`), as Credo's KMS names it. */
 const CONTENT_CIPHER = 'C20P'
 
@@ -72,10 +69,11 @@ const agreementJwk = (key: Ed25519Key) => ({ ...x25519Of(key).toJson() })
 const contentJwk = (key: Uint8Array): Kms.KmsJwkPrivateOct => ({ kty: 'oct', k: TypedArrayEncoder.toBase64URL(key) })
 
 /**
- * One RFC 0019 envelope of `message` (a DIDComm message's JSON) for `recipientKeys`: a fresh 32-byte content key encrypts
- * the message (XChaCha20-Poly1305, the protected header as AAD) and is boxed to each recipient,
- * from `senderKey` (authcrypt, the sender's verkey sealed to the recipient beside it) or
- * sealed (anoncrypt). The byte copy of the content key held here is wiped once the envelope is made.
+ * One RFC 0019 envelope of `message` (a DIDComm message's JSON) for `recipientKeys`: a fresh
+ * 32-byte content key encrypts the message (XChaCha20-Poly1305, the protected header as AAD) and
+ * is boxed to each recipient, from `senderKey` (authcrypt, the sender's verkey sealed to the
+ * recipient beside it) or sealed (anoncrypt). The byte copy of the content key held here is wiped
+ * once the envelope is made.
  * @throws Kms.KeyManagementError when the KMS cannot encrypt (an unknown sender key id, a key of
  *   another type)
  */
@@ -86,60 +84,53 @@ export async function sealEnvelope(
   senderKey: Ed25519Key | null | undefined,
 ): Promise<DidCommEncryptedMessage> {
   const contentKey = backendFor(agentContext, { operation: 'randomBytes' }).randomBytes(agentContext, { length: 32 })
+  // authcrypt: the sender's verkey (base58), sealed to each recipient
+  const senderVerkey = senderKey ? TypedArrayEncoder.fromString(TypedArrayEncoder.toBase58(senderKey.publicKey.publicKey)) : undefined
   try {
-    return await sealedWith(agentContext, contentKey, message, recipientKeys, senderKey)
+    const recipients: EnvelopeRecipient[] = []
+    for (const recipientKey of recipientKeys) {
+      const externalPublicJwk = agreementJwk(recipientKey)
+      const sealedSender =
+        senderVerkey &&
+        (await kmsEncrypt(agentContext, {
+          key: { keyAgreement: { algorithm: BOX_KEY_AGREEMENT, externalPublicJwk } },
+          encryption: { algorithm: BOX_CIPHER },
+          data: senderVerkey,
+        }))
+      const { encrypted, iv } = await kmsEncrypt(agentContext, {
+        key: { keyAgreement: { algorithm: BOX_KEY_AGREEMENT, externalPublicJwk, keyId: senderKey?.keyId } },
+        encryption: { algorithm: BOX_CIPHER },
+        data: contentKey,
+      })
+      recipients.push({
+        encrypted_key: TypedArrayEncoder.toBase64URL(encrypted),
+        header: {
+          kid: TypedArrayEncoder.toBase58(recipientKey.publicKey.publicKey),
+          iv: iv && TypedArrayEncoder.toBase64URL(iv),
+          sender: sealedSender && TypedArrayEncoder.toBase64URL(sealedSender.encrypted),
+        },
+      })
+    }
+    const protectedHeader = JsonEncoder.toBase64URL({
+      enc: 'xchacha20poly1305_ietf',
+      typ: 'JWM/1.0',
+      alg: senderKey ? 'Authcrypt' : 'Anoncrypt',
+      recipients,
+    })
+    const { encrypted, iv, tag } = await kmsEncrypt(agentContext, {
+      key: { privateJwk: contentJwk(contentKey) },
+      encryption: { algorithm: CONTENT_CIPHER, aad: TypedArrayEncoder.fromString(protectedHeader) },
+      data: JsonEncoder.toBuffer(message),
+    })
+    if (!iv || !tag) throw new CredoError("Expected 'iv' and 'tag' to be defined")
+    return {
+      ciphertext: TypedArrayEncoder.toBase64URL(encrypted),
+      iv: TypedArrayEncoder.toBase64URL(iv),
+      tag: TypedArrayEncoder.toBase64URL(tag),
+      protected: protectedHeader,
+    }
   } finally {
     contentKey.fill(0)
-  }
-}
-
-/** `sealEnvelope` with its content key `contentKey`. */
-async function sealedWith(
-  agentContext: AgentContext,
-  contentKey: Uint8Array,
-  message: Record<string, unknown>,
-  recipientKeys: Ed25519Key[],
-  senderKey: Ed25519Key | null | undefined,
-): Promise<DidCommEncryptedMessage> {
-  const recipients: EnvelopeRecipient[] = []
-  for (const recipientKey of recipientKeys) {
-    const externalPublicJwk = agreementJwk(recipientKey)
-    let sender: string | undefined
-    if (senderKey) {
-      const { encrypted } = await kmsEncrypt(agentContext, {
-        key: { keyAgreement: { algorithm: KEY_AGREEMENT, externalPublicJwk } },
-        encryption: { algorithm: KEY_WRAP },
-        data: TypedArrayEncoder.fromString(TypedArrayEncoder.toBase58(senderKey.publicKey.publicKey)),
-      })
-      sender = TypedArrayEncoder.toBase64URL(encrypted)
-    }
-    const { encrypted, iv } = await kmsEncrypt(agentContext, {
-      key: { keyAgreement: { algorithm: KEY_AGREEMENT, externalPublicJwk, keyId: senderKey?.keyId } },
-      encryption: { algorithm: KEY_WRAP },
-      data: contentKey,
-    })
-    recipients.push({
-      encrypted_key: TypedArrayEncoder.toBase64URL(encrypted),
-      header: { kid: TypedArrayEncoder.toBase58(recipientKey.publicKey.publicKey), iv: iv && TypedArrayEncoder.toBase64URL(iv), sender },
-    })
-  }
-  const protectedHeader = JsonEncoder.toBase64URL({
-    enc: 'xchacha20poly1305_ietf',
-    typ: 'JWM/1.0',
-    alg: senderKey ? 'Authcrypt' : 'Anoncrypt',
-    recipients,
-  })
-  const { encrypted, iv, tag } = await kmsEncrypt(agentContext, {
-    key: { privateJwk: contentJwk(contentKey) },
-    encryption: { algorithm: CONTENT_CIPHER, aad: TypedArrayEncoder.fromString(protectedHeader) },
-    data: JsonEncoder.toBuffer(message),
-  })
-  if (!iv || !tag) throw new CredoError("Expected 'iv' and 'tag' to be defined")
-  return {
-    ciphertext: TypedArrayEncoder.toBase64URL(encrypted),
-    iv: TypedArrayEncoder.toBase64URL(iv),
-    tag: TypedArrayEncoder.toBase64URL(tag),
-    protected: protectedHeader,
   }
 }
 
@@ -178,19 +169,19 @@ export async function openEnvelope(
   let senderKey: Ed25519Key | undefined
   if (sender) {
     const { data } = await kmsDecrypt(agentContext, {
-      key: { keyAgreement: { algorithm: KEY_AGREEMENT, keyId: recipientKey.keyId } },
-      decryption: { algorithm: KEY_WRAP },
+      key: { keyAgreement: { algorithm: BOX_KEY_AGREEMENT, keyId: recipientKey.keyId } },
+      decryption: { algorithm: BOX_CIPHER },
       encrypted: TypedArrayEncoder.fromBase64(sender),
     })
     const publicKey = TypedArrayEncoder.fromBase58(TypedArrayEncoder.toUtf8String(data))
     senderKey = Kms.PublicJwk.fromPublicKey({ kty: 'OKP', crv: 'Ed25519', publicKey }) as Ed25519Key
   }
   const { data: contentKey } = await kmsDecrypt(agentContext, {
-    decryption: { algorithm: KEY_WRAP, iv: iv ? TypedArrayEncoder.fromBase64(iv) : undefined },
+    decryption: { algorithm: BOX_CIPHER, iv: iv ? TypedArrayEncoder.fromBase64(iv) : undefined },
     encrypted: TypedArrayEncoder.fromBase64(recipient.encrypted_key),
     key: {
       keyAgreement: {
-        algorithm: KEY_AGREEMENT,
+        algorithm: BOX_KEY_AGREEMENT,
         keyId: recipientKey.keyId,
         externalPublicJwk: senderKey ? agreementJwk(senderKey) : undefined,
       },

@@ -15,20 +15,21 @@ import {
   ed25519SecretToX25519,
 } from './cryptoBox.ts'
 
-const KEY_AGREEMENT = 'ECDH-HSALSA20'
-const CIPHER = 'XSALSA20-POLY1305'
+/** The NaCl box pair as Credo's KMS names it: key agreement and cipher (Aries RFC 0019's key wrapping). */
+export const BOX_KEY_AGREEMENT = 'ECDH-HSALSA20'
+export const BOX_CIPHER = 'XSALSA20-POLY1305'
 
 type EncryptKeyAgreement = Kms.KmsKeyAgreementEncryptEcdhHsalsa20
 type DecryptKeyAgreement = Kms.KmsKeyAgreementDecryptEcdhHsalsa20
 
 /** Whether an operation asks for the NaCl box at all (either half of the pair). */
 function touchesBox(keyAgreement: { algorithm: string } | undefined, cipher: { algorithm: string }): boolean {
-  return keyAgreement?.algorithm === KEY_AGREEMENT || cipher.algorithm === CIPHER
+  return keyAgreement?.algorithm === BOX_KEY_AGREEMENT || cipher.algorithm === BOX_CIPHER
 }
 
 /** Whether an operation asks for the whole pair ECDH-HSALSA20 + XSALSA20-POLY1305. */
 function isBox(keyAgreement: { algorithm: string } | undefined, cipher: { algorithm: string }): boolean {
-  return keyAgreement?.algorithm === KEY_AGREEMENT && cipher.algorithm === CIPHER
+  return keyAgreement?.algorithm === BOX_KEY_AGREEMENT && cipher.algorithm === BOX_CIPHER
 }
 
 /** Decodes base64url into a fresh, unpooled buffer, so wiping it wipes the only copy. */
@@ -105,7 +106,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
   override async encrypt(agentContext: AgentContext, options: Kms.KmsEncryptOptions): Promise<Kms.KmsEncryptReturn> {
     const { key, encryption, data } = options
     const keyAgreement = key.keyAgreement
-    if (keyAgreement?.algorithm === KEY_AGREEMENT && encryption.algorithm === CIPHER) {
+    if (keyAgreement?.algorithm === BOX_KEY_AGREEMENT && encryption.algorithm === BOX_CIPHER) {
       return await this.#boxEncrypt(agentContext, keyAgreement, encryption.iv, data)
     }
     if (touchesBox(keyAgreement, encryption)) throw this.#pairError(keyAgreement, encryption)
@@ -122,7 +123,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
   override async decrypt(agentContext: AgentContext, options: Kms.KmsDecryptOptions): Promise<Kms.KmsDecryptReturn> {
     const { key, decryption, encrypted } = options
     const keyAgreement = key.keyAgreement
-    if (keyAgreement?.algorithm === KEY_AGREEMENT && decryption.algorithm === CIPHER) {
+    if (keyAgreement?.algorithm === BOX_KEY_AGREEMENT && decryption.algorithm === BOX_CIPHER) {
       return await this.#boxDecrypt(agentContext, keyAgreement, decryption.iv, encrypted)
     }
     if (touchesBox(keyAgreement, decryption)) throw this.#pairError(keyAgreement, decryption)
@@ -139,7 +140,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
     if (!keyAgreement.keyId) {
       if (iv) {
         throw new Kms.KeyManagementError(
-          `An iv cannot be given for ${KEY_AGREEMENT} anonymous encryption (sealed box): its nonce is derived from the keys`,
+          `An iv cannot be given for ${BOX_KEY_AGREEMENT} anonymous encryption (sealed box): its nonce is derived from the keys`,
         )
       }
       return this.#wrapFailure('encrypting (sealed box)', () => ({ encrypted: boxSeal(data, recipientPublicKey) }))
@@ -147,7 +148,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
 
     const nonce = iv ? Uint8Array.from(iv) : crypto.getRandomValues(new Uint8Array(BOX_NONCE_BYTES))
     if (nonce.length !== BOX_NONCE_BYTES) {
-      throw new Kms.KeyManagementError(`The iv for ${CIPHER} must be ${BOX_NONCE_BYTES} bytes, got ${nonce.length}`)
+      throw new Kms.KeyManagementError(`The iv for ${BOX_CIPHER} must be ${BOX_NONCE_BYTES} bytes, got ${nonce.length}`)
     }
     const secretKey = await this.#x25519SecretKey(agentContext, keyAgreement.keyId)
     try {
@@ -168,10 +169,12 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
   ): Promise<Kms.KmsDecryptReturn> {
     const senderPublicKey = keyAgreement.externalPublicJwk ? this.#x25519PublicKey(keyAgreement.externalPublicJwk) : undefined
     if (senderPublicKey && !iv) {
-      throw new Kms.KeyManagementError(`Missing iv (the ${BOX_NONCE_BYTES}-byte nonce) for ${KEY_AGREEMENT} decryption with a sender key`)
+      throw new Kms.KeyManagementError(
+        `Missing iv (the ${BOX_NONCE_BYTES}-byte nonce) for ${BOX_KEY_AGREEMENT} decryption with a sender key`,
+      )
     }
     if (senderPublicKey && iv && iv.length !== BOX_NONCE_BYTES) {
-      throw new Kms.KeyManagementError(`The iv for ${CIPHER} must be ${BOX_NONCE_BYTES} bytes, got ${iv.length}`)
+      throw new Kms.KeyManagementError(`The iv for ${BOX_CIPHER} must be ${BOX_NONCE_BYTES} bytes, got ${iv.length}`)
     }
 
     const secretKey = await this.#x25519SecretKey(agentContext, keyAgreement.keyId)
@@ -194,10 +197,10 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
     } catch (error) {
       if (error instanceof Kms.KeyManagementError) throw error
       if (error instanceof BoxOpenError) {
-        throw new Kms.KeyManagementError(`Error ${what} with ${KEY_AGREEMENT}: ${error.message}`, { cause: error })
+        throw new Kms.KeyManagementError(`Error ${what} with ${BOX_KEY_AGREEMENT}: ${error.message}`, { cause: error })
       }
       const cause = error instanceof Error ? error : undefined
-      throw new Kms.KeyManagementError(`Error ${what} with ${KEY_AGREEMENT}`, { cause })
+      throw new Kms.KeyManagementError(`Error ${what} with ${BOX_KEY_AGREEMENT}`, { cause })
     }
   }
 
@@ -205,11 +208,11 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
   #x25519PublicKey(jwk: Kms.KmsJwkPublic): Uint8Array<ArrayBuffer> {
     if (jwk.kty !== 'OKP' || jwk.crv !== 'X25519') {
       throw new Kms.KeyManagementAlgorithmNotSupportedError(
-        `${KEY_AGREEMENT} with an external ${Kms.getJwkHumanDescription(jwk)}; expected an OKP X25519 public key`,
+        `${BOX_KEY_AGREEMENT} with an external ${Kms.getJwkHumanDescription(jwk)}; expected an OKP X25519 public key`,
         this.backend,
       )
     }
-    Kms.assertAllowedKeyDerivationAlgForKey(jwk, KEY_AGREEMENT)
+    Kms.assertAllowedKeyDerivationAlgForKey(jwk, BOX_KEY_AGREEMENT)
     Kms.assertKeyAllowsDerive(jwk)
     const publicKey = bytesFromBase64Url(jwk.x)
     if (publicKey.length !== BOX_KEY_BYTES) {
@@ -224,11 +227,11 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
     if (!privateJwk) throw new Kms.KeyManagementKeyNotFoundError(keyId, [this.backend])
     if (privateJwk.kty !== 'OKP' || (privateJwk.crv !== 'Ed25519' && privateJwk.crv !== 'X25519')) {
       throw new Kms.KeyManagementAlgorithmNotSupportedError(
-        `${KEY_AGREEMENT} with key '${keyId}' (${Kms.getJwkHumanDescription(privateJwk)}); expected an OKP Ed25519 or X25519 key`,
+        `${BOX_KEY_AGREEMENT} with key '${keyId}' (${Kms.getJwkHumanDescription(privateJwk)}); expected an OKP Ed25519 or X25519 key`,
         this.backend,
       )
     }
-    Kms.assertAllowedKeyDerivationAlgForKey(privateJwk, KEY_AGREEMENT)
+    Kms.assertAllowedKeyDerivationAlgForKey(privateJwk, BOX_KEY_AGREEMENT)
     Kms.assertKeyAllowsDerive(privateJwk)
 
     const d = bytesFromBase64Url(privateJwk.d)
@@ -247,7 +250,7 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
   #pairError(keyAgreement: { algorithm: string } | undefined, cipher: { algorithm: string }): Kms.KeyManagementError {
     return new Kms.KeyManagementAlgorithmNotSupportedError(
       `key agreement '${keyAgreement?.algorithm ?? 'none'}' with encryption '${cipher.algorithm}'; ` +
-        `${KEY_AGREEMENT} and ${CIPHER} are only supported together`,
+        `${BOX_KEY_AGREEMENT} and ${BOX_CIPHER} are only supported together`,
       this.backend,
     )
   }

@@ -11,4 +11,4 @@
  */
 export { EncryptedKeyStorage } from './EncryptedKeyStorage.ts'
 export { deriveWalletKeys, SealedValueError, SealingKey, WalletKeyError, type SealedValue, type WalletKeys } from './WalletKeys.ts'
-export { ParleyKeyManagementService } from './ParleyKeyManagementService.ts'
+export { BOX_CIPHER, BOX_KEY_AGREEMENT, ParleyKeyManagementService } from './ParleyKeyManagementService.ts'
