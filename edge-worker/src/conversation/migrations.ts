@@ -47,4 +47,7 @@ export const migrations: readonly string[] = [
   );
   --> statement-breakpoint
   CREATE INDEX effects_unsent ON effects (sent_at, position);`,
+  // The kvstore memory window reads the messages of the events before one by `seq` (memory.ts):
+  // without an index on it, every turn scanned the whole conversation record.
+  `CREATE INDEX events_seq ON events (seq);`,
 ]

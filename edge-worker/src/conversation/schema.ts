@@ -32,7 +32,7 @@ export const events = sqliteTable(
     receivedAt: integer('received_at').notNull(),
     handledAt: integer('handled_at'),
   },
-  (table) => [index('events_pending').on(table.handledAt, table.position)],
+  (table) => [index('events_pending').on(table.handledAt, table.position), index('events_seq').on(table.seq)],
 )
 
 /** What a `tool` record holds besides its content (the result handed to the model). */

@@ -33,6 +33,40 @@ export class Conversation extends ProductionConversation {
     throw new Error('unreachable: ctx.abort() throws')
   }
 
+  /**
+   * RPC, test hook: appends `exchanges` handled text events, each with a user and an assistant
+   * message, as the record of a long conversation holds them; their `seq` (-exchanges … -1) is
+   * below every event of the connection, so they are the oldest history of its next turn.
+   * @returns how many events the record holds now.
+   */
+  seedRecord(exchanges: number): number {
+    const sql = this.ctx.storage.sql
+    const now = Date.now()
+    const body = JSON.stringify({ type: 'message-received', message: { type: 'text', content: 'seeded' } })
+    const seeded = sql.exec<{ n: number }>('SELECT count(*) AS n FROM events WHERE seq < 0').one().n
+    for (let i = 0; i < exchanges; i++) {
+      const seq = -(seeded + i + 1)
+      const { position } = sql
+        .exec<{ position: number }>(
+          "INSERT INTO events (id, seq, type, body, received_at, handled_at) VALUES (?, ?, 'message-received', ?, ?, ?) RETURNING position",
+          `seeded-${crypto.randomUUID()}`,
+          seq,
+          body,
+          now,
+          now,
+        )
+        .one()
+      sql.exec("INSERT INTO turns (event_position, role, content, created_at) VALUES (?, 'user', ?, ?)", position, `question ${seq}`, now)
+      sql.exec(
+        "INSERT INTO turns (event_position, role, content, created_at) VALUES (?, 'assistant', ?, ?)",
+        position,
+        `answer ${seq}`,
+        now,
+      )
+    }
+    return sql.exec<{ n: number }>('SELECT count(*) AS n FROM events').one().n
+  }
+
   /** RPC, test hook: every row of every table of this object's storage, by table name (read-only). */
   storageDump(): Record<string, unknown[]> {
     const tables = this.ctx.storage.sql

@@ -7,6 +7,10 @@
  *   object (`Conversation.reset`) the way the runtime does on a code update or an internal
  *   error: the instance ends, calls in progress fail, storage stays. Answers 202
  *   `{ reset: true }`.
+ * - `POST /test-hooks/conversations/:connectionId/record` `{ exchanges }`: appends that many handled
+ *   text exchanges to that connection's conversation record (`Conversation.seedRecord`), older
+ *   than all of its events, as a long conversation holds them. Answers 200 `{ events }`, the
+ *   events the record holds now.
  * - `GET /test-hooks/conversations/:connectionId/storage`: every row of every table of that
  *   connection's Conversation object (`Conversation.storageDump`), by table name. Read-only.
  * - `GET /test-hooks/directory/:identity`: what the user directory holds for that identity
@@ -42,6 +46,11 @@ export const testHooks = new Hono<{ Bindings: Env }>()
       // The object ended itself mid-call: the caller always sees this call fail.
     }
     return c.json({ reset: true }, 202)
+  })
+  .post('/conversations/:connectionId/record', async (c) => {
+    const { exchanges } = await c.req.json<{ exchanges: number }>()
+    const conversation = conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>
+    return c.json({ events: await conversation.seedRecord(exchanges) })
   })
   .get('/conversations/:connectionId/storage', async (c) =>
     c.json(await (conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>).storageDump()),
