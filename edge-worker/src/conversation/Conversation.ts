@@ -74,7 +74,8 @@ export class Conversation extends DurableObject<Env> {
     this.services = workerServices(env, this.config)
     this.db = openDatabase(ctx, schema, migrations)
     this.mcp = mcpClientsFor(env, this.config.mcp.servers, this.log)
-    this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow()
+    // Twice the window: an event that arrives up to a window late still sees a full one.
+    this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow(2 * this.config.memory.window)
   }
 
   /**

@@ -2,7 +2,9 @@
  * The memory window (manifest spec "memory"): the last `memory.window` messages the model sees.
  *
  * - `memory`: kept in the conversation object's memory, like an in-process store: gone when the
- *   runtime evicts the object (idle, code update, reset); the next message starts afresh.
+ *   runtime evicts the object (idle, code update, reset); the next message starts afresh. Only
+ *   the newest messages are kept (twice the window), so a long chat neither grows the object's
+ *   memory nor slows each turn.
  * - `kvstore`: read from the conversation record in the object's SQLite storage, so it survives
  *   eviction and restarts. `memory.redisUrl` is not needed: the Durable Object's storage is the
  *   persistent store.
@@ -22,9 +24,14 @@ export interface MemoryWindow {
   remember(seq: number, messages: readonly HistoryTurn[]): void
 }
 
-/** Backend `memory`: an array in the object. */
+/**
+ * Backend `memory`: an array in the object of at most `capacity` messages; the oldest (by `seq`)
+ * leave first. An event later than `capacity` messages sees a shorter window than it would have.
+ */
 export class InMemoryWindow implements MemoryWindow {
   private readonly messages: { seq: number; turn: HistoryTurn }[] = []
+
+  constructor(private readonly capacity: number) {}
 
   before(seq: number, limit: number): HistoryTurn[] {
     if (limit <= 0) return []
@@ -40,6 +47,7 @@ export class InMemoryWindow implements MemoryWindow {
     const entries = messages.map((turn) => ({ seq, turn }))
     if (at === -1) this.messages.push(...entries)
     else this.messages.splice(at, 0, ...entries)
+    if (this.messages.length > this.capacity) this.messages.splice(0, this.messages.length - this.capacity)
   }
 }
 

@@ -3,7 +3,7 @@ import { InMemoryWindow } from '../../src/conversation/memory.ts'
 
 describe('memory backend `memory` (the window kept in the object)', () => {
   it('gives the last messages of events with a lower seq, in seq order, late events in their place', () => {
-    const window = new InMemoryWindow()
+    const window = new InMemoryWindow(100)
     window.remember(1, [
       { role: 'user', content: 'u1' },
       { role: 'assistant', content: 'a1' },
@@ -22,6 +22,20 @@ describe('memory backend `memory` (the window kept in the object)', () => {
   })
 
   it('starts empty, as a fresh (evicted and restarted) object does', () => {
-    expect(new InMemoryWindow().before(Number.MAX_SAFE_INTEGER, 8)).toEqual([])
+    expect(new InMemoryWindow(16).before(Number.MAX_SAFE_INTEGER, 8)).toEqual([])
+  })
+
+  it('keeps only the newest `capacity` messages, however long the chat', () => {
+    const window = new InMemoryWindow(4)
+    for (let seq = 1; seq <= 1_000; seq++) {
+      window.remember(seq, [
+        { role: 'user', content: `u${seq}` },
+        { role: 'assistant', content: `a${seq}` },
+      ])
+    }
+    expect(window.before(Number.MAX_SAFE_INTEGER, 100).map((turn) => turn.content)).toEqual(['u999', 'a999', 'u1000', 'a1000'])
+    // a late event takes its place, and the oldest message leaves
+    window.remember(999, [{ role: 'user', content: 'late' }])
+    expect(window.before(Number.MAX_SAFE_INTEGER, 100).map((turn) => turn.content)).toEqual(['a999', 'late', 'u1000', 'a1000'])
   })
 })
