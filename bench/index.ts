@@ -6,6 +6,7 @@ import { runAnoncreds } from './anoncreds.ts'
 import { runAuthentication } from './authentication.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
 import { runConversationMemory } from './conversation-memory.ts'
+import { runDirectory } from './directory.ts'
 import { runStorage } from './storage.ts'
 import { runEvents } from './events.ts'
 import { runEventSubscriptions } from './event-subscriptions.ts'
@@ -20,6 +21,7 @@ import { runStartup } from './startup.ts'
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
   'conversation-memory': runConversationMemory,
+  directory: runDirectory,
   anoncreds: runAnoncreds,
   storage: runStorage,
   events: runEvents,

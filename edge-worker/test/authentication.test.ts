@@ -2,9 +2,13 @@
  * Authentication in workerd: the user directory object (through bindings.ts), and the
  * `required` gate run by the real conversation object of a Worker with AUTH_REQUIRED=true.
  */
+import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
+import { drizzle } from 'drizzle-orm/durable-sqlite'
 import { describe, expect, inject, it } from 'vitest'
 import { directory } from '../src/bindings.ts'
+import { holdersQuery } from '../src/directory/Directory.ts'
+import { schema } from '../src/directory/schema.ts'
 import { BUILT_IN_TEXTS } from '../src/i18n/index.ts'
 import { connectionState, TestAgent, textMessage } from './support/agent.ts'
 
@@ -33,6 +37,46 @@ describe('the user directory', () => {
     await directory(env).signIn(connection, { identity: second, roles: ['user'], admin: false })
     expect(await directory(env).user(first)).toBeNull()
     expect((await directory(env).user(second))?.connectionIds).toEqual([connection])
+  })
+  it('finds the holders of a role through indexes, never scanning the members', async () => {
+    const role = `approver-${crypto.randomUUID()}`
+    for (let i = 0; i < 50; i++) {
+      await directory(env).signIn(crypto.randomUUID(), {
+        identity: `user-${i}-${role}`,
+        roles: i % 10 === 0 ? [role] : ['user'],
+        admin: false,
+      })
+    }
+    await runInDurableObject(directory(env), async (_instance, state) => {
+      const { sql, params } = holdersQuery(drizzle(state.storage, { schema }), [role]).toSQL()
+      const plan = state.storage.sql
+        .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...(params as SqlStorageValue[]))
+        .toArray()
+        .map((row) => row.detail)
+      expect(plan.some((step) => step.includes('member_roles') && step.startsWith('SEARCH'))).toBe(true)
+      expect(plan.filter((step) => step.startsWith('SCAN'))).toEqual([])
+    })
+    const holders = await directory(env).holders([role])
+    expect(holders.filter((user) => user.identity.endsWith(role)).map((user) => user.identity)).toEqual(
+      [0, 10, 20, 30, 40].map((i) => `user-${i}-${role}`),
+    )
+  })
+
+  it('a connection that signs in again with other roles, or signs out, no longer holds the roles it had', async () => {
+    const [kept, dropped] = [`kept-${crypto.randomUUID()}`, `dropped-${crypto.randomUUID()}`]
+    const identity = `cy-${crypto.randomUUID()}`
+    const [phone, laptop] = [crypto.randomUUID(), crypto.randomUUID()]
+    await directory(env).signIn(phone, { identity, roles: [kept, dropped], admin: false }, 1)
+    await directory(env).signIn(laptop, { identity, roles: [dropped], admin: false }, 2)
+    await directory(env).signIn(phone, { identity, roles: [kept], admin: false }, 3)
+    await directory(env).signOut(laptop)
+    expect((await directory(env).holders([dropped])).some((user) => user.identity === identity)).toBe(false)
+    expect((await directory(env).holders([kept])).find((user) => user.identity === identity)).toEqual({
+      identity,
+      roles: [kept],
+      admin: false,
+      connectionIds: [phone],
+    })
   })
 })
 

@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { conversationFor } from '../src/bindings.ts'
 import { migrations } from '../src/conversation/migrations.ts'
+import { migrations as directoryMigrations } from '../src/directory/migrations.ts'
 import { openDatabase } from '../src/storage/index.ts'
 
 describe('Durable Object storage migrations', () => {
@@ -30,6 +31,27 @@ describe('Durable Object storage migrations', () => {
       expect(applied().map((row) => Number(row.created_at))).toEqual(next.map((_, i) => i + 1))
       expect(state.storage.sql.exec('SELECT id, seq, note FROM events').toArray()).toEqual([{ id: 'e1', seq: 1, note: 'kept' }])
       expect(state.storage.sql.exec('SELECT connection_id FROM conversation').toArray()).toEqual([{ connection_id: connectionId }])
+    })
+  })
+
+  it('gives the members of a directory made before member_roles each of the roles they presented', async () => {
+    const stub = env.DIRECTORY.get(env.DIRECTORY.idFromName(`directory-${crypto.randomUUID()}`))
+    await runInDurableObject(stub, async (_instance, state) => {
+      // the storage as the first release left it: members only, one migration applied
+      const sql = state.storage.sql
+      sql.exec('DROP TABLE member_roles')
+      sql.exec('DROP INDEX members_admin')
+      sql.exec('DELETE FROM __drizzle_migrations WHERE created_at > 1')
+      sql.exec(`INSERT INTO members (connection_id, identity, roles, admin, since) VALUES ('c1', 'ann', '["editor","approver"]', 0, 1)`)
+      sql.exec(`INSERT INTO members (connection_id, identity, roles, admin, since) VALUES ('c2', 'bob', '[]', 1, 2)`)
+
+      openDatabase(state, {}, directoryMigrations)
+      await state.blockConcurrencyWhile(async () => {}) // the migration ran under it
+
+      expect(sql.exec('SELECT role, connection_id FROM member_roles ORDER BY role').toArray()).toEqual([
+        { role: 'approver', connection_id: 'c1' },
+        { role: 'editor', connection_id: 'c1' },
+      ])
     })
   })
 })

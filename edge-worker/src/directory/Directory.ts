@@ -6,11 +6,11 @@
  * conversation objects keep it current when a user logs in or out.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, inArray, or } from 'drizzle-orm'
 import type { Env } from '../env.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import { migrations } from './migrations.ts'
-import { members, schema } from './schema.ts'
+import { memberRoles, members, schema } from './schema.ts'
 
 /** One user of the directory. */
 export interface DirectoryUser {
@@ -35,16 +35,26 @@ export class Directory extends DurableObject<Env> {
   /** Records that `principal` is authenticated on `connectionId` (replacing whoever was before on it). Idempotent. */
   async signIn(connectionId: string, principal: { identity: string; roles: string[]; admin: boolean }, now = Date.now()): Promise<void> {
     const { identity, roles, admin } = principal
-    this.db
-      .insert(members)
-      .values({ connectionId, identity, roles, admin, since: now })
-      .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, admin, since: now } })
-      .run()
+    this.db.transaction((tx) => {
+      tx.insert(members)
+        .values({ connectionId, identity, roles, admin, since: now })
+        .onConflictDoUpdate({ target: members.connectionId, set: { identity, roles, admin, since: now } })
+        .run()
+      tx.delete(memberRoles).where(eq(memberRoles.connectionId, connectionId)).run()
+      if (roles.length > 0)
+        tx.insert(memberRoles)
+          .values(roles.map((role) => ({ role, connectionId })))
+          .onConflictDoNothing()
+          .run()
+    })
   }
 
   /** Records that nobody is authenticated on `connectionId` any more. Idempotent. */
   async signOut(connectionId: string): Promise<void> {
-    this.db.delete(members).where(eq(members.connectionId, connectionId)).run()
+    this.db.transaction((tx) => {
+      tx.delete(memberRoles).where(eq(memberRoles.connectionId, connectionId)).run()
+      tx.delete(members).where(eq(members.connectionId, connectionId)).run()
+    })
   }
 
   /** The user `identity`, or null when it is authenticated nowhere. */
@@ -63,9 +73,27 @@ export class Directory extends DurableObject<Env> {
    * their connections: who is told of an approval request (the approvers). Ordered by identity.
    */
   async holders(roles: string[]): Promise<DirectoryUser[]> {
-    const rows = this.db.select().from(members).orderBy(asc(members.identity), asc(members.since), asc(members.connectionId)).all()
-    return usersOf(rows).filter((user) => user.admin || user.roles.some((role) => roles.includes(role)))
+    return usersOf(holdersQuery(this.db, roles).all())
   }
+}
+
+/**
+ * The member rows of every identity that presented one of `roles`, or was an admin, on any of its
+ * connections, ordered by identity, then age. Read through `member_roles` and the `members_admin`
+ * index: the cost follows the holders, not the size of the directory.
+ */
+export function holdersQuery(db: Database<typeof schema>, roles: string[]) {
+  const holding = db
+    .select({ identity: members.identity })
+    .from(memberRoles)
+    .innerJoin(members, eq(members.connectionId, memberRoles.connectionId))
+    .where(inArray(memberRoles.role, roles))
+  const admins = db.select({ identity: members.identity }).from(members).where(eq(members.admin, true))
+  return db
+    .select()
+    .from(members)
+    .where(or(inArray(members.identity, holding), inArray(members.identity, admins)))
+    .orderBy(asc(members.identity), asc(members.since), asc(members.connectionId))
 }
 
 /** The users of `rows` (already ordered by identity, then age), in that order. */

@@ -1,8 +1,9 @@
 /**
  * Storage of the directory: one row per connection on which an identity is authenticated, with
- * the roles it presented there.
+ * the roles it presented there, and each of those roles as a row of `member_roles`, so the
+ * holders of a role are found by index.
  */
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 export const members = sqliteTable(
   'members',
@@ -15,7 +16,17 @@ export const members = sqliteTable(
     /** When the identity authenticated on this connection (ms since the epoch). */
     since: integer('since').notNull(),
   },
-  (table) => [index('members_identity').on(table.identity)],
+  (table) => [index('members_identity').on(table.identity), index('members_admin').on(table.admin, table.identity)],
 )
 
-export const schema = { members }
+/** One role a member presented on its connection (the same roles as `members.roles`, kept with it). */
+export const memberRoles = sqliteTable(
+  'member_roles',
+  {
+    role: text('role').notNull(),
+    connectionId: text('connection_id').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.role, table.connectionId] }), index('member_roles_connection').on(table.connectionId)],
+)
+
+export const schema = { members, memberRoles }

@@ -15,6 +15,10 @@
  *   connection's Conversation object (`Conversation.storageDump`), by table name. Read-only.
  * - `GET /test-hooks/directory/:identity`: what the user directory holds for that identity
  *   (`Directory.user`: roles, admin, connections), or `null`. Read-only.
+ * - `POST /test-hooks/directory/members` `{ members: [{ connectionId, identity, roles }] }`: signs
+ *   each in (`Directory.signIn`, not an admin), one after the other. Answers 200 `{ signedIn }`.
+ * - `GET /test-hooks/holders/:role`: how many users hold `:role` or are admins
+ *   (`Directory.holders`). Answers 200 `{ holders }`. Read-only.
  * - `POST /test-hooks/mcp-stdio/:server` `{ calls: [{ name, arguments }] }`: an SDK `Client`
  *   over the stdio relay transport (`createStdioRelayTransport`) to the stdio MCP server
  *   `:server` of agent-node's pack: connects, lists the tools, makes the calls in order.
@@ -56,6 +60,12 @@ export const testHooks = new Hono<{ Bindings: Env }>()
     c.json(await (conversationFor(c.env, c.req.param('connectionId')) as unknown as DurableObjectStub<Conversation>).storageDump()),
   )
   .get('/directory/:identity', async (c) => c.json(await directory(c.env).user(c.req.param('identity'))))
+  .post('/directory/members', async (c) => {
+    const { members } = await c.req.json<{ members: { connectionId: string; identity: string; roles: string[] }[] }>()
+    for (const { connectionId, identity, roles } of members) await directory(c.env).signIn(connectionId, { identity, roles, admin: false })
+    return c.json({ signedIn: members.length })
+  })
+  .get('/holders/:role', async (c) => c.json({ holders: (await directory(c.env).holders([c.req.param('role')])).length }))
   .post('/mcp-stdio/:server', async (c) => {
     const { calls } = await c.req.json<{ calls: { name: string; arguments?: Record<string, unknown> }[] }>()
     const client = new Client({ name: 'parley-edge-test', version: '1.0.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
