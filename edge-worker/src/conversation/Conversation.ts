@@ -19,7 +19,7 @@
  * authenticated here (directory/).
  */
 import { DurableObject } from 'cloudflare:workers'
-import { and, asc, desc, eq, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { AgentEvent } from '@parley/shared/events'
 import { type EventFrame, REDACTION_MARKER } from '@parley/shared/tunnel'
@@ -39,7 +39,8 @@ import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
-import { conversation, effects, events, schema, session as sessionTable, turns } from './schema.ts'
+import { conversation, events, schema, turns } from './schema.ts'
+import { conversationStatements, type ConversationStatements } from './statements.ts'
 import { workerServices, type WorkerServices } from '../services.ts'
 
 /**
@@ -57,6 +58,7 @@ export const FALLBACK_AFTER_MS = 5_000
  */
 export class Conversation extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
+  private readonly statements: ConversationStatements
   private readonly config: AgentPackConfig
   /** Model, tools and fetch (the test entry adds test-only tool access to the tools). */
   protected services: WorkerServices
@@ -73,6 +75,7 @@ export class Conversation extends DurableObject<Env> {
     this.config = workerConfig(env)
     this.services = workerServices(env, this.config)
     this.db = openDatabase(ctx, schema, migrations)
+    this.statements = conversationStatements(this.db)
     this.mcp = mcpClientsFor(env, this.config.mcp.servers, this.log)
     // Twice the window: an event that arrives up to a window late still sees a full one.
     this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow(2 * this.config.memory.window)
@@ -90,19 +93,15 @@ export class Conversation extends DurableObject<Env> {
    */
   async receiveEvent(frame: EventFrame): Promise<{ duplicate: boolean }> {
     const now = Date.now()
+    const { owner, latestSeq, insertEvent } = this.statements
     const stored = this.db.transaction((tx) => {
-      const owner = tx.select().from(conversation).get()
-      if (owner && owner.connectionId !== frame.connectionId) {
-        throw new Error(`event of connection ${frame.connectionId} routed to the conversation of ${owner.connectionId}`)
+      const current = owner.get()
+      if (current && current.connectionId !== frame.connectionId) {
+        throw new Error(`event of connection ${frame.connectionId} routed to the conversation of ${current.connectionId}`)
       }
-      if (!owner) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
-      const latest = tx.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).get()
-      const row = tx
-        .insert(events)
-        .values({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
-        .onConflictDoNothing()
-        .returning()
-        .get()
+      if (!current) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
+      const latest = latestSeq.get()
+      const row = insertEvent.get({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
       return row && { outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
     })
     if (stored?.outOfSequence !== undefined) {
@@ -124,22 +123,17 @@ export class Conversation extends DurableObject<Env> {
    */
   async receiveNotice(connectionId: string, notice: ApprovalNotice): Promise<{ duplicate: boolean }> {
     const now = Date.now()
-    const stored = this.db.transaction((tx) => {
-      const owner = tx.select().from(conversation).get()
-      if (owner?.connectionId !== connectionId) throw new Error(`notice for connection ${connectionId} routed to another conversation`)
-      const latest = tx.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).get()
-      return tx
-        .insert(events)
-        .values({
-          id: notice.id,
-          seq: latest?.seq ?? 0,
-          type: 'approval-notice',
-          body: { type: 'approval-notice', texts: notice.texts },
-          receivedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning()
-        .get()
+    const { owner, latestSeq, insertEvent } = this.statements
+    const stored = this.db.transaction(() => {
+      if (owner.get()?.connectionId !== connectionId)
+        throw new Error(`notice for connection ${connectionId} routed to another conversation`)
+      return insertEvent.get({
+        id: notice.id,
+        seq: latestSeq.get()?.seq ?? 0,
+        type: 'approval-notice',
+        body: { type: 'approval-notice', texts: notice.texts },
+        receivedAt: now,
+      })
     })
     if (stored) await this.owe(now, notice.id)
     return { duplicate: stored === undefined }
@@ -172,13 +166,7 @@ export class Conversation extends DurableObject<Env> {
   private async pass(): Promise<void> {
     await this.sendEffects()
     for (;;) {
-      const next = this.db
-        .select()
-        .from(events)
-        .where(isNull(events.handledAt))
-        .orderBy(asc(events.seq), asc(events.position))
-        .limit(1)
-        .get()
+      const next = this.statements.nextEvent.get()
       if (!next) break
       await this.handle(next.body, next.id, next.position, next.seq)
       await this.sendEffects()
@@ -222,16 +210,11 @@ export class Conversation extends DurableObject<Env> {
       approvals: approvals(this.env),
     })
     await this.updateDirectory(session, next, connectionId)
+    const { saveSession, insertEffect, markHandled } = this.statements
     this.db.transaction((tx) => {
-      tx.insert(sessionTable)
-        .values({ id: 1, data: next })
-        .onConflictDoUpdate({ target: sessionTable.id, set: { data: next } })
-        .run()
+      saveSession.run({ data: next })
       commands.forEach((command, step) => {
-        tx.insert(effects)
-          .values({ commandId: crypto.randomUUID(), idempotencyKey: effectKey(eventId, step), command, createdAt: now })
-          .onConflictDoNothing()
-          .run()
+        insertEffect.run({ commandId: crypto.randomUUID(), idempotencyKey: effectKey(eventId, step), command, createdAt: now })
       })
       if (position !== undefined) {
         for (const entry of record)
@@ -239,10 +222,8 @@ export class Conversation extends DurableObject<Env> {
             .values(recordRow(position, entry, now))
             .run()
         const body = redact && event.type !== 'timer' && event.type !== 'approval-notice' ? redactedEvent(event) : undefined
-        tx.update(events)
-          .set(body ? { handledAt: now, body } : { handledAt: now })
-          .where(eq(events.position, position))
-          .run()
+        if (body) tx.update(events).set({ handledAt: now, body }).where(eq(events.position, position)).run()
+        else markHandled.run({ handledAt: now, position })
       }
     })
     log.debug('event handled', { seq: position === undefined ? undefined : seq, commands: commands.length })
@@ -269,8 +250,8 @@ export class Conversation extends DurableObject<Env> {
 
   /** Hands every unsent command to the tunnel gateway, in order. */
   private async sendEffects(): Promise<void> {
-    const owed = this.db.select().from(effects).where(isNull(effects.sentAt)).orderBy(asc(effects.position)).all()
-    for (const effect of owed) {
+    const { unsentEffects, markSent } = this.statements
+    for (const effect of unsentEffects.all()) {
       await tunnelGateway(this.env).sendCommand({
         kind: 'command',
         id: effect.commandId,
@@ -278,20 +259,16 @@ export class Conversation extends DurableObject<Env> {
         eventId: eventOfEffectKey(effect.idempotencyKey),
         command: effect.command,
       })
-      this.db
-        .update(effects)
-        .set({ sentAt: Date.now() })
-        .where(and(eq(effects.position, effect.position), isNull(effects.sentAt)))
-        .run()
+      markSent.run({ sentAt: Date.now(), position: effect.position })
     }
   }
 
   private session(): Session {
-    return this.db.select().from(sessionTable).get()?.data ?? newSession()
+    return this.statements.session.get()?.data ?? newSession()
   }
 
   private connectionId(): string {
-    const row = this.db.select().from(conversation).get()
+    const row = this.statements.owner.get()
     if (!row) throw new Error('conversation has no connection id (no event stored yet)')
     return row.connectionId
   }

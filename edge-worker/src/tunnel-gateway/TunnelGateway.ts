@@ -17,7 +17,7 @@
  * survive hibernation (nonces, undelivered commands) is in SQLite.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { asc, eq, lt } from 'drizzle-orm'
+import { asc, eq, lt, sql } from 'drizzle-orm'
 import { prettifyError } from 'zod'
 import { eventConnectionId } from '@parley/shared/events'
 import {
@@ -44,7 +44,7 @@ import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
 import { openDatabase, type Database } from '../storage/index.ts'
 import { ConnectionQueues } from './ConnectionQueues.ts'
 import { McpStdioRelays } from './McpStdioRelays.ts'
-import { count, readCounters } from './counters.ts'
+import { Counters } from './counters.ts'
 import { migrations } from './migrations.ts'
 import { nonces, outbox, schema } from './schema.ts'
 
@@ -57,6 +57,11 @@ export const CLOSE_REPLACED = TUNNEL_CLOSE_REPLACED
  */
 export class TunnelGateway extends DurableObject<Env> {
   private readonly db: Database<typeof schema>
+  private readonly counters: Counters
+  /** Stores a command frame in the outbox (`commandId`, `frame`, `createdAt`); its row, none when queued already. */
+  private readonly queueCommand
+  /** Takes the command `commandId` out of the outbox; its frame, none when unknown. */
+  private readonly removeCommand
   private readonly log: Logger
   private readonly queues = new ConnectionQueues()
   private readonly mcpStdio = new McpStdioRelays()
@@ -65,6 +70,19 @@ export class TunnelGateway extends DurableObject<Env> {
     super(ctx, env)
     this.log = createLogger('tunnel-gateway', env.LOG_LEVEL)
     this.db = openDatabase(ctx, schema, migrations)
+    this.counters = new Counters(this.db)
+    // prepared once: a chat turn queues and settles one command
+    this.queueCommand = this.db
+      .insert(outbox)
+      .values({ commandId: sql.placeholder('commandId'), frame: sql.placeholder('frame'), createdAt: sql.placeholder('createdAt') })
+      .onConflictDoNothing()
+      .returning()
+      .prepare()
+    this.removeCommand = this.db
+      .delete(outbox)
+      .where(eq(outbox.commandId, sql.placeholder('commandId')))
+      .returning({ frame: outbox.frame })
+      .prepare()
   }
 
   /**
@@ -97,7 +115,7 @@ export class TunnelGateway extends DurableObject<Env> {
     this.queues.reset()
     const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
     for (const row of pending) server.send(JSON.stringify(row.frame))
-    count(this.db, 'agent_connections')
+    this.counters.count('agent_connections')
     this.log.info('agent connected', { instance, pendingCommands: pending.length })
     return new Response(null, { status: 101, webSocket: client })
   }
@@ -111,14 +129,9 @@ export class TunnelGateway extends DurableObject<Env> {
    */
   async sendCommand(frame: CommandFrame): Promise<void> {
     const command = CommandFrame.parse(frame)
-    const queued = this.db
-      .insert(outbox)
-      .values({ commandId: command.id, frame: command, createdAt: Date.now() })
-      .onConflictDoNothing()
-      .returning()
-      .get()
+    const queued = this.queueCommand.get({ commandId: command.id, frame: command, createdAt: Date.now() })
     if (queued) {
-      count(this.db, 'commands_queued')
+      this.counters.count('commands_queued')
       this.log.debug('command queued', {
         commandId: command.id,
         eventId: command.eventId,
@@ -157,7 +170,7 @@ export class TunnelGateway extends DurableObject<Env> {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const parsed = parseFrame(UpstreamFrame, message)
     if ('error' in parsed) {
-      count(this.db, 'frames_rejected')
+      this.counters.count('frames_rejected')
       this.log.warn('frame rejected', { error: parsed.error })
       return
     }
@@ -165,7 +178,7 @@ export class TunnelGateway extends DurableObject<Env> {
     if (frame.kind === 'command-result') {
       if (!this.mcpStdio.settleResult(frame)) this.settleCommand(frame)
     } else if (frame.kind === 'mcp-stdio-message') this.mcpStdio.receive(frame)
-    else if (frame.kind === 'stats-request') this.trySend(ws, { kind: 'stats', id: frame.id, counters: readCounters(this.db) })
+    else if (frame.kind === 'stats-request') this.trySend(ws, { kind: 'stats', id: frame.id, counters: this.counters.read() })
     else await this.routeEvent(ws, frame)
   }
 
@@ -211,7 +224,7 @@ export class TunnelGateway extends DurableObject<Env> {
   }
 
   private refuse(reason: string): Response {
-    count(this.db, 'handshakes_refused')
+    this.counters.count('handshakes_refused')
     this.log.warn('tunnel refused', { reason })
     return Response.json({ error: 'unauthorized', reason }, { status: 401 })
   }
@@ -232,7 +245,7 @@ export class TunnelGateway extends DurableObject<Env> {
    */
   private async routeEvent(ws: WebSocket, frame: EventFrame): Promise<void> {
     if (eventConnectionId(frame.event) !== frame.connectionId) {
-      count(this.db, 'frames_rejected')
+      this.counters.count('frames_rejected')
       this.log.warn('frame rejected', { error: "connectionId differs from the event's connection", eventId: frame.id })
       return
     }
@@ -244,24 +257,24 @@ export class TunnelGateway extends DurableObject<Env> {
       try {
         await conversation.receiveEvent(frame)
       } catch (error) {
-        count(this.db, 'events_not_stored')
+        this.counters.count('events_not_stored')
         this.log.error('event not stored', { eventId: frame.id, connectionId: frame.connectionId, error: errorMessage(error) })
         throw error
       }
     })
     if (outcome === 'done') {
-      count(this.db, 'events_acknowledged')
+      this.counters.count('events_acknowledged')
       this.log.debug('event stored', { eventId: frame.id, connectionId: frame.connectionId, seq: frame.seq })
       this.trySend(ws, { kind: 'ack', id: frame.id })
     } else if (outcome === 'held-back') {
-      count(this.db, 'events_held_back')
+      this.counters.count('events_held_back')
       this.log.warn('event held back until an earlier one is stored', { eventId: frame.id, connectionId: frame.connectionId })
     }
   }
 
   private settleCommand(result: CommandResultFrame): void {
-    const removed = this.db.delete(outbox).where(eq(outbox.commandId, result.id)).returning({ frame: outbox.frame }).get()
-    if (removed) count(this.db, result.ok ? 'command_results_ok' : 'command_results_failed')
+    const removed = this.removeCommand.get({ commandId: result.id })
+    if (removed) this.counters.count(result.ok ? 'command_results_ok' : 'command_results_failed')
     const ids = { commandId: result.id, eventId: removed?.frame.eventId, idempotencyKey: removed?.frame.idempotencyKey }
     if (!result.ok) this.log.error('command failed', { ...ids, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })

@@ -19,21 +19,34 @@ export type CounterName =
   | 'command_results_ok'
   | 'command_results_failed'
 
-/** Adds one to `name`. */
-export function count(db: Database<typeof schema>, name: CounterName): void {
-  db.insert(counters)
-    .values({ name, value: 1 })
-    .onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + 1` } })
-    .run()
-}
+/**
+ * The counters in the gateway's storage `db`. The increment runs for most frames, so it is a
+ * drizzle prepared query, its SQL built once.
+ */
+export class Counters {
+  private readonly increment
 
-/** Every counter counted at least once, by name. */
-export function readCounters(db: Database<typeof schema>): Record<string, number> {
-  return Object.fromEntries(
-    db
-      .select()
-      .from(counters)
-      .all()
-      .map((row) => [row.name, row.value]),
-  )
+  constructor(private readonly db: Database<typeof schema>) {
+    this.increment = db
+      .insert(counters)
+      .values({ name: sql.placeholder('name'), value: 1 })
+      .onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + 1` } })
+      .prepare()
+  }
+
+  /** Adds one to `name`. */
+  count(name: CounterName): void {
+    this.increment.run({ name })
+  }
+
+  /** Every counter counted at least once, by name. */
+  read(): Record<string, number> {
+    return Object.fromEntries(
+      this.db
+        .select()
+        .from(counters)
+        .all()
+        .map((row) => [row.name, row.value]),
+    )
+  }
 }
