@@ -89,6 +89,14 @@ export class Cluster {
     return cluster
   }
 
+  /**
+   * Whether other instances may share the database (PostgreSQL); on SQLite this process is the
+   * only one, so nothing another instance did can be missed.
+   */
+  get shared(): boolean {
+    return this.database.dialect !== 'sqlite'
+  }
+
   /** Whether this instance holds lease `name` (as of its last renewal). */
   holds(name: string): boolean {
     return this.wanted.get(name)?.held ?? false
