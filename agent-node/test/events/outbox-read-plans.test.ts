@@ -1,0 +1,42 @@
+/**
+ * The outbox's reads that a controller makes routinely go through an index, in order, whatever
+ * the size of the outbox: SQLite's `EXPLAIN QUERY PLAN` of the statements the store really runs
+ * (captured from its connection) shows neither a scan of the whole table nor a sort.
+ */
+import { type SQL, sql } from 'drizzle-orm'
+import { describe, expect, it, vi } from 'vitest'
+import type { SqliteDatabase } from '../../src/database/index.ts'
+import { OutboxStore } from '../../src/events/outbox/store.ts'
+import { useTempDatabases } from '../support/temp-databases.ts'
+
+describe('outbox reads on SQLite', () => {
+  const databases = useTempDatabases('outbox-plans', 'sqlite')
+
+  /** The plan of every statement `read` makes the store run, one line per step. */
+  async function plansOf(read: (store: OutboxStore) => Promise<unknown>): Promise<string[][]> {
+    const database = (await databases.open()) as SqliteDatabase
+    const store = await OutboxStore.open(database)
+    const queries: SQL[] = []
+    const all = database.connection.all.bind(database.connection)
+    const spy = vi.spyOn(database.connection, 'all').mockImplementation((query: SQL) => {
+      queries.push(query)
+      return all(query)
+    })
+    await read(store)
+    spy.mockRestore()
+    return queries.map((query) => all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${query}`).map((step) => step.detail))
+  }
+
+  it.each([
+    ['a connection-filtered event stream', (store: OutboxStore) => store.eventsAfterPosition(0, { connectionId: 'c1' }, 100)],
+    ['the dead letters, newest first', (store: OutboxStore) => store.listDeadLetters({ limit: 50 })],
+    ["a subscriber's dead letters", (store: OutboxStore) => store.listDeadLetters({ subscriber: 'webhook', limit: 50 })],
+    ['the dead letters of a status', (store: OutboxStore) => store.listDeadLetters({ status: 'dead', limit: 50 })],
+    ["a connection's dead letters", (store: OutboxStore) => store.listDeadLetters({ connectionId: 'c1', before: 10, limit: 50 })],
+  ])('%s: read through an index, in order', async (_name, read) => {
+    const [plan] = await plansOf(read)
+    expect(plan).toBeDefined()
+    expect(plan!.some((step) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(step))).toBe(true)
+    expect(plan!.filter((step) => /TEMP B-TREE|^SCAN \w+$/.test(step))).toEqual([])
+  })
+})
