@@ -3,28 +3,20 @@
  * the size of the outbox: SQLite's `EXPLAIN QUERY PLAN` of the statements the store really runs
  * (captured from its connection) shows neither a scan of the whole table nor a sort.
  */
-import { type SQL, sql } from 'drizzle-orm'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SqliteDatabase } from '../../src/database/index.ts'
 import { OutboxStore } from '../../src/events/outbox/store.ts'
+import { queryPlans } from '../support/query-plans.ts'
 import { useTempDatabases } from '../support/temp-databases.ts'
 
 describe('outbox reads on SQLite', () => {
   const databases = useTempDatabases('outbox-plans', 'sqlite')
 
-  /** The plan of every statement `read` makes the store run, one line per step. */
+  /** The plan of every statement `read` makes the store run. */
   async function plansOf(read: (store: OutboxStore) => Promise<unknown>): Promise<string[][]> {
     const database = (await databases.open()) as SqliteDatabase
     const store = await OutboxStore.open(database)
-    const queries: SQL[] = []
-    const all = database.connection.all.bind(database.connection)
-    const spy = vi.spyOn(database.connection, 'all').mockImplementation((query: SQL) => {
-      queries.push(query)
-      return all(query)
-    })
-    await read(store)
-    spy.mockRestore()
-    return queries.map((query) => all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${query}`).map((step) => step.detail))
+    return queryPlans(database, () => read(store))
   }
 
   it.each([

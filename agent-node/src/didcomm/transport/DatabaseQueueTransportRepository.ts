@@ -46,8 +46,18 @@ const SCHEMA_SQL: readonly string[] = [
  */
 const INSTANCE_SQL: readonly string[] = ['ALTER TABLE didcomm_pickup_queue ADD COLUMN instance_id TEXT']
 
+/**
+ * Step 3, the cluster round's reads (`releaseGone`, `pendingConnections`) through partial indexes
+ * of the rows in the state they look for, instead of a scan of the whole queue every round
+ * (62–94 ms at 100,000 queued messages for `releaseGone`).
+ */
+const ROUND_INDEXES_SQL: readonly string[] = [
+  `CREATE INDEX didcomm_pickup_queue_sending ON didcomm_pickup_queue (instance_id) WHERE state = 'sending'`,
+  `CREATE INDEX didcomm_pickup_queue_pending ON didcomm_pickup_queue (connection_id) WHERE state = 'pending'`,
+]
+
 /** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
-export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL, INSTANCE_SQL] }
+export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL, INSTANCE_SQL, ROUND_INDEXES_SQL] }
 
 interface QueueRow extends Record<string, unknown> {
   id: string
