@@ -6,7 +6,7 @@
  */
 import sodium from 'libsodium-wrappers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BoxOpenError, boxBeforeNm, boxSealOpen, SEAL_OVERHEAD_BYTES, x25519PublicKey } from '../../src/wallet/kms/cryptoBox.ts'
+import { BoxOpenError, boxBeforeNm, boxSeal, boxSealOpen, SEAL_OVERHEAD_BYTES, x25519PublicKey } from '../../src/wallet/kms/cryptoBox.ts'
 
 /** Curve25519 points of small order (u = 0 and u = 1, RFC 7748 section 6.1's warning). */
 const LOW_ORDER = [new Uint8Array(32), Uint8Array.from([1, ...new Array(31).fill(0)])]
@@ -28,6 +28,18 @@ describe('X25519 in the NaCl box', () => {
       expect(x25519PublicKey(raw)).toEqual(sodium.crypto_scalarmult_base(raw))
       expect(boxBeforeNm(theirs.publicKey, ours.privateKey)).toEqual(sodium.crypto_box_beforenm(theirs.publicKey, ours.privateKey))
     }
+  })
+
+  it('seals each box under a fresh ephemeral key, and libsodium opens it', () => {
+    const recipient = sodium.crypto_box_keypair()
+    const message = new TextEncoder().encode('sealed for the recipient')
+    const ephemeralKeys = new Set<string>()
+    for (let i = 0; i < 20; i++) {
+      const sealed = boxSeal(message, recipient.publicKey)
+      ephemeralKeys.add(Buffer.from(sealed.subarray(0, 32)).toString('hex'))
+      expect(sodium.crypto_box_seal_open(sealed, recipient.publicKey, recipient.privateKey)).toEqual(message)
+    }
+    expect(ephemeralKeys.size).toBe(20)
   })
 
   it('refuses a low-order public key, as libsodium does', () => {

@@ -12,7 +12,7 @@
  * KMS's business (`ParleyKeyManagementService`).
  */
 import { Buffer } from 'node:buffer'
-import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { createPrivateKey, createPublicKey, diffieHellman, randomBytes, type KeyObject } from 'node:crypto'
 import { hsalsa, xsalsa20poly1305 } from '@noble/ciphers/salsa.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { blake2b } from '@noble/hashes/blake2.js'
@@ -174,8 +174,10 @@ function sealNonce(ephemeralPublicKey: Uint8Array, recipientPublicKey: Uint8Arra
 
 /**
  * `crypto_box_seal`: anonymous encryption to `recipientPublicKey` under a fresh ephemeral
- * X25519 key pair, generated in OpenSSL (its secret half never enters JavaScript memory) and
- * dropped afterwards.
+ * X25519 key pair: 32 random bytes imported into OpenSSL, wiped once imported, the key dropped
+ * afterwards. Not `generateKeyPairSync`: Node 20 can deadlock when a garbage collection during
+ * the JWK export of such a key collects the key-generation job that made it (its destructor
+ * takes the lock the export holds: agent-node hung once so, in a benchmark, 2026-11-29).
  *
  * @param message plaintext, any length
  * @param recipientPublicKey X25519 public key, 32 bytes
@@ -184,10 +186,12 @@ function sealNonce(ephemeralPublicKey: Uint8Array, recipientPublicKey: Uint8Arra
  */
 export function boxSeal(message: Uint8Array, recipientPublicKey: Uint8Array): Uint8Array<ArrayBuffer> {
   assertLength('recipient public key', recipientPublicKey, BOX_KEY_BYTES)
-  const ephemeral = generateKeyPairSync('x25519')
-  const ephemeralPublicKey = publicKeyBytes(ephemeral.publicKey)
+  const secret = randomBytes(BOX_KEY_BYTES)
+  const ephemeral = x25519PrivateKey(secret)
+  secret.fill(0)
+  const ephemeralPublicKey = publicKeyBytes(ephemeral)
   const nonce = sealNonce(ephemeralPublicKey, recipientPublicKey)
-  const box = boxWithKey(message, nonce, recipientPublicKey, ephemeral.privateKey)
+  const box = boxWithKey(message, nonce, recipientPublicKey, ephemeral)
   const sealed = new Uint8Array(BOX_KEY_BYTES + box.length)
   sealed.set(ephemeralPublicKey, 0)
   sealed.set(box, BOX_KEY_BYTES)
