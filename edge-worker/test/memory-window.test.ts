@@ -10,24 +10,16 @@ import { describe, expect, it } from 'vitest'
 import { conversationFor } from '../src/bindings.ts'
 import { StoredWindow } from '../src/conversation/memory.ts'
 import { schema } from '../src/conversation/schema.ts'
+import { storeExchange } from './support/record.ts'
 
-/** Stores a handled event of `seq` with a user and an assistant message (`u<seq>`, `a<seq>`). */
-function storeExchange(storage: DurableObjectStorage, seq: number): void {
-  const { position } = storage.sql
-    .exec<{ position: number }>(
-      "INSERT INTO events (id, seq, type, body, received_at, handled_at) VALUES (?, ?, 'message-received', '{}', 1, 1) RETURNING position",
-      `e${seq}`,
-      seq,
-    )
-    .one()
-  storage.sql.exec("INSERT INTO turns (event_position, role, content, created_at) VALUES (?, 'user', ?, 1)", position, `u${seq}`)
-  storage.sql.exec("INSERT INTO turns (event_position, role, content, created_at) VALUES (?, 'assistant', ?, 1)", position, `a${seq}`)
-}
+/** Stores a handled exchange of `seq` with the messages `u<seq>` and `a<seq>`. */
+const store = (storage: DurableObjectStorage, seq: number) =>
+  storeExchange(storage.sql, { id: `e${seq}`, seq, user: `u${seq}`, assistant: `a${seq}`, at: 1 })
 
 describe('memory backend `kvstore` (the window read from the conversation record)', () => {
   it('gives the last messages of events with a lower seq, in seq order, a late event in its place', async () => {
     await runInDurableObject(conversationFor(env, crypto.randomUUID()), async (_instance, state) => {
-      for (const seq of [1, 3, 2]) storeExchange(state.storage, seq)
+      for (const seq of [1, 3, 2]) store(state.storage, seq)
       const window = new StoredWindow(drizzle(state.storage, { schema }))
 
       expect(window.before(3, 10).map((turn) => turn.content)).toEqual(['u1', 'a1', 'u2', 'a2'])
@@ -38,7 +30,7 @@ describe('memory backend `kvstore` (the window read from the conversation record
 
   it('reads the window through the events_seq index, never scanning the record', async () => {
     await runInDurableObject(conversationFor(env, crypto.randomUUID()), async (_instance, state) => {
-      for (let seq = 1; seq <= 200; seq++) storeExchange(state.storage, seq)
+      for (let seq = 1; seq <= 200; seq++) store(state.storage, seq)
       const queries: { sql: string; params: unknown[] }[] = []
       const db = drizzle(state.storage, { schema, logger: { logQuery: (sql, params) => queries.push({ sql, params }) } })
 

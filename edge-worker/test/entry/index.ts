@@ -7,6 +7,7 @@ import { Hono } from 'hono'
 import { Conversation as ProductionConversation } from '../../src/conversation/index.ts'
 import type { Env } from '../../src/env.ts'
 import { app } from '../../src/router/index.ts'
+import { storeExchange } from '../support/record.ts'
 import { withTestAccess } from './access.ts'
 import { testHooks } from './test-hooks.ts'
 
@@ -42,27 +43,10 @@ export class Conversation extends ProductionConversation {
   seedRecord(exchanges: number): number {
     const sql = this.ctx.storage.sql
     const now = Date.now()
-    const body = JSON.stringify({ type: 'message-received', message: { type: 'text', content: 'seeded' } })
     const seeded = sql.exec<{ n: number }>('SELECT count(*) AS n FROM events WHERE seq < 0').one().n
     for (let i = 0; i < exchanges; i++) {
       const seq = -(seeded + i + 1)
-      const { position } = sql
-        .exec<{ position: number }>(
-          "INSERT INTO events (id, seq, type, body, received_at, handled_at) VALUES (?, ?, 'message-received', ?, ?, ?) RETURNING position",
-          `seeded-${crypto.randomUUID()}`,
-          seq,
-          body,
-          now,
-          now,
-        )
-        .one()
-      sql.exec("INSERT INTO turns (event_position, role, content, created_at) VALUES (?, 'user', ?, ?)", position, `question ${seq}`, now)
-      sql.exec(
-        "INSERT INTO turns (event_position, role, content, created_at) VALUES (?, 'assistant', ?, ?)",
-        position,
-        `answer ${seq}`,
-        now,
-      )
+      storeExchange(sql, { id: `seeded-${crypto.randomUUID()}`, seq, user: `question ${seq}`, assistant: `answer ${seq}`, at: now })
     }
     return sql.exec<{ n: number }>('SELECT count(*) AS n FROM events').one().n
   }
