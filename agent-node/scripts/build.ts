@@ -2,7 +2,8 @@
  * The production build of agent-node (issue 16, "Start-up and size"): `npm run build` bundles
  * `src/main.ts` with esbuild into `dist/main.mjs`, and the key-generation worker thread
  * (`src/anoncreds-registry/key-generation/worker.ts`) into `dist/worker.mjs`, where
- * `CredentialKeyWorkers` looks for it beside the running module. Run with
+ * `CredentialKeyWorkers` looks for it beside the running module, as `BackgroundCheckpoints` looks
+ * for the WAL checkpoint thread (`src/database/checkpoint-worker.mjs`, `dist/checkpoint-worker.mjs`). Run with
  * `node --enable-source-maps dist/main.mjs` (the Dockerfile does): the process then loads one
  * precompiled file instead of tsx compiling and Node linking some 4,000 TypeScript and ESM
  * modules, and answers on both ports in 0.9–1.1 s instead of 2.5–2.9 s on the 2-core build
@@ -102,14 +103,18 @@ function ownCodeOnly(map: SourceMap): SourceMap {
 }
 
 /**
- * Builds `dist/main.mjs` and `dist/worker.mjs` (with their `.map` files, `ownCodeOnly`), replacing
+ * Builds `dist/main.mjs`, `dist/worker.mjs` and `dist/checkpoint-worker.mjs` (with their `.map` files, `ownCodeOnly`), replacing
  * what was there.
  * @throws esbuild's error when the build fails (its messages are logged first).
  */
 export async function buildAgentNode(): Promise<BuildResult> {
   const result = await build({
     absWorkingDir: PACKAGE_DIR,
-    entryPoints: { main: 'src/main.ts', worker: 'src/anoncreds-registry/key-generation/worker.ts' },
+    entryPoints: {
+      main: 'src/main.ts',
+      worker: 'src/anoncreds-registry/key-generation/worker.ts',
+      'checkpoint-worker': 'src/database/checkpoint-worker.mjs',
+    },
     outdir: DIST_DIR,
     outExtension: { '.js': '.mjs' },
     bundle: true,

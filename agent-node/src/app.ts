@@ -124,10 +124,13 @@ export async function startAgentNode(config: AgentNodeConfig, logger: Logger): P
  */
 async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: CleanupStack, unlock: () => void): Promise<AgentNode> {
   // SQLite: commits do not wait for the disk; every way out of the process waits for
-  // `syncToDisk` instead (group commit, `database/disk-sync.ts`)
+  // `syncToDisk` instead (group commit, `database/disk-sync.ts`); WAL checkpoints run in a
+  // worker thread (`database/wal-checkpoints.ts`)
   const database = await openDatabase(config.databaseUrl ?? join(config.dataDir, 'agent.sqlite'), {
     onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
     syncOnCommit: false,
+    checkpointOffThread: true,
+    onCheckpointError: (error) => logger.warn({ err: error }, 'a WAL checkpoint failed; it is tried again'),
   })
   const syncToDisk = () => database.syncToDisk()
   cleanup.defer('database', () => database.close())

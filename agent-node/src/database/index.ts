@@ -13,6 +13,7 @@ import pg from 'pg'
 import { redactedUrl } from '@parley/shared'
 import { DiskSync, WalFile } from './disk-sync.ts'
 import { SqliteConnection } from './sqlite.ts'
+import { BackgroundCheckpoints, FALLBACK_AUTOCHECKPOINT_PAGES } from './wal-checkpoints.ts'
 
 /** How long a SQLite writer waits for a lock held by another connection, in milliseconds. */
 const BUSY_TIMEOUT_MS = 5_000
@@ -71,9 +72,18 @@ export interface OpenDatabaseOptions {
    * process learns of them (agent-node: `disk-sync.ts`).
    */
   syncOnCommit?: boolean
+  /**
+   * SQLite file only. `true`: WAL checkpoints run in a worker thread (`wal-checkpoints.ts`), not
+   * on the event loop inside a commit; `onCheckpointError` hears when they fail. Default `false`:
+   * SQLite's automatic checkpoint.
+   */
+  checkpointOffThread?: boolean
+  /** Called when a checkpoint of the thread above fails; it is tried again, so this is worth a log line. */
+  onCheckpointError?: (error: Error) => void
 }
 
-async function openSqlite(path: string, syncOnCommit: boolean): Promise<SqliteDatabase> {
+async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<SqliteDatabase> {
+  const syncOnCommit = options.syncOnCommit ?? true
   let location = ':memory:'
   if (path !== ':memory:') {
     const file = resolve(path)
@@ -98,10 +108,17 @@ async function openSqlite(path: string, syncOnCommit: boolean): Promise<SqliteDa
   }
   const walFile = deferSync ? new WalFile(location) : undefined
   const diskSync = walFile && new DiskSync(() => walFile.sync())
+  let checkpoints: BackgroundCheckpoints | undefined
+  if (options.checkpointOffThread && location !== ':memory:') {
+    connection.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`)
+    checkpoints = BackgroundCheckpoints.start(location, { onError: options.onCheckpointError })
+  }
   return {
     dialect: 'sqlite',
     connection,
     close: async () => {
+      await checkpoints?.close()
+      checkpoints = undefined
       await walFile?.close()
       connection.close()
     },
@@ -144,5 +161,5 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
  *   driver's error if the SQLite file cannot be opened.
  */
 export async function openDatabase(location: string, options: OpenDatabaseOptions = {}): Promise<Database> {
-  return POSTGRES_URL.test(location) ? openPostgres(location, options) : openSqlite(location, options.syncOnCommit ?? true)
+  return POSTGRES_URL.test(location) ? openPostgres(location, options) : openSqlite(location, options)
 }

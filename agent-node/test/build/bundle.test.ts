@@ -3,11 +3,11 @@
  * into `agent-node/dist/`, started as the Dockerfile starts it, it answers on both ports, creates a
  * credential type (the AnonCreds engine registered with the one `@hyperledger/anoncreds-shared`
  * that `@credo-ts/anoncreds` reads, and the key-generation worker `dist/worker.mjs` found beside
- * the bundle) and stops cleanly on SIGTERM; a failed start names the TypeScript source in its
+ * the bundle), checkpoints its database from the thread `dist/checkpoint-worker.mjs` and stops cleanly on SIGTERM; a failed start names the TypeScript source in its
  * stack trace (source maps).
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -32,6 +32,16 @@ describe('agent-node production bundle', () => {
   it('answers on the admin and the public port', async () => {
     expect((await fetch(`${agent.adminUrl}/readyz`)).status).toBe(200)
     expect((await fetch(`${agent.publicUrl}/health`)).status).toBe(200)
+  })
+
+  it('copies its WAL into the database file from the checkpoint thread beside the bundle', async () => {
+    // the agent's own connection checkpoints only past thousands of pages: without the thread,
+    // the file would keep its first page until the agent stops
+    const file = join(dataDir, 'agent.sqlite')
+    const deadline = Date.now() + 10_000
+    while (statSync(file).size <= 4_096 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(statSync(file).size).toBeGreaterThan(4_096)
+    expect(agent.output()).not.toContain('WAL checkpoint')
   })
 
   it('creates a credential type: AnonCreds engine and key-generation worker', async () => {
