@@ -1,4 +1,4 @@
-/** What SQLite plans for the statements a piece of agent-node really runs. */
+/** What SQLite plans for, and returns to, the statements a piece of agent-node really runs. */
 import { type SQL, sql } from 'drizzle-orm'
 import { vi } from 'vitest'
 import type { SqliteDatabase } from '../../src/database/index.ts'
@@ -23,4 +23,25 @@ export async function queryPlans(database: SqliteDatabase, run: () => Promise<un
     spy.mockRestore()
   }
   return queries.map((query) => all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${query}`).map((step) => step.detail))
+}
+
+/**
+ * Runs `run`, capturing the rows that every statement reading rows through `database`'s
+ * connection (`all`, `RETURNING` statements included) returned: one array per statement, in order.
+ */
+export async function rowsRead(database: SqliteDatabase, run: () => Promise<unknown>): Promise<Record<string, unknown>[][]> {
+  const { connection } = database
+  const all = connection.all.bind(connection)
+  const results: Record<string, unknown>[][] = []
+  const spy = vi.spyOn(connection, 'all').mockImplementation((query: SQL) => {
+    const rows = all(query)
+    results.push(rows)
+    return rows
+  })
+  try {
+    await run()
+  } finally {
+    spy.mockRestore()
+  }
+  return results
 }

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentContext } from '@credo-ts/core'
 import type { DidCommEncryptedMessage, DidCommQueueTransportRepository, QueuedDidCommMessage } from '@credo-ts/didcomm'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import pTimeout from 'p-timeout'
 import { applySchema, type Schema, execute, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
@@ -59,10 +59,10 @@ const ROUND_INDEXES_SQL: readonly string[] = [
 /** The versioned schema (`applySchema`): step 1 is the list above, as first released; append new steps. */
 export const PICKUP_QUEUE_SCHEMA: Schema = { name: 'didcomm_pickup_queue', steps: [SCHEMA_SQL, INSTANCE_SQL, ROUND_INDEXES_SQL] }
 
-interface QueueRow extends Record<string, unknown> {
+/** A pending message as the reads that choose what to take see it: no payload. */
+interface PendingRow extends Record<string, unknown> {
   id: string
   recipient_dids: string
-  payload: string
   received_at: string | number
 }
 
@@ -194,19 +194,39 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     this.queuedListeners.add(listener)
   }
 
-  /** Pending messages for the connection (and recipient, when given). */
+  /**
+   * Pending messages for the connection (and recipient, when given): counted in the database
+   * for the whole connection, else from the recipients of its pending messages (no payloads read).
+   */
   async getAvailableMessageCount(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<number> {
     const seen = this.waiting.get(options.connectionId)
-    const rows = await this.pending(agentContext, options)
-    if (rows.length === 0) this.forgetWaiting(options, seen)
-    return rows.length
+    const count =
+      options.recipientDid === undefined
+        ? Number(
+            (
+              await selectRows<{ count: string | number }>(
+                this.database,
+                sql`SELECT COUNT(*) AS count FROM didcomm_pickup_queue WHERE ${this.pendingOf(agentContext, options.connectionId)}`,
+              )
+            )[0]?.count ?? 0,
+          )
+        : (await this.pending(agentContext, options)).length
+    if (count === 0) this.forgetWaiting(options, seen)
+    return count
   }
 
-  /** Takes up to `limit` pending messages, oldest first: marks them `sending`, or deletes them with `deleteMessages`. */
+  /**
+   * Takes up to `limit` pending messages, oldest first: marks them `sending`, or deletes them with
+   * `deleteMessages`. Reads the payloads of the messages taken only, and for the whole
+   * connection no more than `limit` + 1 pending rows: a wallet emptying a queue of n messages
+   * reads each about once, not n times.
+   */
   async takeFromQueue(agentContext: AgentContext, options: Options): Promise<QueuedDidCommMessage[]> {
     const seen = this.waiting.get(options.connectionId)
-    const rows = await this.pending(agentContext, options)
-    const candidates = rows.slice(0, options.limit ?? undefined)
+    const limit = options.limit ?? undefined
+    // one more than the limit: whether some are left after this take
+    const rows = await this.pending(agentContext, options, limit === undefined ? undefined : limit + 1)
+    const candidates = rows.slice(0, limit)
     // noted before the waiting is forgotten, so a send meanwhile always sees one or the other
     const take = options.deleteMessages ? undefined : this.noteDelivering(options.connectionId, candidates)
     // every waiting message is taken now (here, or by a concurrent take)
@@ -217,28 +237,28 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
       sql`, `,
     )
     // only rows still pending: another instance (or a concurrent pickup) may have taken some
-    const taken = await selectRows<{ id: string }>(
+    const taken = await selectRows<{ id: string; payload: string }>(
       this.database,
       options.deleteMessages
-        ? sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids}) AND state = 'pending' RETURNING id`
+        ? sql`DELETE FROM didcomm_pickup_queue WHERE id IN (${ids}) AND state = 'pending' RETURNING id, payload`
         : sql`UPDATE didcomm_pickup_queue SET state = 'sending', instance_id = ${this.instanceId}
-          WHERE id IN (${ids}) AND state = 'pending' RETURNING id`,
+          WHERE id IN (${ids}) AND state = 'pending' RETURNING id, payload`,
     )
-    const takenIds = new Set(taken.map((row) => row.id))
+    const payloads = new Map(taken.map((row) => [row.id, row.payload]))
     // those another take got first are its delivery's, not this one's
     if (take)
       this.untake(
         options.connectionId,
         take,
-        candidates.filter((row) => !takenIds.has(row.id)).map((row) => row.id),
+        candidates.filter((row) => !payloads.has(row.id)).map((row) => row.id),
       )
-    return candidates
-      .filter((row) => takenIds.has(row.id))
-      .map((row) => ({
-        id: row.id,
-        receivedAt: new Date(Number(row.received_at)),
-        encryptedMessage: JSON.parse(row.payload) as DidCommEncryptedMessage,
-      }))
+    return candidates.flatMap((row) => {
+      const payload = payloads.get(row.id)
+      if (payload === undefined) return []
+      return [
+        { id: row.id, receivedAt: new Date(Number(row.received_at)), encryptedMessage: JSON.parse(payload) as DidCommEncryptedMessage },
+      ]
+    })
   }
 
   /** Queues a packed message for the connection. @returns the queue's id of it */
@@ -308,7 +328,7 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
   }
 
   /** Records a take of `rows` for a delivery, after the connection's earlier takes. */
-  private noteDelivering(connectionId: string, rows: readonly QueueRow[]): Take | undefined {
+  private noteDelivering(connectionId: string, rows: readonly PendingRow[]): Take | undefined {
     if (rows.length === 0) return undefined
     let settle = () => {}
     const settled = new Promise<void>((resolve) => {
@@ -329,14 +349,31 @@ export class DatabaseQueueTransportRepository implements DidCommQueueTransportRe
     else this.delivering.delete(connectionId)
   }
 
-  private async pending(agentContext: AgentContext, options: { connectionId: string; recipientDid?: string }): Promise<QueueRow[]> {
-    const rows = await selectRows<QueueRow>(
-      this.database,
-      sql`SELECT id, recipient_dids, payload, received_at FROM didcomm_pickup_queue
-      WHERE context_id = ${agentContext.contextCorrelationId} AND connection_id = ${options.connectionId} AND state = 'pending'
-      ORDER BY received_at, id`,
-    )
+  /** The condition of the connection's pending messages (the queue index's leading columns). */
+  private pendingOf(agentContext: AgentContext, connectionId: string): SQL {
+    return sql`context_id = ${agentContext.contextCorrelationId} AND connection_id = ${connectionId} AND state = 'pending'`
+  }
+
+  /**
+   * The connection's pending messages (those for `recipientDid` only, when given), oldest first,
+   * at most `limit` (all without it); payloads are not read. Without a recipient the database
+   * stops at `limit`; with one, every pending row's recipients are read and filtered here.
+   */
+  private async pending(
+    agentContext: AgentContext,
+    options: { connectionId: string; recipientDid?: string },
+    limit?: number,
+  ): Promise<PendingRow[]> {
     const { recipientDid } = options
-    return recipientDid === undefined ? rows : rows.filter((row) => (JSON.parse(row.recipient_dids) as string[]).includes(recipientDid))
+    const bounded = recipientDid === undefined && limit !== undefined
+    const rows = await selectRows<PendingRow>(
+      this.database,
+      sql`SELECT id, recipient_dids, received_at FROM didcomm_pickup_queue
+      WHERE ${this.pendingOf(agentContext, options.connectionId)}
+      ORDER BY received_at, id${bounded ? sql` LIMIT ${limit}` : sql``}`,
+    )
+    const matching =
+      recipientDid === undefined ? rows : rows.filter((row) => (JSON.parse(row.recipient_dids) as string[]).includes(recipientDid))
+    return matching.slice(0, limit)
   }
 }
