@@ -1,7 +1,9 @@
 /**
  * The outbox's reads that a controller makes routinely go through an index, in order, whatever
  * the size of the outbox: SQLite's `EXPLAIN QUERY PLAN` of the statements the store really runs
- * (captured from its connection) shows neither a scan of the whole table nor a sort.
+ * (captured from its connection) shows neither a scan of the whole table nor a sort. `lag`
+ * (every `/readyz` and `/metrics`) reads the events above each subscriber's floor by position,
+ * never every cursor.
  */
 import { describe, expect, it } from 'vitest'
 import type { SqliteDatabase } from '../../src/database/index.ts'
@@ -30,5 +32,15 @@ describe('outbox reads on SQLite', () => {
     expect(plan).toBeDefined()
     expect(plan!.some((step) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(step))).toBe(true)
     expect(plan!.filter((step) => /TEMP B-TREE|^SCAN \w+$/.test(step))).toEqual([])
+  })
+
+  it("the lag: the events above each subscriber's floor, by position, not every cursor", async () => {
+    const plans = await plansOf(async (store) => {
+      await store.addSubscriber('hooks')
+      return store.lag()
+    })
+    const read = plans.find((plan) => plan.some((step) => /\bo\b/.test(step) && step.includes('event_outbox')))
+    expect(read?.some((step) => /^SEARCH o USING .*INDEX .*\(position>\?\)/.test(step))).toBe(true)
+    expect(read?.filter((step) => /^SCAN (c|o)\b/.test(step))).toEqual([])
   })
 })

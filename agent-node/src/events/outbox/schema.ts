@@ -143,11 +143,27 @@ const OUTBOX_READ_INDEXES_SQL: readonly string[] = [
 ]
 
 /**
+ * Step 6, the lag floor (`store.ts`, `lag`): per subscriber, a position at or below which every
+ * event was delivered to it (or dead-lettered, or not for it) when `lag` last looked; NULL until
+ * then (read as its `start_position`). `lag` reads only the events above it, instead of joining
+ * every cursor with its lane (43 ms at 43,000 cursors, 1.7 s at 285,000, on every `/readyz` and
+ * `/metrics`). Cursors never move back, so the floor only rises.
+ */
+const OUTBOX_LAG_FLOOR_SQL: readonly string[] = ['ALTER TABLE event_subscribers ADD COLUMN lag_floor BIGINT']
+
+/**
  * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
  * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
  * never edit a released one.
  */
 export const OUTBOX_SCHEMA: Schema = {
   name: 'event_outbox',
-  steps: [OUTBOX_SCHEMA_SQL, OUTBOX_PRUNED_SQL, OUTBOX_DEDUPE_SQL, OUTBOX_RECOVERY_CHECKPOINT_SQL, OUTBOX_READ_INDEXES_SQL],
+  steps: [
+    OUTBOX_SCHEMA_SQL,
+    OUTBOX_PRUNED_SQL,
+    OUTBOX_DEDUPE_SQL,
+    OUTBOX_RECOVERY_CHECKPOINT_SQL,
+    OUTBOX_READ_INDEXES_SQL,
+    OUTBOX_LAG_FLOOR_SQL,
+  ],
 }

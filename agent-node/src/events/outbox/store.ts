@@ -615,27 +615,52 @@ export class OutboxStore {
   }
 
   /**
-   * How far each subscriber is behind, over the lanes it has started (a lane's cursor is made on
-   * its first run, right after the event that creates it is appended): `pending`, the events after
-   * its cursors; `oldestCreatedAt`, when the oldest of them was appended (ms since the epoch).
-   * Subscribers with nothing pending are absent. Reads cursors and sequences, not the outbox.
+   * How far each subscriber is behind: `pending`, the events after its cursors (an event of a
+   * lane whose cursor is not made yet counts as pending too); `oldestCreatedAt`, when the oldest of
+   * them was appended (ms since the epoch). Subscribers with nothing pending are absent.
+   *
+   * Reads only the events above each subscriber's lag floor (`event_subscribers.lag_floor`,
+   * outbox step 6), each against its lane's cursor, then raises the floor to just below the oldest
+   * event still pending, or to the head read before the events when none is: a call costs the
+   * events appended since the last one, plus the backlog of a subscriber that is behind, not the
+   * number of lanes. The head is read first, so an event appended meanwhile is above it (positions
+   * are handed out in commit order, `append`).
    */
   async lag(): Promise<{ subscriber: string; pending: number; oldestCreatedAt: number }[]> {
-    const rows = await selectRows<{ subscriber: string; pending: Integer; oldest: Integer | null }>(
+    const [head] = await selectRows<{ last_position: Integer }>(
+      this.database,
+      sql`SELECT last_position FROM event_positions WHERE id = 'outbox'`,
+    )
+    const headPosition = Number(head?.last_position ?? 0)
+    const subscribers = await selectRows<{ name: string; floor: Integer }>(
+      this.database,
+      sql`SELECT name, COALESCE(lag_floor, start_position) AS floor FROM event_subscribers`,
+    )
+    const behind = await selectRows<{ subscriber: string; pending: Integer; oldest: Integer; first_position: Integer }>(
       this.database,
       sql`
-      SELECT c.subscriber AS subscriber, SUM(s.last_seq - c.delivered_seq) AS pending, MIN(o.created_at) AS oldest
-        FROM event_cursors c
-        JOIN event_sequences s ON s.connection_id = c.connection_id
-        LEFT JOIN event_outbox o ON o.connection_id = c.connection_id AND o.seq = c.delivered_seq + 1
-        WHERE s.last_seq > c.delivered_seq
-        GROUP BY c.subscriber`,
+      SELECT s.name AS subscriber, COUNT(*) AS pending, MIN(o.created_at) AS oldest, MIN(o.position) AS first_position
+        FROM event_subscribers s
+        JOIN event_outbox o ON o.position > COALESCE(s.lag_floor, s.start_position)
+        LEFT JOIN event_cursors c ON c.subscriber = s.name AND c.connection_id = o.connection_id
+        WHERE c.delivered_seq IS NULL OR o.seq > c.delivered_seq
+        GROUP BY s.name`,
     )
-    return rows.map((row) => ({
-      subscriber: row.subscriber,
-      pending: Number(row.pending),
-      oldestCreatedAt: Number(row.oldest ?? Date.now()),
-    }))
+    const pendingFrom = new Map(behind.map((row) => [row.subscriber, Number(row.first_position)]))
+    const raised = subscribers.flatMap(({ name, floor }) => {
+      const first = pendingFrom.get(name)
+      const next = first === undefined ? headPosition : Math.min(first - 1, headPosition)
+      return next > Number(floor) ? [{ name, next }] : []
+    })
+    if (raised.length > 0)
+      await runAtomically(
+        this.database,
+        raised.map(
+          ({ name, next }) =>
+            sql`UPDATE event_subscribers SET lag_floor = ${next} WHERE name = ${name} AND COALESCE(lag_floor, start_position) < ${next}`,
+        ),
+      )
+    return behind.map((row) => ({ subscriber: row.subscriber, pending: Number(row.pending), oldestCreatedAt: Number(row.oldest) }))
   }
 
   /**
