@@ -14,7 +14,7 @@ import { eventConnectionId, type AgentEvent } from '@parley/shared'
 import type { Logger } from '../logging/index.ts'
 import type { DeliveryEngine } from './delivery/engine.ts'
 import { asStored, type InternalEvent } from './outbox/internal.ts'
-import type { NewEvent, OutboxStore, PublishedEvent } from './outbox/store.ts'
+import { type NewEvent, type OutboxStore, type PublishedEvent, receivedMessageDedupeKey } from './outbox/store.ts'
 
 export type { PublishedEvent } from './outbox/store.ts'
 
@@ -34,7 +34,7 @@ interface Queued {
  * it from the inbox, `didcomm/inbox/`). Other events have none.
  */
 export function dedupeKeyOf(connectionId: string, event: AgentEvent): string | undefined {
-  return event.type === 'message-received' ? `message-received ${connectionId} ${event.message.id}` : undefined
+  return event.type === 'message-received' ? receivedMessageDedupeKey(connectionId, event.message.id) : undefined
 }
 
 export class EventPublisher {

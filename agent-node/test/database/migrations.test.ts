@@ -209,6 +209,7 @@ describe.each(dialects)('agent-node starting on a database of the previous relea
         sql`DROP INDEX credo_records_clear`,
         sql`DROP INDEX event_outbox_dedupe`,
         sql`DROP INDEX event_outbox_connection_position`,
+        sql`DROP INDEX event_outbox_unkeyed_received`,
         sql`DROP INDEX event_dead_letters_created`,
         sql`DROP INDEX event_dead_letters_subscriber_created`,
         sql`DROP INDEX event_dead_letters_status_created`,

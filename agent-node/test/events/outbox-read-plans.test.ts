@@ -3,12 +3,13 @@
  * the size of the outbox: SQLite's `EXPLAIN QUERY PLAN` of the statements the store really runs
  * (captured from its connection) shows neither a scan of the whole table nor a sort. `lag`
  * (every `/readyz` and `/metrics`) reads the events above each subscriber's floor by position,
- * never every cursor.
+ * never every cursor; a redaction reads the event it redacts, not every message of the chat.
  */
 import { describe, expect, it } from 'vitest'
 import type { SqliteDatabase } from '../../src/database/index.ts'
 import { OutboxStore } from '../../src/events/outbox/store.ts'
-import { queryPlans } from '../support/query-plans.ts'
+import { dedupeKeyOf } from '../../src/events/publisher.ts'
+import { queryPlans, rowsRead } from '../support/query-plans.ts'
 import { useTempDatabases } from '../support/temp-databases.ts'
 
 describe('outbox reads on SQLite', () => {
@@ -42,5 +43,22 @@ describe('outbox reads on SQLite', () => {
     const read = plans.find((plan) => plan.some((step) => /\bo\b/.test(step) && step.includes('event_outbox')))
     expect(read?.some((step) => /^SEARCH o USING .*INDEX .*\(position>\?\)/.test(step))).toBe(true)
     expect(read?.filter((step) => /^SCAN (c|o)\b/.test(step))).toEqual([])
+  })
+
+  it('a redaction: the one event of the message, by its dedupe key, not every message of the chat', async () => {
+    const database = (await databases.open()) as SqliteDatabase
+    const store = await OutboxStore.open(database)
+    const received = (n: number) => {
+      const event = {
+        type: 'message-received' as const,
+        message: { type: 'text' as const, id: `m${n}`, connectionId: 'c1', timestamp: n, threadId: null, content: `text ${n}` },
+      }
+      return { id: crypto.randomUUID(), connectionId: 'c1', event, dedupeKey: dedupeKeyOf('c1', event) }
+    }
+    await store.append(Array.from({ length: 50 }, (_, n) => received(n)))
+    const reads = await rowsRead(database, () => store.redactReceivedMessage('c1', 'm7', '[redacted]'))
+    expect(reads.map((rows) => rows.length)).toEqual([1])
+    const [plan] = await queryPlans(database, () => store.redactReceivedMessage('c1', 'm7', '[redacted]'))
+    expect(plan!.filter((step) => /TEMP B-TREE|^SCAN \w+$/.test(step))).toEqual([])
   })
 })

@@ -36,6 +36,14 @@ export interface NewEvent {
   dedupeKey?: string
 }
 
+/**
+ * The dedupe key of the `message-received` event of DIDComm message `messageId` on `connectionId`
+ * (`NewEvent.dedupeKey`): stored once however often its envelope is processed.
+ */
+export function receivedMessageDedupeKey(connectionId: string, messageId: string): string {
+  return `message-received ${connectionId} ${messageId}`
+}
+
 /** A subscriber's place in one connection (table `event_cursors`, see `schema.ts`). */
 export interface Cursor {
   deliveredSeq: number
@@ -272,13 +280,18 @@ export class OutboxStore {
   /**
    * Overwrites the `content` of the `message-received` events of `connectionId` whose message id
    * is `messageId` with `marker` (the `redact-message` tunnel command): the one change an event
-   * ever gets after it is written.
+   * ever gets after it is written. The event is found by its dedupe key
+   * (`receivedMessageDedupeKey`), or, stored before the outbox's step 3, among the connection's
+   * events without one (step 7's partial index).
    * @returns how many events were changed.
    */
   async redactReceivedMessage(connectionId: string, messageId: string, marker: string): Promise<number> {
     const rows = await selectRows<{ id: string; body: string }>(
       this.database,
-      sql`SELECT id, body FROM event_outbox WHERE connection_id = ${connectionId} AND topic = 'message-received'`,
+      sql`SELECT id, body FROM event_outbox WHERE dedupe_key = ${receivedMessageDedupeKey(connectionId, messageId)}
+      UNION ALL
+      SELECT id, body FROM event_outbox
+        WHERE connection_id = ${connectionId} AND topic = 'message-received' AND dedupe_key IS NULL`,
     )
     let changed = 0
     for (const row of rows) {
