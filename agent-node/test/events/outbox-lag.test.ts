@@ -3,7 +3,7 @@
  * events after its cursors and the oldest of them, a lane without a cursor yet counting in full,
  * nothing once delivered, events appended after a clean look counted again, and the same after a
  * restart. It reads only the events above each subscriber's lag floor, which rises to the head
- * once everything was delivered (its plan: `outbox-read-plans.test.ts`).
+ * once everything was delivered (its plans: `outbox-read-plans.test.ts`).
  */
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'

@@ -2,8 +2,8 @@
  * The outbox's reads that a controller makes routinely go through an index, in order, whatever
  * the size of the outbox: SQLite's `EXPLAIN QUERY PLAN` of the statements the store really runs
  * (captured from its connection) shows neither a scan of the whole table nor a sort. `lag`
- * (every `/readyz` and `/metrics`) reads the events above each subscriber's floor by position,
- * never every cursor; a redaction reads the event it redacts, not every message of the chat.
+ * (every `/readyz` and `/metrics`) and the lanes with work (start-up, PostgreSQL's cluster
+ * round) read the events above each subscriber's floor by position, never every lane; a redaction reads the event it redacts, not every message of the chat.
  */
 import { describe, expect, it } from 'vitest'
 import type { SqliteDatabase } from '../../src/database/index.ts'
@@ -35,14 +35,17 @@ describe('outbox reads on SQLite', () => {
     expect(plan!.filter((step) => /TEMP B-TREE|^SCAN \w+$/.test(step))).toEqual([])
   })
 
-  it("the lag: the events above each subscriber's floor, by position, not every cursor", async () => {
+  it.each([
+    ['the lag (every /readyz and /metrics)', (store: OutboxStore) => store.lag()],
+    ['the lanes with work (start-up, and every cluster round on PostgreSQL)', (store: OutboxStore) => store.connectionsWithWork('hooks')],
+  ])("%s: the events above each subscriber's floor, by position, not every lane", async (_name, read) => {
     const plans = await plansOf(async (store) => {
       await store.addSubscriber('hooks')
-      return store.lag()
+      return read(store)
     })
-    const read = plans.find((plan) => plan.some((step) => /\bo\b/.test(step) && step.includes('event_outbox')))
-    expect(read?.some((step) => /^SEARCH o USING .*INDEX .*\(position>\?\)/.test(step))).toBe(true)
-    expect(read?.filter((step) => /^SCAN (c|o)\b/.test(step))).toEqual([])
+    const events = plans.find((plan) => plan.some((step) => /\bo\b/.test(step) && step.includes('event_outbox')))
+    expect(events?.some((step) => /^SEARCH o USING .*INDEX .*\(position>\?\)/.test(step))).toBe(true)
+    expect(plans.flat().filter((step) => /^SCAN (c|o|event_cursors|event_sequences|event_outbox)\b/.test(step))).toEqual([])
   })
 
   it('a redaction: the one event of the message, by its dedupe key, not every message of the chat', async () => {

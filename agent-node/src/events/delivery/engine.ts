@@ -125,8 +125,7 @@ export class DeliveryEngine {
     const abort = new AbortController()
     setMaxListeners(0, abort.signal) // every lane's attempt in flight listens to it
     this.registered.set(subscriber.name, { subscriber, startPosition, abort })
-    for (const connectionId of await this.store.connectionsWithWork(subscriber.name, startPosition))
-      this.wake(subscriber.name, connectionId, true)
+    for (const connectionId of await this.store.connectionsWithWork(subscriber.name)) this.wake(subscriber.name, connectionId, true)
   }
 
   /**
@@ -188,8 +187,8 @@ export class DeliveryEngine {
    * notification hid, `cluster/`).
    */
   async poke(connectionIds?: readonly string[]): Promise<void> {
-    for (const [name, { startPosition }] of [...this.registered]) {
-      for (const connectionId of connectionIds ?? (await this.store.connectionsWithWork(name, startPosition))) {
+    for (const name of [...this.registered.keys()]) {
+      for (const connectionId of connectionIds ?? (await this.store.connectionsWithWork(name))) {
         const lane = this.lanes.get(laneKey(name, connectionId))
         if (lane) lane.synced = false
         this.wake(name, connectionId, true)
