@@ -1,7 +1,7 @@
 /**
  * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the commit that
  * crosses `wal_autocheckpoint` pages (1,000 by default), on the connection that commits: agent-node's
- * only connection, on the event loop. It copies those pages into the database file and syncs the
+ * own connection, on the event loop. It copies those pages into the database file and syncs the
  * WAL and the database file (SQLite documentation, "Write-Ahead Logging", "Checkpointing", and
  * "PRAGMA synchronous"), and every DIDComm message, tunnel frame and admin request waited
  * meanwhile: 3–5 ms about every 30 chat round trips on the build machine's disk, longer where a
