@@ -1,7 +1,12 @@
 /**
  * ParleyKeyManagementService: the NaCl box of DIDComm v1 envelopes, byte for byte against
- * libsodium, and everything else delegated to Credo's NodeKeyManagementService.
+ * libsodium; Ed25519 and X25519 keys made without Node's key generation (no job left for the
+ * garbage collector, see cryptoBox.ts `boxSeal`); everything else delegated to Credo's
+ * NodeKeyManagementService.
  */
+import { createHook } from 'node:async_hooks'
+import { generateKeyPair } from 'node:crypto'
+import { promisify } from 'node:util'
 import { type AgentContext, Kms } from '@credo-ts/core'
 import { NodeInMemoryKeyManagementStorage } from '@credo-ts/node'
 import sodium from 'libsodium-wrappers'
@@ -343,5 +348,50 @@ describe('capabilities and delegation', () => {
     const data = utf8('signed by the agent')
     const { signature } = await kms.sign(agentContext, { keyId: alice.keyId, algorithm: 'EdDSA', data })
     expect(sodium.crypto_sign_verify_detached(signature, data, b64u(alice.publicJwk.x))).toBe(true)
+  })
+})
+
+describe('key creation', () => {
+  /** The async resource types created while `run` runs (Node's async key generation is `KEYPAIRGENREQUEST`). */
+  async function asyncResourcesOf(run: () => Promise<unknown>): Promise<string[]> {
+    const types: string[] = []
+    const hook = createHook({ init: (_id, type) => void types.push(type) }).enable()
+    try {
+      await run()
+    } finally {
+      hook.disable()
+    }
+    return types
+  }
+
+  it('makes Ed25519 and X25519 keys without a Node key-generation job, each distinct and usable', async () => {
+    // the detection works: Node's own async generation shows up
+    expect(await asyncResourcesOf(() => promisify(generateKeyPair)('ed25519'))).toContain('KEYPAIRGENREQUEST')
+
+    const created: Kms.KmsCreateKeyReturn<Kms.KmsCreateKeyTypeOkp>[] = []
+    const types = await asyncResourcesOf(async () => {
+      for (const crv of ['Ed25519', 'X25519', 'Ed25519', 'X25519'] as const)
+        created.push(await kms.createKey(agentContext, { type: { kty: 'OKP', crv } }))
+    })
+    expect(types).not.toContain('KEYPAIRGENREQUEST')
+    expect(new Set(created.map((key) => key.publicJwk.x)).size).toBe(4)
+    for (const { keyId, publicJwk } of created) {
+      const privateJwk = await storage.get(agentContext, keyId)
+      if (privateJwk?.kty !== 'OKP') throw new Error('expected a stored OKP key')
+      expect(privateJwk.kid).toBe(keyId)
+      const derived =
+        publicJwk.crv === 'Ed25519'
+          ? sodium.crypto_sign_seed_keypair(b64u(privateJwk.d)).publicKey
+          : sodium.crypto_scalarmult_base(b64u(privateJwk.d))
+      expect(toB64u(derived)).toBe(publicJwk.x)
+      expect(privateJwk.x).toBe(publicJwk.x)
+    }
+  })
+
+  it('refuses a key id already used, and makes other key types as Node does', async () => {
+    const { keyId } = await kms.createKey(agentContext, { type: { kty: 'OKP', crv: 'Ed25519' } })
+    await expect(kms.createKey(agentContext, { keyId, type: { kty: 'OKP', crv: 'X25519' } })).rejects.toThrow(Kms.KeyManagementError)
+    const p256 = await kms.createKey(agentContext, { type: { kty: 'EC', crv: 'P-256' } })
+    expect(p256.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', kid: p256.keyId })
   })
 })

@@ -2,6 +2,7 @@
  * The agent's key management service: Credo's `NodeKeyManagementService` plus the NaCl
  * `crypto_box` that DIDComm v1 envelopes (Aries RFC 0019) need and Node's KMS lacks.
  */
+import { randomBytes, randomUUID } from 'node:crypto'
 import { type AgentContext, Kms } from '@credo-ts/core'
 import { NodeKeyManagementService, type NodeKeyManagementStorage } from '@credo-ts/node'
 import {
@@ -13,6 +14,7 @@ import {
   boxSeal,
   boxSealOpen,
   ed25519SecretToX25519,
+  okpPrivateKey,
 } from './cryptoBox.ts'
 
 /** The NaCl box pair as Credo's KMS names it: key agreement and cipher (Aries RFC 0019's key wrapping). */
@@ -81,6 +83,37 @@ export class ParleyKeyManagementService extends NodeKeyManagementService {
   constructor(storage: NodeKeyManagementStorage) {
     super(storage)
     this.#storage = storage
+  }
+
+  /**
+   * Creates a key as `NodeKeyManagementService` does, except Ed25519 and X25519 keys (every DID
+   * and DIDComm key): 32 random bytes imported into OpenSSL (`okpPrivateKey`), wiped once
+   * imported, and stored as the same private JWK. Node's own key generation, which Credo uses,
+   * leaves a job object for the garbage collector, and on Node 20 a collection of one during any
+   * JWK export can deadlock the process (see `boxSeal`, cryptoBox.ts).
+   *
+   * @throws Kms.KeyManagementError (or a subclass) on any failure; a `keyId` already used throws
+   *   as in `importKey`
+   */
+  override async createKey<Type extends Kms.KmsCreateKeyType>(
+    agentContext: AgentContext,
+    options: Kms.KmsCreateKeyOptions<Type>,
+  ): Promise<Kms.KmsCreateKeyReturn<Type>> {
+    const { type } = options
+    if (type.kty !== 'OKP' || (type.crv !== 'Ed25519' && type.crv !== 'X25519')) return super.createKey(agentContext, options)
+    const secret = randomBytes(32)
+    let privateJwk: Kms.KmsJwkPrivateOkp
+    try {
+      privateJwk = {
+        ...(okpPrivateKey(type.crv, secret).export({ format: 'jwk' }) as Kms.KmsJwkPrivateOkp),
+        kid: options.keyId ?? randomUUID(),
+      }
+    } finally {
+      secret.fill(0)
+    }
+    const { keyId, publicJwk } = await this.importKey(agentContext, { privateJwk })
+    // `Type` is an OKP type here, which TypeScript does not narrow a type parameter to
+    return { keyId, publicJwk } as unknown as Kms.KmsCreateKeyReturn<Type>
   }
 
   /**
