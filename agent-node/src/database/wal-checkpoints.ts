@@ -34,8 +34,9 @@ export interface BackgroundCheckpointOptions {
   intervalMs?: number
   /**
    * Called when the thread cannot open the database or a checkpoint fails (it tries again at the
-   * next interval), or the thread itself fails (the fallback then checkpoints on the agent's
-   * connection). Without it such errors are ignored.
+   * next interval; the same failure is reported again after a minute at the earliest), or the
+   * thread itself fails (the fallback then checkpoints on the agent's connection). Without it such
+   * errors are ignored.
    */
   onError?: (error: Error) => void
 }
