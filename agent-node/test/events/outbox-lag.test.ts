@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { selectRows } from '../../src/database/dialect.ts'
-import { OutboxStore } from '../../src/events/outbox/store.ts'
+import { LAG_SCAN_EVENTS, OutboxStore } from '../../src/events/outbox/store.ts'
 import { messageState } from '../support/events.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
 
@@ -68,6 +68,18 @@ describe.each(dialects)('outbox lag on %s', (dialect) => {
     await store.advance([{ subscriber: 'hooks', connectionId: 'c1', seq: 3 }])
     await store.lag()
     expect(await floorOf(database)).toBe(events[2]!.position)
+  })
+  it('counts a subscriber too far behind from its lanes, and still finds every lane with work', async () => {
+    const store = await OutboxStore.open(await databases.open())
+    const start = await store.addSubscriber('slow')
+    const lanes = Array.from({ length: 10 }, (_, i) => `lane-${i}`)
+    const perLane = Math.ceil((LAG_SCAN_EVENTS + 100) / lanes.length)
+    for (let n = 1; n <= perLane; n++) await store.append(lanes.map((lane) => newEvent(lane, n)))
+    for (const lane of lanes.slice(1)) await store.cursor('slow', lane, start) // lane-0's first run has not made its cursor
+    await store.advance([{ subscriber: 'slow', connectionId: 'lane-1', seq: perLane }])
+    const [lag] = await store.lag()
+    expect(lag).toMatchObject({ subscriber: 'slow', pending: 8 * perLane }) // lanes 2–9 from their cursors
+    expect((await store.connectionsWithWork('slow')).sort()).toEqual(lanes.filter((lane) => lane !== 'lane-1').sort())
   })
 })
 

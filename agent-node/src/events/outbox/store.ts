@@ -44,6 +44,12 @@ export function receivedMessageDedupeKey(connectionId: string, messageId: string
   return `message-received ${connectionId} ${messageId}`
 }
 
+/**
+ * Most events `lag` and `connectionsWithWork` read above a subscriber's lag floor; a subscriber
+ * further behind is counted from its lanes instead (`OutboxStore`, `pendingAboveFloors`).
+ */
+export const LAG_SCAN_EVENTS = 5_000
+
 /** A subscriber's place in one connection (table `event_cursors`, see `schema.ts`). */
 export interface Cursor {
   deliveredSeq: number
@@ -649,10 +655,9 @@ export class OutboxStore {
    * subscriber that is behind, not the number of lanes (43 ms at 43,000 cursors and 1.7 s at
    * 285,000 for a join of every cursor with its lane). The head is read first, so an event
    * appended meanwhile is above it (positions are handed out in commit order, `append`); floors
-   * only rise (cursors never move back), whichever instance raises them. Lanes are grouped by
-   * `connection_id || ''`, an expression: grouped by the column, SQLite read the whole outbox in
-   * the order of its `(connection_id, seq)` index to spare itself a sort, instead of the events
-   * above the floor by position.
+   * only rise (cursors never move back), whichever instance raises them. The events are read in
+   * a subquery bounded by `LAG_SCAN_EVENTS`: grouped by lane straight from the table, SQLite read
+   * the whole outbox in the order of its `(connection_id, seq)` index to spare itself a sort.
    */
   private async pendingAboveFloors(options: {
     subscriber?: string
@@ -671,32 +676,42 @@ export class OutboxStore {
     )
     // One read per subscriber, its floor a constant: PostgreSQL then reads the outbox by
     // position; with the floor taken from the joined row it read the whole table (104 ms at
-    // 90,000 events with nothing pending). Lanes are grouped by an expression (see above).
+    // 90,000 events with nothing pending). At most `LAG_SCAN_EVENTS` events are read: a
+    // subscriber further behind is counted from its lanes instead (`pendingFromLanes`), so a long
+    // outage costs what a scan of its lanes costs, not its whole backlog at every call.
     type Pending = { connection_id?: string; pending: Integer; oldest: Integer | null; first_position: Integer | null }
     const rows: (Pending & { subscriber: string })[] = []
+    const raised: { name: string; next: number }[] = []
     for (const { name, floor } of floors) {
+      const [scanned] = await selectRows<{ events: Integer; last_position: Integer | null }>(
+        this.database,
+        sql`SELECT COUNT(*) AS events, MAX(position) AS last_position FROM (SELECT position FROM event_outbox
+          WHERE position > ${Number(floor)} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS above`,
+      )
+      const complete = Number(scanned?.events ?? 0) < LAG_SCAN_EVENTS
       const read = await selectRows<Pending>(
         this.database,
         sql`
-        SELECT ${perLane ? sql`o.connection_id || '' AS connection_id, ` : sql``}COUNT(*) AS pending, MIN(o.created_at) AS oldest,
+        SELECT ${perLane ? sql`o.connection_id AS connection_id, ` : sql``}COUNT(*) AS pending, MIN(o.created_at) AS oldest,
             MIN(o.position) AS first_position
-          FROM event_outbox o
+          FROM (SELECT position, connection_id, seq, created_at FROM event_outbox
+            WHERE position > ${Number(floor)} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS o
           LEFT JOIN event_cursors c ON c.subscriber = ${name} AND c.connection_id = o.connection_id
-          WHERE o.position > ${Number(floor)} AND (c.delivered_seq IS NULL OR o.seq > c.delivered_seq)
-          ${perLane ? sql`GROUP BY o.connection_id || ''` : sql``}`,
+          WHERE (c.delivered_seq IS NULL OR o.seq > c.delivered_seq)
+          ${perLane ? sql`GROUP BY o.connection_id` : sql``}`,
       )
-      for (const row of read) if (Number(row.pending) > 0) rows.push({ subscriber: name, ...row })
+      const found = read.filter((row) => Number(row.pending) > 0)
+      // The floor rises from what was read: to below the first pending event, else past every
+      // event read (all of them, the head, when the read was complete).
+      const next = found.length
+        ? Math.min(...found.map((row) => Number(row.first_position))) - 1
+        : complete
+          ? headPosition
+          : Number(scanned!.last_position)
+      if (next > Number(floor)) raised.push({ name, next })
+      if (complete) rows.push(...found.map((row) => ({ subscriber: name, ...row })))
+      else rows.push(...(await this.pendingFromLanes(name, perLane)).map((row) => ({ subscriber: name, ...row })))
     }
-    const firstPending = new Map<string, number>()
-    for (const row of rows) {
-      const first = Number(row.first_position)
-      firstPending.set(row.subscriber, Math.min(first, firstPending.get(row.subscriber) ?? first))
-    }
-    const raised = floors.flatMap(({ name, floor }) => {
-      const first = firstPending.get(name)
-      const next = first === undefined ? headPosition : Math.min(first - 1, headPosition)
-      return next > Number(floor) ? [{ name, next }] : []
-    })
     if (raised.length > 0)
       await runAtomically(
         this.database,
@@ -709,8 +724,42 @@ export class OutboxStore {
       subscriber: row.subscriber,
       ...(row.connection_id !== undefined && { connectionId: row.connection_id }),
       pending: Number(row.pending),
-      oldestCreatedAt: Number(row.oldest),
+      oldestCreatedAt: Number(row.oldest ?? Date.now()),
     }))
+  }
+  /**
+   * `subscriber`'s pending events counted from its lanes, for a subscriber too far behind to read
+   * its backlog above the floor: a scan of its lanes, not of its events. With `perLane`, one row
+   * per lane with work: its cursor behind its lane's last sequence number, or no cursor yet and a
+   * newest event after the subscriber's start (the first lane run makes the cursor); else one row,
+   * the events after its cursors and the oldest of them (absent when none is pending).
+   */
+  private async pendingFromLanes(
+    subscriber: string,
+    perLane: boolean,
+  ): Promise<{ connection_id?: string; pending: Integer; oldest: Integer | null; first_position: Integer | null }[]> {
+    if (perLane) {
+      const lanes = await selectRows<{ connection_id: string; pending: Integer }>(
+        this.database,
+        sql`
+        SELECT s.connection_id AS connection_id, s.last_seq - COALESCE(c.delivered_seq, 0) AS pending FROM event_sequences s
+          LEFT JOIN event_cursors c ON c.subscriber = ${subscriber} AND c.connection_id = s.connection_id
+          WHERE c.delivered_seq < s.last_seq
+            OR (c.delivered_seq IS NULL AND EXISTS (SELECT 1 FROM event_outbox o WHERE o.connection_id = s.connection_id
+              AND o.seq = s.last_seq AND o.position > (SELECT start_position FROM event_subscribers WHERE name = ${subscriber})))`,
+      )
+      return lanes.map((lane) => ({ ...lane, oldest: null, first_position: null }))
+    }
+    const [row] = await selectRows<{ pending: Integer | null; oldest: Integer | null }>(
+      this.database,
+      sql`
+      SELECT SUM(s.last_seq - c.delivered_seq) AS pending, MIN(o.created_at) AS oldest
+        FROM event_cursors c
+        JOIN event_sequences s ON s.connection_id = c.connection_id
+        LEFT JOIN event_outbox o ON o.connection_id = c.connection_id AND o.seq = c.delivered_seq + 1
+        WHERE c.subscriber = ${subscriber} AND s.last_seq > c.delivered_seq`,
+    )
+    return row && Number(row.pending ?? 0) > 0 ? [{ pending: row.pending ?? 0, oldest: row.oldest, first_position: null }] : []
   }
 
   /**
