@@ -46,7 +46,7 @@ import { RetentionPruner } from './retention/pruner.ts'
 import { TerminalRecords } from './retention/records.ts'
 import { ShortUrls } from './short-urls/ShortUrls.ts'
 import { redactReceivedMessage } from './messaging/redaction.ts'
-import { TunnelClient } from './tunnel/TunnelClient.ts'
+import { TUNNEL_SUBSCRIBER, TunnelClient } from './tunnel/TunnelClient.ts'
 import { McpStdioSupervisor } from './mcp/index.ts'
 import { openWallet } from './wallet/index.ts'
 
@@ -208,6 +208,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       })
     : undefined
   if (tunnel) await leased.addSubscriber(tunnel)
+  const unconfigured = await unconfiguredSubscribers(config, outbox, logger)
   const subscriptions = new SubscriptionService({
     store: await SubscriptionStore.open(database),
     engine: leased,
@@ -308,7 +309,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
       outbox,
       tunnel,
       maxLagSeconds: config.readyMaxOutboxLagSeconds,
-      ignoredSubscribers: [callbacks.name],
+      ignoredSubscribers: [callbacks.name, ...unconfigured],
     }),
   )
   const adminServer = await listen(adminApp.fetch, config.adminPort, config.adminHost, logger.child({ component: 'admin' }))
@@ -369,4 +370,23 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     await guard.close()
     await agent.shutdown()
   }
+}
+
+/**
+ * The built-in subscribers this configuration no longer has (the webhook of `EVENTS_BASE_URL`, the
+ * tunnel of `CONTROLLER_TUNNEL_URL`, once either is removed), warning about each that still has
+ * events pending. Their events and cursors are kept for when they are configured again; they do
+ * not count for `/readyz`, whose lag would otherwise only grow (`parley_outbox_lag_seconds` still
+ * shows them).
+ */
+async function unconfiguredSubscribers(config: AgentNodeConfig, outbox: OutboxStore, logger: Logger): Promise<string[]> {
+  const unconfigured = [...(config.eventsBaseUrl ? [] : [DEFAULT_WEBHOOK_SUBSCRIBER]), ...(config.tunnel ? [] : [TUNNEL_SUBSCRIBER])]
+  for (const lag of await outbox.lag()) {
+    if (unconfigured.includes(lag.subscriber))
+      logger.warn(
+        { subscriber: lag.subscriber, pending: lag.pending },
+        'a subscriber this configuration no longer has: its events are kept for when it is configured again, and do not count for /readyz',
+      )
+  }
+  return unconfigured
 }

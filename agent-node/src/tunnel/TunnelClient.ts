@@ -88,8 +88,11 @@ const EVENTS_IN_FLIGHT_PER_CONNECTION = 8
 /** The tunnel retries forever: what the edge has not stored is never given up. */
 const TUNNEL_RETRY: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 50, maxDelayMs: 2_000 }
 
+/** The tunnel's subscriber name in the outbox (its cursors, dead letters, metrics). */
+export const TUNNEL_SUBSCRIBER = 'tunnel'
+
 export class TunnelClient implements Subscriber {
-  readonly name = 'tunnel'
+  readonly name = TUNNEL_SUBSCRIBER
   readonly retry = TUNNEL_RETRY
   readonly maxInFlight = EVENTS_IN_FLIGHT_PER_CONNECTION
   private readonly socket: DialOutSocket<DownstreamFrame>

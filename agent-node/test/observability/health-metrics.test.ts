@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
-import { DEFAULT_WEBHOOK_SUBSCRIBER } from '../../src/app.ts'
+import { rmSync } from 'node:fs'
+import { type AgentNode, DEFAULT_WEBHOOK_SUBSCRIBER, startAgentNode } from '../../src/app.ts'
 import { connectWallet, startTestAgentNode, useTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { scrape, scrapeUntil, sampleValue } from '../support/prometheus.ts'
 import { dialects } from '../support/temp-databases.ts'
@@ -166,5 +167,38 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
       answer = await readiness()
     }
     expect(answer.status).toBe(200)
+  })
+})
+
+describe('a webhook the configuration no longer has', () => {
+  it('keeps its events and shows its lag in /metrics, but does not make the agent unready', async () => {
+    // never answers: the event stays pending
+    const silent = await startEventReceiver({ status: () => new Promise<number>(() => {}) })
+    const agent = await startTestAgentNode(
+      { EVENTS_BASE_URL: silent.url, READY_MAX_OUTBOX_LAG_SECONDS: '0.2', EVENTS_TIMEOUT_MS: '60000' },
+      { label: 'unconfigured' },
+    )
+    let restarted: AgentNode | undefined
+    try {
+      agent.node.events.publish({
+        type: 'connection-state-updated',
+        connectionId: '77777777-7777-4777-8777-777777777777',
+        invitationId: '56565656-5656-4656-8656-565656565656',
+        state: 'completed',
+      })
+      await expect.poll(async () => (await agent.node.outbox.lag()).map((lag) => lag.subscriber)).toEqual([DEFAULT_WEBHOOK_SUBSCRIBER])
+      await agent.node.stop()
+      restarted = await startAgentNode({ ...agent.config, eventsBaseUrl: undefined }, createLogger('silent'))
+      await new Promise((resolve) => setTimeout(resolve, 400)) // older than the limit by now
+      const ready = await fetch(`http://127.0.0.1:${restarted.adminPort}/readyz`)
+      expect(ready.status).toBe(200)
+      const samples = await scrape(`http://127.0.0.1:${restarted.adminPort}/metrics`)
+      expect(sampleValue(samples, 'parley_outbox_pending_events', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
+      expect(sampleValue(samples, 'parley_outbox_lag_seconds', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBeGreaterThan(0.2)
+    } finally {
+      await restarted?.stop()
+      rmSync(agent.config.dataDir, { recursive: true, force: true })
+      await silent.close()
+    }
   })
 })
