@@ -374,18 +374,17 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
 
 /**
  * The built-in subscribers this configuration no longer has (the webhook of `EVENTS_BASE_URL`, the
- * tunnel of `CONTROLLER_TUNNEL_URL`, once either is removed), warning about each that still has
- * events pending. Their events and cursors are kept for when they are configured again; they do
- * not count for `/readyz`, whose lag would otherwise only grow (`parley_outbox_lag_seconds` still
- * shows them).
+ * tunnel of `CONTROLLER_TUNNEL_URL`, once either is removed), warning about each the outbox still
+ * keeps. Their events and cursors are kept for when they are configured again; they do not count
+ * for `/readyz`, whose lag would otherwise only grow (`parley_outbox_lag_seconds` still shows them).
  */
 async function unconfiguredSubscribers(config: AgentNodeConfig, outbox: OutboxStore, logger: Logger): Promise<string[]> {
   const unconfigured = [...(config.eventsBaseUrl ? [] : [DEFAULT_WEBHOOK_SUBSCRIBER]), ...(config.tunnel ? [] : [TUNNEL_SUBSCRIBER])]
-  for (const lag of await outbox.lag()) {
-    if (unconfigured.includes(lag.subscriber))
+  for (const subscriber of await outbox.subscribers()) {
+    if (unconfigured.includes(subscriber))
       logger.warn(
-        { subscriber: lag.subscriber, pending: lag.pending },
-        'a subscriber this configuration no longer has: its events are kept for when it is configured again, and do not count for /readyz',
+        { subscriber },
+        'a subscriber this configuration no longer has: its events are kept for when it is configured again (parley_outbox_lag_seconds shows how far behind), and do not count for /readyz',
       )
   }
   return unconfigured

@@ -348,6 +348,12 @@ export class OutboxStore {
     ])
   }
 
+  /** The names of every subscriber the outbox keeps cursors for (`event_subscribers`), running or not. */
+  async subscribers(): Promise<string[]> {
+    const rows = await selectRows<{ name: string }>(this.database, sql`SELECT name FROM event_subscribers ORDER BY name`)
+    return rows.map((row) => row.name)
+  }
+
   /**
    * Connections where `subscriber` has work: events not yet delivered to it (after its cursor, or
    * after the events that predate it where its lane has no cursor yet), or dead letters being
@@ -676,42 +682,49 @@ export class OutboxStore {
     )
     // One read per subscriber, its floor a constant: PostgreSQL then reads the outbox by
     // position; with the floor taken from the joined row it read the whole table (104 ms at
-    // 90,000 events with nothing pending). At most `LAG_SCAN_EVENTS` events are read: a
-    // subscriber further behind is counted from its lanes instead (`pendingFromLanes`), so a long
-    // outage costs what a scan of its lanes costs, not its whole backlog at every call.
+    // 90,000 events with nothing pending). Of pending events at most `LAG_SCAN_EVENTS` are read:
+    // a subscriber further behind is counted from its lanes instead (`pendingFromLanes`), so a
+    // long outage costs what a scan of its lanes costs, not its whole backlog at every call.
     type Pending = { connection_id?: string; pending: Integer; oldest: Integer | null; first_position: Integer | null }
     const rows: (Pending & { subscriber: string })[] = []
     const raised: { name: string; next: number }[] = []
     for (const { name, floor } of floors) {
-      const [scanned] = await selectRows<{ events: Integer; last_position: Integer | null }>(
-        this.database,
-        sql`SELECT COUNT(*) AS events, MAX(position) AS last_position FROM (SELECT position FROM event_outbox
-          WHERE position > ${Number(floor)} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS above`,
-      )
-      const complete = Number(scanned?.events ?? 0) < LAG_SCAN_EVENTS
-      const read = await selectRows<Pending>(
-        this.database,
-        sql`
-        SELECT ${perLane ? sql`o.connection_id AS connection_id, ` : sql``}COUNT(*) AS pending, MIN(o.created_at) AS oldest,
-            MIN(o.position) AS first_position
-          FROM (SELECT position, connection_id, seq, created_at FROM event_outbox
-            WHERE position > ${Number(floor)} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS o
-          LEFT JOIN event_cursors c ON c.subscriber = ${name} AND c.connection_id = o.connection_id
-          WHERE (c.delivered_seq IS NULL OR o.seq > c.delivered_seq)
-          ${perLane ? sql`GROUP BY o.connection_id` : sql``}`,
-      )
-      const found = read.filter((row) => Number(row.pending) > 0)
-      // The floor rises from what was read: to below the first pending event, else past every
-      // event read (all of them, the head, when the read was complete).
-      const next = found.length
-        ? Math.min(...found.map((row) => Number(row.first_position))) - 1
-        : complete
-          ? headPosition
-          : Number(scanned!.last_position)
-      if (next > Number(floor)) raised.push({ name, next })
-      if (complete) rows.push(...found.map((row) => ({ subscriber: name, ...row })))
-      else rows.push(...(await this.pendingFromLanes(name, perLane)).map((row) => ({ subscriber: name, ...row })))
+      // Window after window of at most LAG_SCAN_EVENTS events: a window whose events were all
+      // delivered moves the floor past it for good, so the next one is read at once (after the
+      // upgrade, the first call reads the history once); a window with pending events ends it.
+      let from = Number(floor)
+      for (;;) {
+        const [scanned] = await selectRows<{ events: Integer; last_position: Integer | null }>(
+          this.database,
+          sql`SELECT COUNT(*) AS events, MAX(position) AS last_position FROM (SELECT position FROM event_outbox
+            WHERE position > ${from} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS above`,
+        )
+        const complete = Number(scanned?.events ?? 0) < LAG_SCAN_EVENTS
+        const read = await selectRows<Pending>(
+          this.database,
+          sql`
+          SELECT ${perLane ? sql`o.connection_id AS connection_id, ` : sql``}COUNT(*) AS pending, MIN(o.created_at) AS oldest,
+              MIN(o.position) AS first_position
+            FROM (SELECT position, connection_id, seq, created_at FROM event_outbox
+              WHERE position > ${from} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS o
+            LEFT JOIN event_cursors c ON c.subscriber = ${name} AND c.connection_id = o.connection_id
+            WHERE (c.delivered_seq IS NULL OR o.seq > c.delivered_seq)
+            ${perLane ? sql`GROUP BY o.connection_id` : sql``}`,
+        )
+        const found = read.filter((row) => Number(row.pending) > 0)
+        if (found.length === 0 && !complete) {
+          from = Number(scanned!.last_position)
+          continue
+        }
+        // The floor rises to below the first pending event, else (all read, none pending) to the head.
+        const next = found.length ? Math.min(...found.map((row) => Number(row.first_position))) - 1 : Math.max(headPosition, from)
+        if (next > Number(floor)) raised.push({ name, next })
+        if (complete) rows.push(...found.map((row) => ({ subscriber: name, ...row })))
+        else rows.push(...(await this.pendingFromLanes(name, perLane)).map((row) => ({ subscriber: name, ...row })))
+        break
+      }
     }
+
     if (raised.length > 0)
       await runAtomically(
         this.database,
