@@ -38,9 +38,7 @@ describe('agent-node production bundle', () => {
     // the agent's own connection checkpoints only past thousands of pages: without the thread,
     // the file would keep its first page until the agent stops
     const file = join(dataDir, 'agent.sqlite')
-    const deadline = Date.now() + 10_000
-    while (statSync(file).size <= 4_096 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(statSync(file).size).toBeGreaterThan(4_096)
+    await expect.poll(() => statSync(file).size, { timeout: 10_000, interval: 100 }).toBeGreaterThan(4_096)
     expect(agent.output()).not.toContain('WAL checkpoint')
   })
 

@@ -9,19 +9,13 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { execute, runAtomically, selectRows } from '../../src/database/dialect.ts'
 import { openDatabase, type Database } from '../../src/database/index.ts'
 import { BackgroundCheckpoints, FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/database/wal-checkpoints.ts'
 
-/** Polls `condition` every 50 ms until it holds, failing after `timeoutMs`. */
-async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+/** Waits until `condition` holds (polled every 50 ms), failing after 10 s. */
+const eventually = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 50 })
 
 describe('WAL checkpoints in a worker thread', () => {
   const dirs: string[] = []
