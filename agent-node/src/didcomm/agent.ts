@@ -30,6 +30,7 @@ import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import type { DatabaseQueueTransportRepository } from './transport/DatabaseQueueTransportRepository.ts'
 import { DEFAULT_ENVELOPE_LIMITS } from './transport/envelope.ts'
+import { KeyLookupsModule } from './key-lookups.ts'
 import { OrderedPickupModule } from './transport/OrderedMessageSender.ts'
 import { guardedWebSocketClass } from './transport/OutboundWebSocket.ts'
 import { DrizzleStorageModule, type DrizzleStorageService } from '../wallet/storage/index.ts'
@@ -107,7 +108,8 @@ function modules(options: DidcommAgentOptions) {
       mediator: false,
       mediationRecipient: false,
     }),
-    // after `didcomm`: replaces its sender before the agent's APIs take it
+    // after `didcomm`: these replace its services before the agent's APIs take them
+    keyLookups: new KeyLookupsModule(),
     ...(options.pickupQueue ? { pickupOrder: new OrderedPickupModule(options.pickupQueue, options.syncToDisk) } : {}),
     questionAnswer: new QuestionAnswerModule(),
     actionMenu: new ActionMenuModule(),
