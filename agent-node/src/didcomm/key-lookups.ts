@@ -8,8 +8,9 @@
  * path (bench/README.md, "chat-round-trip").
  *
  * What is kept is only what cannot change. A peer DID names its keys for good (DIF Peer DID
- * Method Specification: the document of a did:peer:2 or a long-form did:peer:4 is encoded in the
- * DID itself), so the key → DID step is kept for peer DIDs only; the DIDs of a public DID (did:web,
+ * Method Specification: the DID is the key itself (method 0), encodes the document (methods 2 and
+ * long-form 4) or is a hash of it (method 1 and short-form 4)), so the key → DID step is kept for
+ * peer DIDs only; the DIDs of a public DID (did:web,
  * did:webvh) may rotate their keys, and go through Credo every time. The connection itself is
  * never kept: each message reads its record by id (a primary-key read, on every instance of a
  * cluster the current one) and checks that it still links the two DIDs as Credo's query does
@@ -41,7 +42,7 @@ import { LRUCache } from 'lru-cache'
 /** Entries each cache keeps at most: one per key of ours, one per pair of keys in use. */
 const CACHED_LOOKUPS = 10_000
 
-/** The cache key of `key` in `agentContext` (an agent with tenants has several contexts). */
+/** The cache key of `keys` in `agentContext` (an agent with tenants has several contexts). */
 const scoped = (agentContext: AgentContext, ...keys: Kms.PublicJwk[]) =>
   [agentContext.contextCorrelationId, ...keys.map((key) => key.fingerprint)].join(' ')
 
@@ -120,9 +121,11 @@ export class KeyedConnectionService extends DidCommConnectionService {
       this.didsByKeys.delete(cacheKey)
     }
     const theirDid = (await this.dids.findReceivedDidByRecipientKey(agentContext, senderKey))?.did
-    const ourDid = theirDid && (await this.dids.findCreatedDidByRecipientKey(agentContext, recipientKey))?.did
-    const connection = ourDid ? await this.findByDids(agentContext, { ourDid, theirDid }) : null
-    if (!connection?.isReady || !theirDid || !ourDid) return null
+    if (!theirDid) return null
+    const ourDid = (await this.dids.findCreatedDidByRecipientKey(agentContext, recipientKey))?.did
+    if (!ourDid) return null
+    const connection = await this.findByDids(agentContext, { ourDid, theirDid })
+    if (!connection?.isReady) return null
     if (isValidPeerDid(ourDid) && isValidPeerDid(theirDid)) this.didsByKeys.set(cacheKey, { connectionId: connection.id, ourDid, theirDid })
     return connection
   }

@@ -21,12 +21,15 @@ describe('lookups by key', () => {
 
   afterEach(() => vi.restoreAllMocks())
 
-  /** Sends a text from the wallet and waits until agent-node reports it. @returns the keys it came with. */
-  async function textFromWallet(content: string): Promise<Keys> {
+  /**
+   * Sends a text from the wallet on `on` (both sides' ids of a connection; default the session's)
+   * and waits until agent-node reports it on that connection. @returns the keys it came with.
+   */
+  async function textFromWallet(content: string, on: { connectionId: string; walletConnectionId: string } = session()): Promise<Keys> {
     const findByKeys = vi.spyOn(connections(), 'findByKeys')
-    const id = await session().wallet.sendText(session().walletConnectionId, content)
+    const id = await session().wallet.sendText(on.walletConnectionId, content)
     const received = await session().received(id)
-    expect(received).toMatchObject({ connectionId: session().connectionId, content })
+    expect(received).toMatchObject({ connectionId: on.connectionId, content })
     const call = findByKeys.mock.calls.find(([, keys]) => keys.senderKey && keys.recipientKey)
     findByKeys.mockRestore()
     if (!call) throw new Error('the message was not looked up by its keys')
@@ -85,11 +88,9 @@ describe('lookups by key', () => {
   })
 
   it('does not find a deleted connection from memory', async () => {
-    const { connectionId, walletConnectionId } = await session().connect()
-    const findByKeys = vi.spyOn(connections(), 'findByKeys')
-    const id = await session().wallet.sendText(walletConnectionId, 'to be deleted')
-    await session().received(id)
-    const keys = findByKeys.mock.calls.at(-1)?.[1] as Keys
+    const connection = await session().connect()
+    const { connectionId } = connection
+    const keys = await textFromWallet('to be deleted', connection)
     expect((await connections().findByKeys(context(), keys))?.id).toBe(connectionId)
     const deleted = await fetch(`http://127.0.0.1:${session().node.adminPort}/v1/connections/${connectionId}`, { method: 'DELETE' })
     expect(deleted.status).toBeLessThan(300)
