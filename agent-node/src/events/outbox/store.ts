@@ -105,6 +105,12 @@ export interface DeadLetterQuery {
 /** BIGINT and INTEGER columns as the drivers return them (PostgreSQL: BIGINT as a string). */
 type Integer = number | string
 
+/**
+ * Pending events of a subscriber as the lag reads count them: in one lane (`connection_id`) or in
+ * all, the oldest one's time and position (null when counted from the lanes, which know neither).
+ */
+type PendingRow = { connection_id?: string; pending: Integer; oldest: Integer | null; first_position: Integer | null }
+
 interface OutboxRow extends Record<string, unknown> {
   position: Integer
   id: string
@@ -503,7 +509,6 @@ export class OutboxStore {
     return row && toDeadLetter(row)
   }
 
-  /** The position of the newest event appended (even if since pruned), 0 before the first. */
   /**
    * Resolves once the events stored so far (and every other commit) are durable: what a
    * delivery waits for before an event leaves the process (`Database.syncToDisk`).
@@ -512,6 +517,7 @@ export class OutboxStore {
     return this.database.syncToDisk()
   }
 
+  /** The position of the newest event appended (even if since pruned), 0 before the first. */
   async newestPosition(): Promise<number> {
     const [row] = await selectRows<{ position: Integer | null }>(
       this.database,
@@ -685,8 +691,7 @@ export class OutboxStore {
     // 90,000 events with nothing pending). Of pending events at most `LAG_SCAN_EVENTS` are read:
     // a subscriber further behind is counted from its lanes instead (`pendingFromLanes`), so a
     // long outage costs what a scan of its lanes costs, not its whole backlog at every call.
-    type Pending = { connection_id?: string; pending: Integer; oldest: Integer | null; first_position: Integer | null }
-    const rows: (Pending & { subscriber: string })[] = []
+    const rows: (PendingRow & { subscriber: string })[] = []
     const raised: { name: string; next: number }[] = []
     for (const { name, floor } of floors) {
       // Window after window of at most LAG_SCAN_EVENTS events: a window whose events were all
@@ -700,7 +705,7 @@ export class OutboxStore {
             WHERE position > ${from} ORDER BY position LIMIT ${LAG_SCAN_EVENTS}) AS above`,
         )
         const complete = Number(scanned?.events ?? 0) < LAG_SCAN_EVENTS
-        const read = await selectRows<Pending>(
+        const read = await selectRows<PendingRow>(
           this.database,
           sql`
           SELECT ${perLane ? sql`o.connection_id AS connection_id, ` : sql``}COUNT(*) AS pending, MIN(o.created_at) AS oldest,
@@ -747,10 +752,7 @@ export class OutboxStore {
    * newest event after the subscriber's start (the first lane run makes the cursor); else one row,
    * the events after its cursors and the oldest of them (absent when none is pending).
    */
-  private async pendingFromLanes(
-    subscriber: string,
-    perLane: boolean,
-  ): Promise<{ connection_id?: string; pending: Integer; oldest: Integer | null; first_position: Integer | null }[]> {
+  private async pendingFromLanes(subscriber: string, perLane: boolean): Promise<PendingRow[]> {
     if (perLane) {
       const lanes = await selectRows<{ connection_id: string; pending: Integer }>(
         this.database,
