@@ -189,12 +189,13 @@ describe('a webhook the configuration no longer has', () => {
       await expect.poll(async () => (await agent.node.outbox.lag()).map((lag) => lag.subscriber)).toEqual([DEFAULT_WEBHOOK_SUBSCRIBER])
       await agent.node.stop()
       restarted = await startAgentNode({ ...agent.config, eventsBaseUrl: undefined }, createLogger('silent'))
-      await new Promise((resolve) => setTimeout(resolve, 400)) // older than the limit by now
+      const metrics = `http://127.0.0.1:${restarted.adminPort}/metrics`
+      const webhook = { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER }
+      // once its lag is past the limit
+      await expect.poll(async () => sampleValue(await scrape(metrics), 'parley_outbox_lag_seconds', webhook)).toBeGreaterThan(0.2)
       const ready = await fetch(`http://127.0.0.1:${restarted.adminPort}/readyz`)
       expect(ready.status).toBe(200)
-      const samples = await scrape(`http://127.0.0.1:${restarted.adminPort}/metrics`)
-      expect(sampleValue(samples, 'parley_outbox_pending_events', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBe(1)
-      expect(sampleValue(samples, 'parley_outbox_lag_seconds', { subscriber: DEFAULT_WEBHOOK_SUBSCRIBER })).toBeGreaterThan(0.2)
+      expect(sampleValue(await scrape(metrics), 'parley_outbox_pending_events', webhook)).toBe(1)
     } finally {
       await restarted?.stop()
       rmSync(agent.config.dataDir, { recursive: true, force: true })
