@@ -5,12 +5,14 @@
  * anchor, the same echo between two plain Credo 0.6.3 agents ("plain", `plain-credo.ts`).
  * Sequential (one message in flight, after a warm-up) and concurrent (`BENCH_WALLETS` wallets at
  * once, each waiting for its reply), all in one run; CPU time of this process per round trip
- * (workerd is another process). Each of agent-node's paths is measured in `BENCH_ROUNDS` stretches
- * alternating with stretches of the anchor (which stays up throughout), and compared with the
- * anchor's stretches beside it, so a change in the machine's load falls on both sides of a ratio. The wallets are plain Credo agents on every path
- * (`BENCH_WALLET=plain`, the default), so the ratios compare the echoing agents alone;
- * `BENCH_WALLET=peer` uses Parley's `WalletPeer` (its SQLite wallet, all its protocols) towards
- * agent-node instead, as the figures before 2026-11-25 did.
+ * (workerd is another process). Each of agent-node's paths is measured in stretches alternating
+ * with stretches of the anchor (which stays up throughout), and compared with the anchor's
+ * stretches beside it, so a change in the machine's load falls on both sides of a ratio: the
+ * sequential messages in `BENCH_SEQUENTIAL_ROUNDS` stretches (short ones, as the machine's speed
+ * changes within seconds), the concurrent phase in `BENCH_ROUNDS`. The wallets are plain Credo
+ * agents on every path (`BENCH_WALLET=plain`, the default), so the ratios compare the echoing
+ * agents alone; `BENCH_WALLET=peer` uses Parley's `WalletPeer` (its SQLite wallet, all its
+ * protocols) towards agent-node instead, as the figures before 2026-11-25 did.
  */
 import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 import pTimeout from 'p-timeout'
@@ -26,6 +28,7 @@ const WALLETS = Number(process.env.BENCH_WALLETS ?? 50)
 const PER_WALLET = Number(process.env.BENCH_PER_WALLET ?? 10)
 const WALLET_KIND = process.env.BENCH_WALLET ?? 'plain'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const SEQUENTIAL_ROUNDS = Number(process.env.BENCH_SEQUENTIAL_ROUNDS ?? 10)
 const WARMUP = 20
 
 /** When `chatRoundTrip` started (`performance.now()`), for the progress lines. */
@@ -67,19 +70,20 @@ class Meter {
 }
 
 /**
- * Measures `path` (called `name` in the progress lines) and the `anchor` in `ROUNDS` alternating
+ * Measures `path` (called `name` in the progress lines) and the `anchor` in `rounds` alternating
  * stretches (the anchor first in even rounds, the path first in odd ones); `run(round)` is one
  * stretch of either.
  */
 async function alternated(
   name: string,
+  rounds: number,
   anchor: (round: number) => Promise<number[]>,
   path: (round: number) => Promise<number[]>,
 ): Promise<PairedFigures> {
   const anchorMeter = new Meter()
   const pathMeter = new Meter()
-  for (let round = 0; round < ROUNDS; round++) {
-    progress(`${name}: round ${round + 1} of ${ROUNDS}, with the anchor's`)
+  for (let round = 0; round < rounds; round++) {
+    progress(`${name}: round ${round + 1} of ${rounds}, with the anchor's`)
     const stretches = [() => anchorMeter.measure(() => anchor(round)), () => pathMeter.measure(() => path(round))]
     if (round % 2 === 1) stretches.reverse()
     for (const stretch of stretches) await stretch()
@@ -88,7 +92,8 @@ async function alternated(
 }
 
 /** Messages in sequential round `round`: `MESSAGES` split over the rounds. */
-const messagesInRound = (round: number) => Math.floor(((round + 1) * MESSAGES) / ROUNDS) - Math.floor((round * MESSAGES) / ROUNDS)
+const messagesInRound = (round: number) =>
+  Math.floor(((round + 1) * MESSAGES) / SEQUENTIAL_ROUNDS) - Math.floor((round * MESSAGES) / SEQUENTIAL_ROUNDS)
 
 async function sequential(wallet: PlainWallet, label: string, count: number): Promise<number[]> {
   const samples: number[] = []
@@ -169,10 +174,12 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
 
     // Full path through the tunnel and the Durable Object.
     await sequential(first, 'warm-up', WARMUP)
-    const fullSequential = await alternated('full path, one in flight', anchorSequential, (round) =>
+    const fullSequential = await alternated('full path, one in flight', SEQUENTIAL_ROUNDS, anchorSequential, (round) =>
       sequential(first, `full ${round}`, messagesInRound(round)),
     )
-    const fullConcurrent = await alternated(`full path, ${WALLETS} wallets`, anchorConcurrent, (round) => concurrent(all, `full ${round}`))
+    const fullConcurrent = await alternated(`full path, ${WALLETS} wallets`, ROUNDS, anchorConcurrent, (round) =>
+      concurrent(all, `full ${round}`),
+    )
 
     // Raw Credo echo: the tunnel is closed and no longer a subscriber (its events would only be
     // retried), agent-node itself answers each basic message.
@@ -187,10 +194,12 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
       },
     )
     await sequential(first, 'warm-up raw', WARMUP)
-    const rawSequential = await alternated('raw echo, one in flight', anchorSequential, (round) =>
+    const rawSequential = await alternated('raw echo, one in flight', SEQUENTIAL_ROUNDS, anchorSequential, (round) =>
       sequential(first, `raw ${round}`, messagesInRound(round)),
     )
-    const rawConcurrent = await alternated(`raw echo, ${WALLETS} wallets`, anchorConcurrent, (round) => concurrent(all, `raw ${round}`))
+    const rawConcurrent = await alternated(`raw echo, ${WALLETS} wallets`, ROUNDS, anchorConcurrent, (round) =>
+      concurrent(all, `raw ${round}`),
+    )
     return {
       sequential: { raw: rawSequential, full: fullSequential },
       concurrent: { raw: rawConcurrent, full: fullConcurrent },
@@ -230,8 +239,8 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`
 /** Prints the figures of `chatRoundTrip`. */
 export async function runChatRoundTrip(): Promise<void> {
   console.log(
-    `chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up); ${WALLETS} wallets x ${PER_WALLET} at once, ` +
-      `${ROUNDS} times; each path in ${ROUNDS} stretches alternating with the anchor's; ` +
+    `chat round trip: ${MESSAGES} messages one in flight (after ${WARMUP} warm-up) in ${SEQUENTIAL_ROUNDS} stretches; ` +
+      `${WALLETS} wallets x ${PER_WALLET} at once, ${ROUNDS} times; each stretch alternating with one of the anchor's; ` +
       `wallets towards agent-node: ${WALLET_KIND === 'peer' ? 'WalletPeer' : 'plain Credo'}`,
   )
   const figures = await chatRoundTrip()
