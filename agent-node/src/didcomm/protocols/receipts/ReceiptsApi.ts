@@ -24,13 +24,21 @@ const MAX_QUEUED_RECEIPTS = 100
 
 type Receipt = { messageId: string; state: ReceiptState; timestamp?: Date }
 
+/**
+ * The receipts queued for one connection: sent together when `timer` fires. `since`: the event
+ * loop's utilization when the first was queued; `queuedAt`: then (ms since the epoch).
+ */
+interface QueuedReceipts {
+  receipts: Receipt[]
+  timer: NodeJS.Timeout
+  since: EventLoopUtilization
+  queuedAt: number
+}
+
 @injectable()
 export class ReceiptsApi {
-  /**
-   * Receipts queued per connection, sent together when the window closes; `since`: the event
-   * loop's utilization when the first was queued, `queuedAt`: then (ms since the epoch).
-   */
-  private readonly queued = new Map<string, { receipts: Receipt[]; timer: NodeJS.Timeout; since: EventLoopUtilization; queuedAt: number }>()
+  /** Receipts queued per connection, sent together when the window closes. */
+  private readonly queued = new Map<string, QueuedReceipts>()
   private readonly sending = new Set<Promise<unknown>>()
 
   constructor(@inject(AgentContext) private readonly agentContext: AgentContext) {}
