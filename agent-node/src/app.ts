@@ -375,17 +375,21 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
 /**
  * The built-in subscribers this configuration no longer has (the webhook of `EVENTS_BASE_URL`, the
  * tunnel of `CONTROLLER_TUNNEL_URL`, once either is removed), warning about each the outbox still
- * keeps. Their events and cursors are kept for when they are configured again; they do not count
- * for `/readyz`, whose lag would otherwise only grow (`parley_outbox_lag_seconds` still shows them).
+ * keeps and marking it absent (`OutboxStore.markAbsent`). Their events and cursors are kept for
+ * when they are configured again, for EVENTS_RETENTION_DAYS after they were first found missing:
+ * after that the pruner no longer keeps an event for them, so an unset variable does not grow the
+ * outbox forever. They do not count for `/readyz`, whose lag would otherwise only grow
+ * (`parley_outbox_lag_seconds` still shows them).
  */
 async function unconfiguredSubscribers(config: AgentNodeConfig, outbox: OutboxStore, logger: Logger): Promise<string[]> {
   const unconfigured = [...(config.eventsBaseUrl ? [] : [DEFAULT_WEBHOOK_SUBSCRIBER]), ...(config.tunnel ? [] : [TUNNEL_SUBSCRIBER])]
-  for (const subscriber of await outbox.subscribers()) {
-    if (unconfigured.includes(subscriber))
-      logger.warn(
-        { subscriber },
-        'a subscriber this configuration no longer has: its events are kept for when it is configured again (parley_outbox_lag_seconds shows how far behind), and do not count for /readyz',
-      )
+  const absent = (await outbox.subscribers()).filter((subscriber) => unconfigured.includes(subscriber))
+  for (const subscriber of absent) {
+    logger.warn(
+      { subscriber },
+      'a subscriber this configuration no longer has: its events are kept for when it is configured again, for EVENTS_RETENTION_DAYS after it was first found missing (parley_outbox_lag_seconds shows how far behind), and do not count for /readyz',
+    )
   }
+  await outbox.markAbsent(absent)
   return unconfigured
 }

@@ -55,7 +55,7 @@ const OLD_ROWS = [
 /** Columns steps after 1 added to the previous release's tables, with the value old rows get. */
 const COLUMNS_ADDED_SINCE: Record<string, Record<string, null>> = {
   event_outbox: { dedupe_key: null },
-  event_subscribers: { lag_floor: null },
+  event_subscribers: { lag_floor: null, absent_since: null },
   didcomm_inbox: { instance_id: null },
   didcomm_pickup_queue: { instance_id: null },
 }
@@ -219,6 +219,7 @@ describe.each(dialects)('agent-node starting on a database of the previous relea
         sql`DROP INDEX didcomm_pickup_queue_pending`,
         sql`ALTER TABLE event_outbox DROP COLUMN dedupe_key`,
         sql`ALTER TABLE event_subscribers DROP COLUMN lag_floor`,
+        sql`ALTER TABLE event_subscribers DROP COLUMN absent_since`,
         sql`ALTER TABLE didcomm_inbox DROP COLUMN instance_id`,
         sql`ALTER TABLE didcomm_pickup_queue DROP COLUMN instance_id`,
         sql`DROP TABLE cluster_leases`,

@@ -2,7 +2,9 @@
  * Health and metrics on the admin port of an in-process agent-node, after real traffic: a Credo
  * wallet over WebSocket sends and receives texts, webhooks are retried once, a subscription
  * rejects events (dead letters), a forged envelope is POSTed. `/metrics` counts all of it; `/healthz` and `/readyz` answer;
- * `/readyz` turns 503 while a subscriber is further behind than READY_MAX_OUTBOX_LAG_SECONDS.
+ * `/readyz` turns 503 while a subscriber is further behind than READY_MAX_OUTBOX_LAG_SECONDS. A
+ * webhook the configuration no longer has does not make the agent unready, and its events are
+ * kept for it only for EVENTS_RETENTION_DAYS after the start that found it missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/logging/index.ts'
@@ -10,6 +12,7 @@ import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { rmSync } from 'node:fs'
 import { type AgentNode, DEFAULT_WEBHOOK_SUBSCRIBER, startAgentNode } from '../../src/app.ts'
+import { RetentionPruner } from '../../src/retention/pruner.ts'
 import { connectWallet, startTestAgentNode, useTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { scrape, scrapeUntil, sampleValue } from '../support/prometheus.ts'
 import { dialects } from '../support/temp-databases.ts'
@@ -171,7 +174,12 @@ describe('metrics of webhook retries, and /readyz while a subscriber lags', () =
 })
 
 describe('a webhook the configuration no longer has', () => {
-  it('keeps its events and shows its lag in /metrics, but does not make the agent unready', async () => {
+  const DAY = 24 * 60 * 60 * 1000
+  /** A pruner of `node`'s outbox with EVENTS_RETENTION_DAYS 7. */
+  const retention = (node: AgentNode) =>
+    new RetentionPruner(node.outbox, { eventsDays: 7, deadLettersDays: 30, recordsDays: 0 }, createLogger('silent'))
+
+  it('keeps its events for EVENTS_RETENTION_DAYS and shows its lag in /metrics, but does not make the agent unready', async () => {
     // never answers: the event stays pending
     const silent = await startEventReceiver({ status: () => new Promise<number>(() => {}) })
     const agent = await startTestAgentNode(
@@ -187,6 +195,9 @@ describe('a webhook the configuration no longer has', () => {
         state: 'completed',
       })
       await expect.poll(async () => (await agent.node.outbox.lag()).map((lag) => lag.subscriber)).toEqual([DEFAULT_WEBHOOK_SUBSCRIBER])
+      // configured, the webhook holds its event however old
+      const pruneAt = Date.now() + 8 * DAY
+      expect(await retention(agent.node).run(pruneAt)).toEqual({ events: 0, deadLetters: 0 })
       await agent.node.stop()
       restarted = await startAgentNode({ ...agent.config, eventsBaseUrl: undefined }, createLogger('silent'))
       const metrics = `http://127.0.0.1:${restarted.adminPort}/metrics`
@@ -196,6 +207,8 @@ describe('a webhook the configuration no longer has', () => {
       const ready = await fetch(`http://127.0.0.1:${restarted.adminPort}/readyz`)
       expect(ready.status).toBe(200)
       expect(sampleValue(await scrape(metrics), 'parley_outbox_pending_events', webhook)).toBe(1)
+      // absent since this start, for longer than 7 days at `pruneAt`: its event is no longer kept
+      expect(await retention(restarted).run(pruneAt)).toEqual({ events: 1, deadLetters: 0 })
     } finally {
       await restarted?.stop()
       rmSync(agent.config.dataDir, { recursive: true, force: true })

@@ -2,7 +2,8 @@
  * Retention (`retention/pruner.ts`, docs/operations.md "Retention") on both dialects: delivered
  * events older than EVENTS_RETENTION_DAYS go, in batches; events a subscriber has not passed and
  * events of waiting dead letters stay; replayed dead letters go with the events, never-replayed
- * ones after DEAD_LETTERS_RETENTION_DAYS; 0 keeps forever. On a running agent-node, `/v1/events`
+ * ones after DEAD_LETTERS_RETENTION_DAYS; a subscriber absent from the configuration holds its
+ * events for EVENTS_RETENTION_DAYS after it was found missing; 0 keeps forever. On a running agent-node, `/v1/events`
  * answers 410 for a cursor below what was pruned, and start-up recovery does not bring pruned
  * events back (a real wallet connection and message, then a restart); a finished exchange pruned
  * after RECORDS_RETENTION_DAYS answers 404 (`records.test.ts` has the rules per kind).
@@ -87,6 +88,28 @@ describe.each(dialects)('retention pruner on %s', (dialect) => {
     const [e4] = await append(outbox, C2, 1)
     expect(e4!.position).toBe(e3!.position + 1)
     expect(await outbox.addSubscriber('c')).toBe(e4!.position)
+  })
+
+  it('keeps events for a subscriber absent from the configuration for EVENTS_RETENTION_DAYS after it was first found missing', async () => {
+    const outbox = await OutboxStore.open(await databases.open())
+    const pruner = new RetentionPruner(outbox, { eventsDays: 7, deadLettersDays: 30, recordsDays: 0 }, logger)
+    await outbox.addSubscriber('webhook')
+    const [e1] = await append(outbox, C1, 1) // the webhook never had it
+    const now = Date.now()
+    await outbox.markAbsent(['webhook'], now + 3 * DAY)
+    await outbox.markAbsent(['webhook'], now + 6 * DAY) // found missing again at a later start: the first time counts
+
+    // e1 is past retention at +8 days, but the webhook has been absent for only 5
+    expect(await pruner.run(now + 8 * DAY)).toEqual({ events: 0, deadLetters: 0 })
+    expect(await kept(outbox)).toEqual([e1!.position])
+    // absent for 8 days (more than 7): it no longer holds e1
+    expect(await pruner.run(now + 11 * DAY)).toEqual({ events: 1, deadLetters: 0 })
+
+    // configured again: present, and holding what it has not had, however old
+    await outbox.addSubscriber('webhook')
+    const [e2] = await append(outbox, C1, 1)
+    expect(await pruner.run(now + 100 * DAY)).toEqual({ events: 0, deadLetters: 0 })
+    expect(await kept(outbox)).toEqual([e2!.position])
   })
 
   it('deletes a dead letter never replayed after DEAD_LETTERS_RETENTION_DAYS, and then its event', async () => {

@@ -164,6 +164,14 @@ const OUTBOX_UNKEYED_RECEIVED_SQL: readonly string[] = [
 ]
 
 /**
+ * Step 8, absent subscribers (`store.ts`, `markAbsent` and `pruneDelivered`): since when a
+ * subscriber that has events and a cursor here is no longer configured (a built-in one whose
+ * variable was unset); NULL while it is configured. Once absent for longer than
+ * EVENTS_RETENTION_DAYS it no longer holds events back from the pruner.
+ */
+const OUTBOX_ABSENT_SQL: readonly string[] = ['ALTER TABLE event_subscribers ADD COLUMN absent_since BIGINT']
+
+/**
  * The versioned schema of the event outbox (`applySchema`, `agent-node/src/database/README.md`,
  * "Migrations"): step 1 is the first list above, the tables as first released. Append new steps;
  * never edit a released one.
@@ -178,5 +186,6 @@ export const OUTBOX_SCHEMA: Schema = {
     OUTBOX_READ_INDEXES_SQL,
     OUTBOX_LAG_FLOOR_SQL,
     OUTBOX_UNKEYED_RECEIVED_SQL,
+    OUTBOX_ABSENT_SQL,
   ],
 }

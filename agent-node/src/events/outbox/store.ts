@@ -328,7 +328,8 @@ export class OutboxStore {
   }
 
   /**
-   * Registers `name` (once): it will receive events appended from now on.
+   * Registers `name` (once): it will receive events appended from now on. A subscriber marked
+   * absent (`markAbsent`) is present again.
    * @returns its start position (events at or below it are not for it).
    */
   async addSubscriber(name: string): Promise<number> {
@@ -336,7 +337,7 @@ export class OutboxStore {
       this.database,
       sql`INSERT INTO event_subscribers (name, start_position, created_at)
       VALUES (${name}, (SELECT last_position FROM event_positions WHERE id = 'outbox'), ${Date.now()})
-      ON CONFLICT (name) DO NOTHING`,
+      ON CONFLICT (name) DO UPDATE SET absent_since = NULL WHERE event_subscribers.absent_since IS NOT NULL`,
     )
     const [row] = await selectRows<{ start_position: Integer }>(
       this.database,
@@ -352,6 +353,17 @@ export class OutboxStore {
       sql`DELETE FROM event_dead_letters WHERE subscriber = ${name}`,
       sql`DELETE FROM event_subscribers WHERE name = ${name}`,
     ])
+  }
+
+  /**
+   * Marks the subscribers `names` absent from the configuration as of `now` (ms since the epoch),
+   * unless already marked earlier; `addSubscriber` marks one present again. An absent subscriber
+   * keeps its cursors, and holds its events back from `pruneDelivered` only until it has been
+   * absent for longer than the retention period.
+   */
+  async markAbsent(names: readonly string[], now = Date.now()): Promise<void> {
+    if (names.length === 0) return
+    await execute(this.database, sql`UPDATE event_subscribers SET absent_since = ${now} WHERE name IN ${names} AND absent_since IS NULL`)
   }
 
   /** The names of every subscriber the outbox keeps cursors for (`event_subscribers`), running or not. */
@@ -528,9 +540,10 @@ export class OutboxStore {
 
   /**
    * Deletes up to `limit` events, oldest first, appended before `before` (ms since the epoch)
-   * that no subscriber still needs: every subscriber the event is for (added before it) has its
-   * cursor at or past it, and no dead letter of it waits (`dead` or `replaying`). Moves the
-   * `event_pruned` mark in the same transaction.
+   * that no subscriber still needs: every subscriber the event is for (added before it, and not
+   * absent since before `before`, see `markAbsent`) has its cursor at or past it, and no dead
+   * letter of it waits (`dead` or `replaying`). Moves the `event_pruned` mark in the same
+   * transaction.
    * @returns how many events were deleted (fewer than `limit`: nothing more to prune now).
    */
   async pruneDelivered(before: number, limit: number): Promise<number> {
@@ -539,6 +552,7 @@ export class OutboxStore {
       sql`SELECT o.position, o.created_at FROM event_outbox o
       WHERE o.created_at < ${before}
         AND NOT EXISTS (SELECT 1 FROM event_subscribers s WHERE s.start_position < o.position
+          AND (s.absent_since IS NULL OR s.absent_since >= ${before})
           AND NOT EXISTS (SELECT 1 FROM event_cursors c
             WHERE c.subscriber = s.name AND c.connection_id = o.connection_id AND c.delivered_seq >= o.seq))
         AND NOT EXISTS (SELECT 1 FROM event_dead_letters d WHERE d.event_id = o.id AND d.status <> 'replayed')
