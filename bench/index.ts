@@ -5,6 +5,7 @@
 import { runAnoncreds } from './anoncreds.ts'
 import { runAuthentication } from './authentication.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
+import { runConnectionList } from './connection-list.ts'
 import { runConversationMemory } from './conversation-memory.ts'
 import { runDirectory } from './directory.ts'
 import { runStorage } from './storage.ts'
@@ -34,6 +35,7 @@ const ENTRIES: Record<string, () => Promise<void>> = {
   'mcp-stdio': runMcpStdio,
   mcp: runMcp,
   startup: runStartup,
+  'connection-list': runConnectionList,
 }
 
 const only = process.argv[2]

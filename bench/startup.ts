@@ -36,11 +36,7 @@ import {
   DidCommBasicMessageRecord,
   DidCommBasicMessageRepository,
   DidCommBasicMessageRole,
-  DidCommConnectionRecord,
-  DidCommConnectionRepository,
-  DidCommDidExchangeRole,
-  DidCommDidExchangeState,
-  DidCommHandshakeProtocol,
+  type DidCommConnectionRecord,
 } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
@@ -55,6 +51,7 @@ import { createLogger } from '../agent-node/src/logging/index.ts'
 import { createPostgresTestDatabase } from '@parley/agent-node/testing/temp-databases'
 import { AGENT_NODE_ARGS, type AgentNodeForm as Form, freePort, launch, ROOT } from '../scripts/local-stack.ts'
 import startTestPostgres from '../test/support/postgres-server.ts'
+import { seedConnections } from './seed.ts'
 import { inBatches, percentile } from './stats.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10_000)
@@ -119,22 +116,8 @@ async function seed(env: Record<string, string>): Promise<void> {
   const node = await startAgentNode(loadConfig(env).config, logger)
   try {
     const { agent, outbox } = node
-    const connectionRepository = agent.dependencyManager.resolve(DidCommConnectionRepository)
     const textRepository = agent.dependencyManager.resolve(DidCommBasicMessageRepository)
-    const connections = await inBatches(CONNECTIONS, SEED_PARALLEL, async (i) => {
-      const record = new DidCommConnectionRecord({
-        state: DidCommDidExchangeState.Completed,
-        role: DidCommDidExchangeRole.Responder,
-        did: `did:peer:4bench-our-${i}`,
-        theirDid: `did:peer:4bench-their-${i}`,
-        theirLabel: `bench wallet ${i}`,
-        threadId: randomUUID(),
-        outOfBandId: randomUUID(),
-        protocol: DidCommHandshakeProtocol.DidExchange,
-      })
-      await connectionRepository.save(agent.context, record)
-      return record
-    })
+    const connections = await seedConnections(agent, CONNECTIONS, SEED_PARALLEL)
     const events: NewEvent[] = connections.flatMap((record) =>
       connectionEvents(record).map((event) => ({ id: randomUUID(), connectionId: record.id, event })),
     )

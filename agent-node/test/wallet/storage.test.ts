@@ -16,10 +16,11 @@ import { DidCommConnectionRecord, DidCommDidExchangeRole, DidCommDidExchangeStat
 import { sql, type SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { execute, selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
+import { RECORDS_PER_TURN } from '../../src/wallet/storage/DrizzleStorageService.ts'
 import { selectRecords } from '../../src/wallet/storage/query.ts'
 import { openRecordStore } from '../support/record-store.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
@@ -94,6 +95,40 @@ describe.each(dialects)('on %s', (dialect) => {
       const reopened = await openRecordStore(await databases.open())
       expect(await rawValue()).toMatch(/^sealed:v1:/)
       expect((await reopened.getById(agentContext, GenericRecord, record.id)).content).toEqual(record.content)
+    })
+
+    it('turns a large result into records a turn of the event loop at a time, in order', async () => {
+      const count = 2 * RECORDS_PER_TURN + 50
+      const records = Array.from({ length: count }, (_, i) =>
+        generic(`bulk-${String(i).padStart(4, '0')}`, { kind: 'bulk' }, new Date(Date.UTC(2025, 0, 1, 0, 0, i))),
+      )
+      for (const record of records) await storage.save(agentContext, record)
+      const reads = {
+        getAll: () => storage.getAll(agentContext, GenericRecord),
+        findByQuery: () => storage.findByQuery(agentContext, GenericRecord, { kind: 'bulk' }),
+      }
+      for (const [name, read] of Object.entries(reads)) {
+        // how many records were made by each check phase of the event loop while the read runs
+        const fromJSON = vi.spyOn(JsonTransformer, 'fromJSON')
+        const madeAtTurn: number[] = []
+        let reading = true
+        const tick = () => {
+          madeAtTurn.push(fromJSON.mock.calls.length)
+          if (reading) setImmediate(tick)
+        }
+        setImmediate(tick)
+        const loaded = await read()
+        reading = false
+        madeAtTurn.push(fromJSON.mock.calls.length)
+        fromJSON.mockRestore()
+        const perTurn = madeAtTurn.slice(1).map((made, i) => made - madeAtTurn[i]!)
+        expect(madeAtTurn.at(-1), name).toBe(count)
+        expect(Math.max(...perTurn), name).toBe(RECORDS_PER_TURN)
+        expect(
+          loaded.map((record) => record.id),
+          name,
+        ).toEqual(records.map((record) => record.id))
+      }
     })
 
     it('saves and loads a DidRecord as a class instance with dates, metadata and tags', async () => {
