@@ -29,6 +29,11 @@ export interface Env {
    * e.g. `openssl rand -base64 32`). Unset: servers that ask for a secret cannot be configured.
    */
   MCP_SECRETS_KEY?: string
+  /**
+   * Days a conversation's handled events, their messages and its sent commands are kept
+   * (conversation/retention.ts; decimals allowed). Unset or `0`: forever.
+   */
+  CONVERSATION_RETENTION_DAYS?: string
   /** `debug`, `info`, `warn` or `error`; default `info`. */
   LOG_LEVEL?: string
   /** Any other var: the agent-pack env overrides and `${VAR}` placeholders read them. */

@@ -9,7 +9,9 @@
  * event is stored (the gateway then acknowledges it) and starts handling stored events, lowest
  * `seq` first, at once; the alarm it sets first, `FALLBACK_AFTER_MS` ahead, is the durable
  * fallback (an object evicted or failing mid-way handles them when the alarm fires, and the
- * runtime retries a failed alarm). A pass that leaves nothing to do deletes it.
+ * runtime retries a failed alarm). A pass that leaves nothing to do deletes it, or, with a
+ * retention (`CONVERSATION_RETENTION_DAYS`, retention.ts), moves it to when the record's oldest
+ * row falls due, so an idle conversation is pruned too.
  * One pass at a time: a pass asked for during another runs after it. What a flow returns (a
  * session patch, records, commands) is committed in one transaction with the event's `handled`
  * mark; the commands are then sent with idempotency keys `<event id>:<step>`, so a retry or a
@@ -40,6 +42,7 @@ import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
 import { conversation, events, schema, turns } from './schema.ts'
+import { nextPruneAt, pruneRecord, retentionMs } from './retention.ts'
 import { conversationStatements, type ConversationStatements } from './statements.ts'
 import { workerServices, type WorkerServices } from '../services.ts'
 
@@ -68,6 +71,8 @@ export class Conversation extends DurableObject<Env> {
   private readonly log: Logger
   /** Passes over owed work (`handleOwed`), one key: each runs after the one before. */
   private readonly passes = new KeyedQueue()
+  /** How long the record is kept, ms (`CONVERSATION_RETENTION_DAYS`); undefined: forever. */
+  private readonly retention: number | undefined
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -77,6 +82,7 @@ export class Conversation extends DurableObject<Env> {
     this.db = openDatabase(ctx, schema, migrations)
     this.statements = conversationStatements(this.db)
     this.mcp = mcpClientsFor(env, this.config.mcp.servers, this.log)
+    this.retention = retentionMs(env.CONVERSATION_RETENTION_DAYS, this.log)
     // Twice the window: an event that arrives up to a window late still sees a full one.
     this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow(2 * this.config.memory.window)
   }
@@ -159,9 +165,9 @@ export class Conversation extends DurableObject<Env> {
   }
 
   /**
-   * Sends owed commands, handles every stored event lowest `seq` first, then a due timer (the
-   * fallback alarm, if any, stays); re-arms for a later timer, and drops the fallback alarm when no
-   * timer is set.
+   * Sends owed commands, handles every stored event lowest `seq` first, prunes the record when a
+   * row fell due (retention.ts), then handles a due timer; re-arms the alarm for a later timer or
+   * the next row falling due, and drops the fallback alarm when neither is left.
    */
   private async pass(): Promise<void> {
     await this.sendEffects()
@@ -171,20 +177,37 @@ export class Conversation extends DurableObject<Env> {
       await this.handle(next.body, next.id, next.position, next.seq)
       await this.sendEffects()
     }
+    const pruneAt = this.prune(Date.now())
     const { timer } = this.session()
     if (!timer) {
       // Nothing is left to do, so the fallback alarm would only fire to find that: one more
-      // invocation (billed on Cloudflare) per chat turn. Dropped in the same synchronous stretch
-      // as the last look at the inbox: an event stored after that look arms its own alarm later.
-      await this.ctx.storage.deleteAlarm()
+      // invocation (billed on Cloudflare) per chat turn. Dropped (or moved to the next pruning)
+      // in the same synchronous stretch as the last look at the inbox: an event stored after
+      // that look arms its own alarm later.
+      if (pruneAt === undefined) await this.ctx.storage.deleteAlarm()
+      else await this.ctx.storage.setAlarm(pruneAt)
       return
     }
     if (timer.at > Date.now()) {
-      await this.ctx.storage.setAlarm(timer.at)
+      await this.ctx.storage.setAlarm(Math.min(timer.at, pruneAt ?? timer.at))
       return
     }
     await this.handle({ type: 'timer', at: timer.at }, `timer-${timer.at}`)
     await this.sendEffects()
+  }
+
+  /**
+   * With a retention: deletes the record's rows that fell due by `now` (ms) and logs what went.
+   * Returns when the next row falls due (`now` when a batch was left over), or undefined when
+   * the record is kept forever or holds nothing that will fall due.
+   */
+  private prune(now: number): number | undefined {
+    if (this.retention === undefined) return undefined
+    const due = nextPruneAt(this.db, this.retention)
+    if (due === undefined || due > now) return due
+    const pruned = pruneRecord(this.db, now - this.retention)
+    this.log.info('conversation record pruned', { connectionId: this.statements.owner.get()?.connectionId, ...pruned })
+    return pruned.more ? now : nextPruneAt(this.db, this.retention)
   }
 
   /** Runs the flow that claims `event` and commits its result (a timer has no event row). */
