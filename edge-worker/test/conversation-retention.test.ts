@@ -11,6 +11,7 @@ import { conversationFor } from '../src/bindings.ts'
 import { Conversation } from '../src/conversation/Conversation.ts'
 import { nextPruneAt, PRUNE_BATCH, pruneRecord } from '../src/conversation/retention.ts'
 import { schema } from '../src/conversation/schema.ts'
+import { newSession } from '../src/session/index.ts'
 import { storeExchange } from './support/record.ts'
 
 const DAY_MS = 86_400_000
@@ -110,6 +111,39 @@ describe('conversation record retention', () => {
       await kept.alarm()
       expect(ids(sql, 'events')).toEqual(['an-hour-old', 'newest'])
       expect(turnContents(sql)).toEqual(['u2', 'a2', 'u3', 'a3'])
+      expect(await state.storage.getAlarm()).toBe(now - 3_600_000 + DAY_MS)
+    })
+  })
+
+  it("sets the object's alarm for whichever comes first, a flow's timer or the next pruning", async () => {
+    await runInDurableObject(conversationFor(env, crypto.randomUUID()), async (_instance, state) => {
+      const { sql } = state.storage
+      const now = Date.now()
+      storeExchange(sql, { id: 'an-hour-old', seq: 1, user: 'u1', assistant: 'a1', at: now - 3_600_000 })
+      storeExchange(sql, { id: 'newest', seq: 2, user: 'u2', assistant: 'a2', at: now })
+      const conversation = new Conversation(state, { ...env, CONVERSATION_RETENTION_DAYS: '1' })
+      const timerAt = (at: number) =>
+        sql.exec(
+          'INSERT OR REPLACE INTO session (id, data) VALUES (1, ?)',
+          JSON.stringify({ ...newSession(), timer: { flow: 'no-such-flow', at } }),
+        )
+
+      timerAt(now + 60_000)
+      await conversation.alarm()
+      expect(await state.storage.getAlarm()).toBe(now + 60_000)
+
+      timerAt(now + 2 * DAY_MS)
+      await conversation.alarm()
+      expect(await state.storage.getAlarm()).toBe(now - 3_600_000 + DAY_MS)
+      expect(ids(sql, 'events')).toEqual(['an-hour-old', 'newest'])
+
+      // a due timer (of a flow that no longer claims it: handled with nothing to send) is handled
+      // first, then the alarm goes to the next pruning
+      sql.exec('INSERT INTO conversation (connection_id) VALUES (?)', crypto.randomUUID())
+      await state.storage.deleteAlarm()
+      timerAt(now - 1_000)
+      await conversation.alarm()
+      expect(sql.exec<{ data: string }>('SELECT data FROM session').one().data).not.toContain('timer')
       expect(await state.storage.getAlarm()).toBe(now - 3_600_000 + DAY_MS)
     })
   })

@@ -165,9 +165,10 @@ export class Conversation extends DurableObject<Env> {
   }
 
   /**
-   * Sends owed commands, handles every stored event lowest `seq` first, prunes the record when a
-   * row fell due (retention.ts), then handles a due timer; re-arms the alarm for a later timer or
-   * the next row falling due, and drops the fallback alarm when neither is left.
+   * Sends owed commands and handles every stored event lowest `seq` first; then a due timer, after
+   * which it starts over (events stored meanwhile, a timer the flow set). Once nothing is due,
+   * prunes the record when a row fell due (retention.ts) and sets the alarm for a later timer or
+   * the next row falling due, or drops it (the fallback alarm too) when neither is left.
    */
   private async pass(): Promise<void> {
     await this.sendEffects()
@@ -177,23 +178,19 @@ export class Conversation extends DurableObject<Env> {
       await this.handle(next.body, next.id, next.position, next.seq)
       await this.sendEffects()
     }
-    const pruneAt = this.prune(Date.now())
     const { timer } = this.session()
-    if (!timer) {
-      // Nothing is left to do, so the fallback alarm would only fire to find that: one more
-      // invocation (billed on Cloudflare) per chat turn. Dropped (or moved to the next pruning)
-      // in the same synchronous stretch as the last look at the inbox: an event stored after
-      // that look arms its own alarm later.
-      if (pruneAt === undefined) await this.ctx.storage.deleteAlarm()
-      else await this.ctx.storage.setAlarm(pruneAt)
-      return
+    if (timer && timer.at <= Date.now()) {
+      await this.handle({ type: 'timer', at: timer.at }, `timer-${timer.at}`)
+      await this.sendEffects()
+      return this.pass()
     }
-    if (timer.at > Date.now()) {
-      await this.ctx.storage.setAlarm(Math.min(timer.at, pruneAt ?? timer.at))
-      return
-    }
-    await this.handle({ type: 'timer', at: timer.at }, `timer-${timer.at}`)
-    await this.sendEffects()
+    // Nothing is left to do, so the fallback alarm would only fire to find that: one more
+    // invocation (billed on Cloudflare) per chat turn. Dropped (or moved to the timer or the next
+    // pruning) in the same synchronous stretch as the last look at the inbox: an event stored
+    // after that look arms its own alarm later.
+    const wakeAt = Math.min(timer?.at ?? Number.POSITIVE_INFINITY, this.prune(Date.now()) ?? Number.POSITIVE_INFINITY)
+    if (wakeAt === Number.POSITIVE_INFINITY) await this.ctx.storage.deleteAlarm()
+    else await this.ctx.storage.setAlarm(wakeAt)
   }
 
   /**
