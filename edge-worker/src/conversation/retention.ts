@@ -36,7 +36,7 @@ export function retentionMs(days: unknown, log: Logger): number | undefined {
   return value === 0 ? undefined : value * DAY_MS
 }
 
-/** What one `pruneRecord` deleted; `more` when a table had more than `PRUNE_BATCH` rows due. */
+/** What one `pruneRecord` deleted; `more` when a table had `PRUNE_BATCH` rows due, so more may be. */
 export interface Pruned {
   events: number
   turns: number
