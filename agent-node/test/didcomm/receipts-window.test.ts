@@ -5,7 +5,7 @@
  * from a stand-in, and `send` (the DIDComm send, covered end to end in
  * `messaging/receipts.test.ts`) is a spy.
  */
-import { performance } from 'node:perf_hooks'
+import { type EventLoopUtilization, performance } from 'node:perf_hooks'
 import type { AgentContext } from '@credo-ts/core'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
@@ -21,7 +21,15 @@ function receiptsQueue() {
   const api = new ReceiptsApi({ config: { logger: { warn: vi.fn() } } } as unknown as AgentContext)
   const send = vi.spyOn(api, 'send').mockResolvedValue(undefined as never)
   let utilization = 0
-  vi.spyOn(performance, 'eventLoopUtilization').mockImplementation(() => ({ idle: 0, active: 0, utilization }))
+  // as Node counts them, the loop's idle and active time add up to the (here fake) time elapsed
+  const sinceStart = (): EventLoopUtilization => {
+    const elapsed = Date.now()
+    return { idle: elapsed * (1 - utilization), active: elapsed * utilization, utilization }
+  }
+  vi.spyOn(performance, 'eventLoopUtilization').mockImplementation((since?: EventLoopUtilization) => {
+    const now = sinceStart()
+    return since ? { idle: now.idle - since.idle, active: now.active - since.active, utilization } : now
+  })
   const sentIds = () => send.mock.calls.map(([connectionId, receipts]) => [connectionId, receipts.map((r) => r.messageId)])
   return { api, sentIds, setUtilization: (value: number) => (utilization = value) }
 }

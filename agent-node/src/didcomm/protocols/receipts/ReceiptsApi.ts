@@ -26,13 +26,13 @@ type Receipt = { messageId: string; state: ReceiptState; timestamp?: Date }
 
 /**
  * The receipts queued for one connection: sent together when `timer` fires. `since`: the event
- * loop's utilization when the first was queued; `queuedAt`: then (ms since the epoch).
+ * loop's utilization when the first was queued (the time since then is the `idle` + `active` of
+ * the utilization since it).
  */
 interface QueuedReceipts {
   receipts: Receipt[]
   timer: NodeJS.Timeout
   since: EventLoopUtilization
-  queuedAt: number
 }
 
 @injectable()
@@ -64,12 +64,7 @@ export class ReceiptsApi {
     }
     const timer = setTimeout(() => this.windowClosing(connectionId), RECEIPT_BATCH_WINDOW_MS)
     timer.unref()
-    this.queued.set(connectionId, {
-      receipts: [stamped],
-      timer,
-      since: performance.eventLoopUtilization(),
-      queuedAt: Date.now(),
-    })
+    this.queued.set(connectionId, { receipts: [stamped], timer, since: performance.eventLoopUtilization() })
   }
 
   /** Sends every queued receipt now. Resolves when every send started so far has settled. */
@@ -82,8 +77,9 @@ export class ReceiptsApi {
   private windowClosing(connectionId: string): void {
     const entry = this.queued.get(connectionId)
     if (!entry) return
-    const left = RECEIPT_BUSY_WINDOW_MS - (Date.now() - entry.queuedAt)
-    if (left > 0 && performance.eventLoopUtilization(entry.since).utilization >= BUSY_LOOP_UTILIZATION) {
+    const { idle, active, utilization } = performance.eventLoopUtilization(entry.since)
+    const left = RECEIPT_BUSY_WINDOW_MS - (idle + active)
+    if (left > 0 && utilization >= BUSY_LOOP_UTILIZATION) {
       entry.timer = setTimeout(() => this.sendQueued(connectionId), left)
       entry.timer.unref()
       return
