@@ -59,17 +59,10 @@ const dueEffects = (cutoff: number) => sql`SELECT position FROM effects
  */
 export function pruneRecord(db: Database<typeof schema>, cutoff: number): Pruned {
   return db.transaction((tx) => {
-    const events = tx.all(dueEvents(cutoff)).length
-    const effects = tx.all(dueEffects(cutoff)).length
-    const turns =
-      events === 0
-        ? 0
-        : (tx.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM turns WHERE event_position IN (${dueEvents(cutoff)})`)?.n ?? 0)
-    if (events > 0) {
-      tx.run(sql`DELETE FROM turns WHERE event_position IN (${dueEvents(cutoff)})`)
-      tx.run(sql`DELETE FROM events WHERE position IN (${dueEvents(cutoff)})`)
-    }
-    if (effects > 0) tx.run(sql`DELETE FROM effects WHERE position IN (${dueEffects(cutoff)})`)
+    // the turns first: they reference their event
+    const turns = tx.all(sql`DELETE FROM turns WHERE event_position IN (${dueEvents(cutoff)}) RETURNING id`).length
+    const events = tx.all(sql`DELETE FROM events WHERE position IN (${dueEvents(cutoff)}) RETURNING position`).length
+    const effects = tx.all(sql`DELETE FROM effects WHERE position IN (${dueEffects(cutoff)}) RETURNING position`).length
     return { events, turns, effects, more: events === PRUNE_BATCH || effects === PRUNE_BATCH }
   })
 }
