@@ -20,7 +20,7 @@ import { loadConfig } from '../agent-node/src/config/index.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { freePort } from '../scripts/local-stack.ts'
 import { seedConnections } from './seed.ts'
-import { ms, percentile } from './stats.ts'
+import { ms, summarize } from './stats.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -82,21 +82,16 @@ export async function runConnectionList(): Promise<void> {
     const rounds: ListRound[] = []
     for (let round = 0; round < ROUNDS; round++) rounds.push(await listOnce(adminUrl))
     const probes = rounds.flatMap((round) => round.probeMs)
-    const median = (values: number[]) => percentile([...values], 50)
+    const figures = (samples: number[]) => {
+      const { p50, p99 } = summarize(samples)
+      return { p50: ms(p50), p99: ms(p99), slowest: ms(Math.max(...samples)) }
+    }
     console.table({
-      [`GET /v1/connections (${rounds[0]!.count} connections, ${(rounds[0]!.bodyBytes / 1e6).toFixed(2)} MB)`]: {
-        p50: ms(median(rounds.map((round) => round.listMs))),
-        slowest: ms(Math.max(...rounds.map((round) => round.listMs))),
-      },
-      [`GET /v1/agent meanwhile (${probes.length} answers)`]: {
-        p50: ms(percentile([...probes], 50)),
-        p99: ms(percentile([...probes], 99)),
-        slowest: ms(Math.max(...probes)),
-      },
-      'event-loop delay during a list, longest': {
-        p50: ms(median(rounds.map((round) => round.loopDelayMaxMs))),
-        slowest: ms(Math.max(...rounds.map((round) => round.loopDelayMaxMs))),
-      },
+      [`GET /v1/connections (${rounds[0]!.count} connections, ${(rounds[0]!.bodyBytes / 1e6).toFixed(2)} MB)`]: figures(
+        rounds.map((round) => round.listMs),
+      ),
+      [`GET /v1/agent meanwhile (${probes.length} answers)`]: figures(probes),
+      'event-loop delay during a list, longest': figures(rounds.map((round) => round.loopDelayMaxMs)),
     })
   } finally {
     await node.stop()
