@@ -43,9 +43,11 @@ export type EventFrame = z.infer<typeof EventFrame>
  */
 export const MAX_EVENT_BYTES = 1_000_000
 
+const utf8 = new TextEncoder()
+
 /** UTF-8 bytes of `event` as JSON, to compare with `MAX_EVENT_BYTES`. */
 export function eventBytes(event: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(event)).byteLength
+  return utf8.encode(JSON.stringify(event)).byteLength
 }
 
 export const AckFrame = z.object({ kind: z.literal('ack'), id: z.uuid() })
@@ -134,12 +136,16 @@ export const StatsFrame = z.object({
 })
 export type StatsFrame = z.infer<typeof StatsFrame>
 
-/** Frames agent-node sends up the tunnel. */
-export const UpstreamFrame = z.union([EventFrame, CommandResultFrame, StatsRequestFrame, McpStdioMessageFrame])
+/**
+ * Frames agent-node sends up the tunnel, told apart by `kind`: a frame is checked against its own
+ * kind's schema only (a plain union would try each kind in turn, an event frame's schema first,
+ * and an error would name no field).
+ */
+export const UpstreamFrame = z.discriminatedUnion('kind', [EventFrame, CommandResultFrame, StatsRequestFrame, McpStdioMessageFrame])
 export type UpstreamFrame = z.infer<typeof UpstreamFrame>
 
-/** Frames the worker sends down the tunnel. */
-export const DownstreamFrame = z.union([AckFrame, RejectFrame, CommandFrame, StatsFrame])
+/** Frames the worker sends down the tunnel, told apart by `kind` as `UpstreamFrame`'s are. */
+export const DownstreamFrame = z.discriminatedUnion('kind', [AckFrame, RejectFrame, CommandFrame, StatsFrame])
 export type DownstreamFrame = z.infer<typeof DownstreamFrame>
 
 /**
