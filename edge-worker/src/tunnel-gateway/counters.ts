@@ -2,6 +2,13 @@
  * The tunnel gateway's counters, kept in its SQLite storage so they survive hibernation and
  * restarts, and reported to agent-node in `stats` frames (agent-node exposes them on its
  * `/metrics` as `parley_worker_counter{counter="<name>"}`). Names: docs/operations.md.
+ *
+ * Counting is in memory; what was counted is written at most `COUNTERS_FLUSH_MS` later, all names
+ * in one commit. Written at each count, the acknowledged event alone was a storage commit of its
+ * own per chat turn (each commit waits for its confirmation before the gateway's next message
+ * leaves, and is a row written on Cloudflare's bill). An object that dies unexpectedly loses at
+ * most that last stretch of counts, as a process's in-memory metrics do on a crash: the counters
+ * still only grow, so Prometheus' `rate()` and `increase()` read them as before.
  */
 import { sql } from 'drizzle-orm'
 import type { Database } from '../storage/index.ts'
@@ -19,34 +26,52 @@ export type CounterName =
   | 'command_results_ok'
   | 'command_results_failed'
 
+/** How long a count waits in memory before it is written, in ms. */
+export const COUNTERS_FLUSH_MS = 1_000
+
 /**
- * The counters in the gateway's storage `db`. The increment runs for most frames, so it is a
+ * The counters in the gateway's storage `db`, counted in memory and written within
+ * `COUNTERS_FLUSH_MS`. The write runs for every name counted since the last one, so it is a
  * drizzle prepared query, its SQL built once.
  */
 export class Counters {
-  private readonly increment
+  private readonly add
+  /** Counts not written yet, by name. */
+  private readonly pending = new Map<CounterName, number>()
+  private flushTimer?: ReturnType<typeof setTimeout>
 
   constructor(private readonly db: Database<typeof schema>) {
-    this.increment = db
+    this.add = db
       .insert(counters)
-      .values({ name: sql.placeholder('name'), value: 1 })
-      .onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + 1` } })
+      .values({ name: sql.placeholder('name'), value: sql.placeholder('by') })
+      .onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + excluded.value` } })
       .prepare()
   }
 
-  /** Adds one to `name`. */
+  /** Adds one to `name`; written within `COUNTERS_FLUSH_MS`. */
   count(name: CounterName): void {
-    this.increment.run({ name })
+    this.pending.set(name, (this.pending.get(name) ?? 0) + 1)
+    this.flushTimer ??= setTimeout(() => this.flush(), COUNTERS_FLUSH_MS)
   }
 
-  /** Every counter counted at least once, by name. */
+  /** Writes every count not written yet (one commit: the statements run in one synchronous stretch). */
+  flush(): void {
+    clearTimeout(this.flushTimer)
+    this.flushTimer = undefined
+    for (const [name, by] of this.pending) this.add.run({ name, by })
+    this.pending.clear()
+  }
+
+  /** Every counter counted at least once, by name: the stored values plus the counts not written yet. */
   read(): Record<string, number> {
-    return Object.fromEntries(
+    const values: Record<string, number> = Object.fromEntries(
       this.db
         .select()
         .from(counters)
         .all()
         .map((row) => [row.name, row.value]),
     )
+    for (const [name, by] of this.pending) values[name] = (values[name] ?? 0) + by
+    return values
   }
 }
