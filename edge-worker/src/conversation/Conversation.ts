@@ -41,7 +41,7 @@ import { openDatabase, type Database } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
-import { conversation, events, schema, turns } from './schema.ts'
+import { conversation, events, schema } from './schema.ts'
 import { nextPruneAt, pruneRecord, retentionMs } from './retention.ts'
 import { conversationStatements, type ConversationStatements } from './statements.ts'
 import { workerServices, type WorkerServices } from '../services.ts'
@@ -73,6 +73,8 @@ export class Conversation extends DurableObject<Env> {
   private readonly passes = new KeyedQueue()
   /** How long the record is kept, ms (`CONVERSATION_RETENTION_DAYS`); undefined: forever. */
   private readonly retention: number | undefined
+  /** The connection this object serves, once read or stored (it never changes after). */
+  private owner?: string
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -99,17 +101,18 @@ export class Conversation extends DurableObject<Env> {
    */
   async receiveEvent(frame: EventFrame): Promise<{ duplicate: boolean }> {
     const now = Date.now()
-    const { owner, latestSeq, insertEvent } = this.statements
+    const { latestSeq, insertEvent } = this.statements
     const stored = this.db.transaction((tx) => {
-      const current = owner.get()
-      if (current && current.connectionId !== frame.connectionId) {
-        throw new Error(`event of connection ${frame.connectionId} routed to the conversation of ${current.connectionId}`)
+      const current = this.knownOwner()
+      if (current !== undefined && current !== frame.connectionId) {
+        throw new Error(`event of connection ${frame.connectionId} routed to the conversation of ${current}`)
       }
-      if (!current) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
+      if (current === undefined) tx.insert(conversation).values({ connectionId: frame.connectionId }).run()
       const latest = latestSeq.get()
       const row = insertEvent.get({ id: frame.id, seq: frame.seq, type: frame.event.type, body: frame.event, receivedAt: now })
       return row && { outOfSequence: latest !== undefined && frame.seq < latest.seq ? latest.seq : undefined }
     })
+    this.owner = frame.connectionId
     if (stored?.outOfSequence !== undefined) {
       this.log.warn('event arrived after a later one; applied in sequence order', {
         eventId: frame.id,
@@ -129,10 +132,9 @@ export class Conversation extends DurableObject<Env> {
    */
   async receiveNotice(connectionId: string, notice: ApprovalNotice): Promise<{ duplicate: boolean }> {
     const now = Date.now()
-    const { owner, latestSeq, insertEvent } = this.statements
+    const { latestSeq, insertEvent } = this.statements
     const stored = this.db.transaction(() => {
-      if (owner.get()?.connectionId !== connectionId)
-        throw new Error(`notice for connection ${connectionId} routed to another conversation`)
+      if (this.knownOwner() !== connectionId) throw new Error(`notice for connection ${connectionId} routed to another conversation`)
       return insertEvent.get({
         id: notice.id,
         seq: latestSeq.get()?.seq ?? 0,
@@ -172,13 +174,15 @@ export class Conversation extends DurableObject<Env> {
    */
   private async pass(): Promise<void> {
     await this.sendEffects()
+    /** The session as the last event handled here committed it (read from storage when none was). */
+    let session: Session | undefined
     for (;;) {
       const next = this.statements.nextEvent.get()
       if (!next) break
-      await this.handle(next.body, next.id, next.position, next.seq)
+      session = await this.handle(next.body, next.id, next.position, next.seq)
       await this.sendEffects()
     }
-    const { timer } = this.session()
+    const { timer } = session ?? this.session()
     if (timer && timer.at <= Date.now()) {
       await this.handle({ type: 'timer', at: timer.at }, `timer-${timer.at}`)
       await this.sendEffects()
@@ -203,12 +207,15 @@ export class Conversation extends DurableObject<Env> {
     const due = nextPruneAt(this.db, this.retention)
     if (due === undefined || due > now) return due
     const pruned = pruneRecord(this.db, now - this.retention)
-    this.log.info('conversation record pruned', { connectionId: this.statements.owner.get()?.connectionId, ...pruned })
+    this.log.info('conversation record pruned', { connectionId: this.knownOwner(), ...pruned })
     return pruned.more ? now : nextPruneAt(this.db, this.retention)
   }
 
-  /** Runs the flow that claims `event` and commits its result (a timer has no event row). */
-  private async handle(event: FlowEvent, eventId: string, position?: number, seq = Number.MAX_SAFE_INTEGER): Promise<void> {
+  /**
+   * Runs the flow that claims `event` and commits its result (a timer has no event row).
+   * @returns the session as committed.
+   */
+  private async handle(event: FlowEvent, eventId: string, position?: number, seq = Number.MAX_SAFE_INTEGER): Promise<Session> {
     const session = this.session()
     const connectionId = this.connectionId()
     const now = Date.now()
@@ -237,10 +244,7 @@ export class Conversation extends DurableObject<Env> {
         insertEffect.run({ commandId: crypto.randomUUID(), idempotencyKey: effectKey(eventId, step), command, createdAt: now })
       })
       if (position !== undefined) {
-        for (const entry of record)
-          tx.insert(turns)
-            .values(recordRow(position, entry, now))
-            .run()
+        for (const entry of record) this.insertRecordEntry(position, entry, now)
         const body = redact && event.type !== 'timer' && event.type !== 'approval-notice' ? redactedEvent(event) : undefined
         if (body) tx.update(events).set({ handledAt: now, body }).where(eq(events.position, position)).run()
         else markHandled.run({ handledAt: now, position })
@@ -251,6 +255,20 @@ export class Conversation extends DurableObject<Env> {
       seq,
       record.filter((entry): entry is HistoryTurn & RecordEntry => entry.role !== 'tool'),
     )
+    return next
+  }
+
+  /** Adds `entry` of the event at `eventPosition` to the conversation record (inside the caller's transaction). */
+  private insertRecordEntry(eventPosition: number, entry: RecordEntry, createdAt: number): void {
+    const { insertMessage, insertToolCall } = this.statements
+    if (entry.role !== 'tool') insertMessage.run({ eventPosition, role: entry.role, content: entry.content, createdAt })
+    else
+      insertToolCall.run({
+        eventPosition,
+        content: entry.content,
+        tool: { name: entry.toolName, callId: entry.toolCallId, arguments: entry.arguments, ok: entry.ok },
+        createdAt,
+      })
   }
 
   /**
@@ -288,9 +306,15 @@ export class Conversation extends DurableObject<Env> {
   }
 
   private connectionId(): string {
-    const row = this.statements.owner.get()
-    if (!row) throw new Error('conversation has no connection id (no event stored yet)')
-    return row.connectionId
+    const owner = this.knownOwner()
+    if (owner === undefined) throw new Error('conversation has no connection id (no event stored yet)')
+    return owner
+  }
+
+  /** The connection this object serves; undefined before its first event is stored. */
+  private knownOwner(): string | undefined {
+    this.owner ??= this.statements.owner.get()?.connectionId
+    return this.owner
   }
 }
 
@@ -298,17 +322,6 @@ export class Conversation extends DurableObject<Env> {
 function redactedEvent(event: AgentEvent): AgentEvent {
   if (event.type !== 'message-received' || event.message.type !== 'text') return event
   return { ...event, message: { ...event.message, content: REDACTION_MARKER } }
-}
-
-function recordRow(eventPosition: number, entry: RecordEntry, createdAt: number): typeof turns.$inferInsert {
-  if (entry.role !== 'tool') return { eventPosition, role: entry.role, content: entry.content, createdAt }
-  return {
-    eventPosition,
-    role: 'tool',
-    content: entry.content,
-    createdAt,
-    tool: { name: entry.toolName, callId: entry.toolCallId, arguments: entry.arguments, ok: entry.ok },
-  }
 }
 
 /** The idempotency key of the `step`-th command issued while handling `eventId` (agent-node sends each key's message once). */

@@ -2,12 +2,11 @@
  * The statements a conversation runs for every event, built once per object as drizzle prepared
  * queries (values as placeholders): drizzle otherwise builds each statement's SQL text again on
  * every call, a large share of the object's CPU time per chat turn (bench/README.md,
- * "chat-round-trip"). Rarer statements (the first event, a redaction, tool records) are built
- * where they run.
+ * "chat-round-trip"). Rarer statements (the first event, a redaction) are built where they run.
  */
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '../storage/index.ts'
-import { conversation, effects, events, type schema, session } from './schema.ts'
+import { conversation, effects, events, type schema, session, turns } from './schema.ts'
 
 const { placeholder } = sql
 
@@ -38,6 +37,27 @@ export function conversationStatements(db: Database<typeof schema>) {
       .update(events)
       .set({ handledAt: sql`${placeholder('handledAt')}` })
       .where(eq(events.position, placeholder('position')))
+      .prepare(),
+    /** Adds a message (`eventPosition`, `role`, `content`, `createdAt`) to the conversation record. */
+    insertMessage: db
+      .insert(turns)
+      .values({
+        eventPosition: placeholder('eventPosition'),
+        role: placeholder('role'),
+        content: placeholder('content'),
+        createdAt: placeholder('createdAt'),
+      })
+      .prepare(),
+    /** Adds a tool call (`eventPosition`, `content`: its result, `tool`, `createdAt`) to the conversation record. */
+    insertToolCall: db
+      .insert(turns)
+      .values({
+        eventPosition: placeholder('eventPosition'),
+        role: 'tool',
+        content: placeholder('content'),
+        tool: placeholder('tool'),
+        createdAt: placeholder('createdAt'),
+      })
       .prepare(),
     /** The session row. */
     session: db.select().from(session).prepare(),
