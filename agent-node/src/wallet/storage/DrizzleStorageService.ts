@@ -19,7 +19,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { applySchema, constraintViolation, execute, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { SealingKey } from '../kms/index.ts'
-import { selectRecords, type RecordScope, type StoredRecordRow } from './query.ts'
+import { selectRecords, type RecordPosition, type RecordScope, type RecordSelection, type StoredRecordRow } from './query.ts'
 import { CLEAR_VALUE, CREDO_SCHEMA, SEALED_PREFIX } from './schema.ts'
 import { recordTagEntries, storedTags } from './tags.ts'
 
@@ -261,7 +261,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     before: Date,
     queryOptions?: QueryOptions,
   ): Promise<R[]> {
-    return this.select(agentContext, recordClass, query, queryOptions, { before: before.getTime() })
+    return this.select(agentContext, recordClass, query, queryOptions, { updatedBefore: before.getTime() })
   }
 
   /**
@@ -277,7 +277,25 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     query: Query<R>,
     after: Date,
   ): Promise<R[]> {
-    return this.select(agentContext, recordClass, query, {}, { after: after.getTime() })
+    return this.select(agentContext, recordClass, query, {}, { updatedAfter: after.getTime() })
+  }
+
+  /**
+   * One page of the records of `recordClass.type` in the context that match `query`, newest
+   * created first (`created_at, id` descending): at most `limit` (negative: no bound), those after `olderThan` in that
+   * order when given (keyset paging: a page's last record is the next page's `olderThan`, and
+   * records saved meanwhile neither shift nor repeat the pages). Beyond Credo's `StorageService`,
+   * whose cursor is not implemented here.
+   *
+   * @throws {CredoError} as `findByQuery`.
+   */
+  public async findNewestFirst<R extends T>(
+    agentContext: AgentContext,
+    recordClass: BaseRecordConstructor<R>,
+    query: Query<R>,
+    page: { limit: number; olderThan?: RecordPosition },
+  ): Promise<R[]> {
+    return this.select(agentContext, recordClass, query, { limit: page.limit }, { newestFirst: true, olderThan: page.olderThan })
   }
 
   private async select<R extends T>(
@@ -285,10 +303,10 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     recordClass: BaseRecordConstructor<R>,
     query: Query<R>,
     queryOptions?: QueryOptions,
-    updated?: { before?: number; after?: number },
+    selection?: RecordSelection,
   ): Promise<R[]> {
     const scope = this.scopeOf(agentContext, recordClass)
-    const select = selectRecords(scope, query as Query<BaseRecordAny>, queryOptions, updated)
+    const select = selectRecords(scope, query as Query<BaseRecordAny>, queryOptions, selection)
     return this.toInstances(scope, await selectRows<StoredRecordRow>(this.database, select), recordClass)
   }
 
