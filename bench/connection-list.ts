@@ -8,7 +8,9 @@
  * `GET /v1/connections` while a poller sends `GET /v1/agent` one after another, as a monitoring
  * probe or another controller would. Printed: the list's wall time and body size, the poller's
  * answers during the list (p50, p99, the slowest) and the event loop's longest delay
- * (`monitorEventLoopDelay`, 1 ms resolution) during the list.
+ * (`monitorEventLoopDelay`, 1 ms resolution) during the list. Then the same connections in pages
+ * of `BENCH_PAGE` (default 100, `?limit=`), walked from the first to the last through the `Link`
+ * headers, `BENCH_ROUNDS` times: each page's wall time and the whole walk's.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -19,11 +21,12 @@ import { startAgentNode } from '../agent-node/src/app.ts'
 import { loadConfig } from '../agent-node/src/config/index.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
 import { freePort } from '../scripts/local-stack.ts'
-import { seedConnections } from './seed.ts'
+import { seedConnections } from '../agent-node/test/support/connection-records.ts'
 import { ms, summarize } from './stats.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const PAGE = Number(process.env.BENCH_PAGE ?? 100)
 /** Records saved at once while seeding. */
 const SEED_PARALLEL = 50
 
@@ -60,7 +63,24 @@ async function listOnce(adminUrl: string): Promise<ListRound> {
   return { listMs, bodyBytes: body.length, count: (JSON.parse(body) as unknown[]).length, probeMs, loopDelayMaxMs: delay.max / 1e6 }
 }
 
-/** Prints the figures of `GET /v1/connections` over `CONNECTIONS` connections. */
+/** Walks `GET /v1/connections?limit=PAGE` from the first page to the last; each page's wall time (ms) and the connections seen. */
+async function walkPages(adminUrl: string): Promise<{ pageMs: number[]; count: number }> {
+  const pageMs: number[] = []
+  let count = 0
+  let next: string | undefined = `/v1/connections?limit=${PAGE}`
+  while (next) {
+    const start = performance.now()
+    const response = await fetch(`${adminUrl}${next}`)
+    const body = await response.text()
+    pageMs.push(performance.now() - start)
+    if (response.status !== 200) throw new Error(`GET ${next} answered ${response.status}: ${body.slice(0, 200)}`)
+    count += (JSON.parse(body) as unknown[]).length
+    next = response.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1]
+  }
+  return { pageMs, count }
+}
+
+/** Prints the figures of `GET /v1/connections` over `CONNECTIONS` connections, whole and in pages. */
 export async function runConnectionList(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   const node = await startAgentNode(
@@ -81,6 +101,13 @@ export async function runConnectionList(): Promise<void> {
     await listOnce(adminUrl)
     const rounds: ListRound[] = []
     for (let round = 0; round < ROUNDS; round++) rounds.push(await listOnce(adminUrl))
+    await walkPages(adminUrl)
+    const walks: { walkMs: number; pageMs: number[]; count: number }[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = performance.now()
+      const walk = await walkPages(adminUrl)
+      walks.push({ ...walk, walkMs: performance.now() - start })
+    }
     const probes = rounds.flatMap((round) => round.probeMs)
     const figures = (samples: number[]) => {
       const { p50, p99 } = summarize(samples)
@@ -92,6 +119,9 @@ export async function runConnectionList(): Promise<void> {
       ),
       [`GET /v1/agent meanwhile (${probes.length} answers)`]: figures(probes),
       'event-loop delay during a list, longest': figures(rounds.map((round) => round.loopDelayMaxMs)),
+      [`a page of ${PAGE} (?limit=${PAGE}, ${walks[0]!.pageMs.length} pages a walk)`]: figures(walks.flatMap((walk) => walk.pageMs)),
+      [`the first page of ${PAGE}`]: figures(walks.map((walk) => walk.pageMs[0]!)),
+      [`every page, first to last (${walks[0]!.count} connections)`]: figures(walks.map((walk) => walk.walkMs)),
     })
   } finally {
     await node.stop()

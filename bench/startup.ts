@@ -51,7 +51,7 @@ import { createLogger } from '../agent-node/src/logging/index.ts'
 import { createPostgresTestDatabase } from '@parley/agent-node/testing/temp-databases'
 import { AGENT_NODE_ARGS, type AgentNodeForm as Form, freePort, launch, ROOT } from '../scripts/local-stack.ts'
 import startTestPostgres from '../test/support/postgres-server.ts'
-import { seedConnections } from './seed.ts'
+import { seedConnections } from '../agent-node/test/support/connection-records.ts'
 import { inBatches, percentile } from './stats.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10_000)

@@ -11,6 +11,7 @@ import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
+import { Connections } from './didcomm/connections.ts'
 import { DatabaseQueueTransportRepository } from './didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { InboundInbox } from './didcomm/inbox/InboundInbox.ts'
 import { createAdminApp } from './admin/app.ts'
@@ -291,6 +292,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     syncToDisk,
     config,
     messages,
+    connections: new Connections(agent, wallet.storageService),
     logger,
     build: BUILD,
     outbox,

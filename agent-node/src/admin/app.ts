@@ -11,7 +11,6 @@ import { createCredentialOfferInvitation } from '../credentials/offers.ts'
 import { CredentialTypeTransfer } from '../credentials/transfer.ts'
 import { issueFromJsonSchemaCredential } from '../credentials/vt-issue.ts'
 import { DeadLetters } from '../dead-letters/DeadLetters.ts'
-import { Connections } from '../didcomm/connections.ts'
 import { ConnectionInvitations } from '../didcomm/invitations.ts'
 import { deletePresentation, getPresentation, listPresentations } from '../identity-proofs/presentations.ts'
 import { adminAccess } from './access.ts'
@@ -59,7 +58,7 @@ export function createAdminApp(deps: AdminDeps): OpenAPIHono<AdminEnv> {
   app
     .route('/', agentRoutes({ info: { publicDid, endpoint: config.publicUrl, label: config.label, ...deps.build } }))
     .route('/', invitationRoutes({ invitations: new ConnectionInvitations(agent, config, publicDid) }))
-    .route('/', connectionRoutes({ connections: new Connections(agent) }))
+    .route('/', connectionRoutes({ connections: deps.connections }))
     .route('/', messageRoutes({ messages: deps.messages }))
     .route('/', credentialTypeRoutes({ credentialTypes: deps.credentialTypes, transfer: new CredentialTypeTransfer(agent, publicDid) }))
     .route('/', credentialOfferRoutes({ offer: (id, claims) => createCredentialOfferInvitation(offerDeps, id, claims) }))

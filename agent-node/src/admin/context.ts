@@ -1,6 +1,7 @@
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
+import type { Connections } from '../didcomm/connections.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { DeadLetterSources } from '../dead-letters/DeadLetters.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
@@ -18,6 +19,8 @@ export interface AdminDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
   messages: MessageService
+  /** The connection records (`/v1/connections`). */
+  connections: Connections
   /** The event outbox (dead letters are read from it) and what replays them (the delivery engine, through its leases). */
   outbox: OutboxStore
   delivery: DeadLetterSources['delivery']

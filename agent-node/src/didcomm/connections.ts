@@ -1,14 +1,15 @@
 /**
  * Reading and deleting connection records (the admin API's `/v1/connections`): the filters
  * vs-agent's controllers use, Parley's `terminated` state (a completed connection either side
- * hung up, `hangup.ts`), newest first.
+ * hung up, `hangup.ts`), newest first, whole or in pages.
  */
-import type { DidCommConnectionRecord, DidCommDidExchangeRole, DidCommDidExchangeState } from '@credo-ts/didcomm'
+import type { Query } from '@credo-ts/core'
+import { DidCommConnectionRecord, type DidCommDidExchangeRole, DidCommDidExchangeState } from '@credo-ts/didcomm'
 import { found } from '../errors/index.ts'
+import type { DrizzleStorageService, RecordPosition } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
 import { isTerminated } from './hangup.ts'
 import { outOfBandIdsNamingDid } from './invitations.ts'
-import { newestFirst } from './records.ts'
 
 /** A connection's state as Parley reports it: the DID Exchange state, or `terminated`. */
 export type ConnectionState = DidCommDidExchangeState | 'terminated'
@@ -19,7 +20,7 @@ export function connectionState(record: DidCommConnectionRecord): ConnectionStat
 }
 
 /**
- * Filters of `Connections.list`; every one given must match. `invitationDid` matches both sides:
+ * Filters of `Connections.page`; every one given must match. `invitationDid` matches both sides:
  * connections made through this agent's invitations naming the DID and those made through
  * another agent's invitation naming it.
  */
@@ -33,24 +34,66 @@ export interface ConnectionFilters {
   invitationDid?: string
 }
 
+/** One page of connections, newest first, and where the next page starts (none after the last). */
+export interface ConnectionPage {
+  records: DidCommConnectionRecord[]
+  /** The last connection of this page: the next page lists those after it. */
+  next?: RecordPosition
+}
+
+/**
+ * Connections without the tag `tag`: the record store reads a `null` value as "absent" (Credo's
+ * `TagValue` has null, but the connection's own tag types leave it out).
+ */
+function withoutTag(tag: 'did' | 'theirDid'): Query<DidCommConnectionRecord> {
+  return { [tag]: null } as unknown as Query<DidCommConnectionRecord>
+}
+
+/** A hung-up connection (`isTerminated`) once completed: its own or the peer's DID is gone. */
+const HUNG_UP: Query<DidCommConnectionRecord> = { $or: [withoutTag('did'), withoutTag('theirDid')] }
+
+/** The tag query of a `state` filter: `terminated` and `completed` tell hung-up connections apart. */
+function stateQuery(state: ConnectionState): Query<DidCommConnectionRecord> {
+  if (state === 'terminated') return { $and: [{ state: DidCommDidExchangeState.Completed }, HUNG_UP] }
+  if (state === DidCommDidExchangeState.Completed) return { state, $not: HUNG_UP }
+  return { state }
+}
+
 /** The agent's connection records. */
 export class Connections {
-  constructor(private readonly agent: DidcommAgent) {}
+  /** `storage`: the agent's record store, which lists a page newest first (`findNewestFirst`). */
+  constructor(
+    private readonly agent: DidcommAgent,
+    private readonly storage: DrizzleStorageService,
+  ) {}
 
   private get records() {
     return this.agent.modules.didcomm.connections
   }
 
-  /** Every connection matching all of `filters`, newest first. */
-  async list(filters: ConnectionFilters = {}): Promise<DidCommConnectionRecord[]> {
-    const { state, invitationDid, ...tags } = filters
+  /**
+   * At most `limit` connections matching all of `filters`, newest first (a negative `limit`: all
+   * of them), those after `after` in that order when given (a page's `next`). Connections made
+   * while paging neither shift nor repeat the pages: each continues from a fixed position.
+   */
+  async page(filters: ConnectionFilters, { limit, after }: { limit: number; after?: RecordPosition }): Promise<ConnectionPage> {
+    // One more than asked tells whether a next page exists.
+    const records = await this.storage.findNewestFirst(this.agent.context, DidCommConnectionRecord, await this.query(filters), {
+      limit: limit < 0 ? -1 : limit + 1,
+      olderThan: after,
+    })
+    if (limit < 0 || records.length <= limit) return { records }
+    const last = records[limit - 1]!
+    return { records: records.slice(0, limit), next: { createdAt: last.createdAt.getTime(), id: last.id } }
+  }
+
+  /** `filters` as a Credo tag query. */
+  private async query({ state, invitationDid, ...tags }: ConnectionFilters): Promise<Query<DidCommConnectionRecord>> {
     // Credo records `invitationDid` on the invitee's connection only: the inviter's are those of its invitations naming the DID.
     const byInvitationDid = invitationDid
       ? { $or: [{ invitationDid }, ...(await outOfBandIdsNamingDid(this.agent, invitationDid)).map((outOfBandId) => ({ outOfBandId }))] }
-      : {}
-    const query = { ...tags, ...byInvitationDid, ...(state && state !== 'terminated' ? { state } : {}) }
-    const records = (await this.records.findAllByQuery(query)).filter((record) => !state || connectionState(record) === state)
-    return newestFirst(records)
+      : undefined
+    return { $and: [tags, ...(byInvitationDid ? [byInvitationDid] : []), ...(state ? [stateQuery(state)] : [])] }
   }
 
   /**

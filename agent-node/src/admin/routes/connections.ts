@@ -1,14 +1,19 @@
 /**
  * Connections (spec "Connection"; the filters and the delete are vs-agent's), served from
  * `didcomm/connections.ts`:
- * - `GET /v1/connections[?outOfBandId&state&role&did&theirDid&threadId&invitationDid]`: every
- *   connection matching all the filters given (an unknown filter is a 400, never ignored);
- *   `invitationDid` matches both sides: the connections made through this agent's invitations
- *   naming the DID (the public DID) and those made through another agent's invitation naming it;
+ * - `GET /v1/connections[?outOfBandId&state&role&did&theirDid&threadId&invitationDid][&limit&cursor]`:
+ *   every connection matching all the filters given (an unknown filter is a 400, never ignored),
+ *   newest first; `invitationDid` matches both sides: the connections made through this agent's
+ *   invitations naming the DID (the public DID) and those made through another agent's
+ *   invitation naming it. With `limit`, one page: the spec leaves the admin API's pagination
+ *   open, so it is keyset paging as GitHub's API pages, the next page's URL in a `Link` header
+ *   (RFC 8288, `rel="next"`), its `cursor` opaque (Credo's `encodeCursor` of the page's last
+ *   connection); without `limit`, the whole list as vs-agent answers it;
  * - `GET /v1/connections/{connection_id}`;
  * - `DELETE /v1/connections/{connection_id}`: deletes the record (204); the peer is not told
  *   (send `terminate-connection` first to hang up).
  */
+import { decodeCursor, encodeCursor } from '@credo-ts/core'
 import { z } from '@hono/zod-openapi'
 import { boundedName } from '@parley/shared'
 import { DidCommDidExchangeRole, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
@@ -45,14 +50,36 @@ const ConnectionFilters = z.strictObject({
   invitationDid: boundedName(512).optional(),
 })
 
+/** The largest page `GET /v1/connections?limit` returns. */
+export const MAX_CONNECTIONS_PAGE = 1_000
+
+const ConnectionListQuery = ConnectionFilters.extend({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CONNECTIONS_PAGE)
+    .optional()
+    .describe('At most this many connections (one page); the next page is in the `Link` header. Absent: all of them'),
+  cursor: z.string().max(500).optional().describe('Where a page starts: from the previous page\'s `Link` header (`rel="next"`)'),
+}).superRefine((query, context) => {
+  if (query.cursor === undefined) return
+  if (query.limit === undefined) context.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor needs limit' })
+  else if (decodeCursor(query.cursor) === null)
+    context.addIssue({ code: 'custom', path: ['cursor'], message: "not a cursor from a page's Link header" })
+})
+
 const listConnections = jsonRoute({
   method: 'get',
   path: '/v1/connections',
   tags: ['connections'],
   summary: 'List connections',
-  query: ConnectionFilters,
+  query: ConnectionListQuery,
   responses: {
-    200: [z.array(ConnectionBody), 'The connections matching every filter given, newest first'],
+    200: [
+      z.array(ConnectionBody),
+      'The connections matching every filter given, newest first; with `limit`, one page, and a `Link: <…>; rel="next"` header while more follow',
+    ],
     400: 'Unknown filter or invalid value; `issues` names it',
   },
 })
@@ -77,9 +104,20 @@ const deleteConnection = jsonRoute({
 })
 
 /** The `/v1/connections` sub-app over `deps.connections` (`didcomm/connections.ts`). */
-export function connectionRoutes(deps: { connections: Pick<Connections, 'list' | 'get' | 'delete'> }) {
+export function connectionRoutes(deps: { connections: Pick<Connections, 'page' | 'get' | 'delete'> }) {
   return adminRouter()
-    .openapi(listConnections, async (c) => c.json((await deps.connections.list(c.req.valid('query'))).map(toConnectionBody), 200))
+    .openapi(listConnections, async (c) => {
+      const { limit, cursor, ...filters } = c.req.valid('query')
+      const position = cursor === undefined ? undefined : decodeCursor(cursor)
+      const after = position ? { createdAt: position.createdAt.getTime(), id: position.id } : undefined
+      const page = await deps.connections.page(filters, { limit: limit ?? -1, after })
+      if (page.next) {
+        const next = new URL(c.req.url)
+        next.searchParams.set('cursor', encodeCursor({ createdAt: new Date(page.next.createdAt), id: page.next.id }))
+        c.header('Link', `<${next.pathname}${next.search}>; rel="next"`)
+      }
+      return c.json(page.records.map(toConnectionBody), 200)
+    })
     .openapi(getConnection, async (c) => c.json(toConnectionBody(await deps.connections.get(c.req.valid('param').connection_id)), 200))
     .openapi(deleteConnection, async (c) => {
       await deps.connections.delete(c.req.valid('param').connection_id)
