@@ -11,7 +11,6 @@ import { openDatabase } from './database/index.ts'
 import { boundPort, listen } from './http/listen.ts'
 import { OutboundGuard } from './http/outbound-guard.ts'
 import { createDidcommAgent, type DidcommAgent } from './didcomm/agent.ts'
-import { Connections } from './didcomm/connections.ts'
 import { DatabaseQueueTransportRepository } from './didcomm/transport/DatabaseQueueTransportRepository.ts'
 import { InboundInbox } from './didcomm/inbox/InboundInbox.ts'
 import { createAdminApp } from './admin/app.ts'
@@ -292,7 +291,7 @@ async function assemble(config: AgentNodeConfig, logger: Logger, cleanup: Cleanu
     syncToDisk,
     config,
     messages,
-    connections: new Connections(agent, wallet.storageService),
+    storage: wallet.storageService,
     logger,
     build: BUILD,
     outbox,

@@ -7,6 +7,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { syncBeforeAnswer } from '../http/sync-before-answer.ts'
 import { getCredentialExchange, listCredentialExchanges } from '../credentials/exchanges.ts'
+import { Connections } from '../didcomm/connections.ts'
 import { createCredentialOfferInvitation } from '../credentials/offers.ts'
 import { CredentialTypeTransfer } from '../credentials/transfer.ts'
 import { issueFromJsonSchemaCredential } from '../credentials/vt-issue.ts'
@@ -58,14 +59,17 @@ export function createAdminApp(deps: AdminDeps): OpenAPIHono<AdminEnv> {
   app
     .route('/', agentRoutes({ info: { publicDid, endpoint: config.publicUrl, label: config.label, ...deps.build } }))
     .route('/', invitationRoutes({ invitations: new ConnectionInvitations(agent, config, publicDid) }))
-    .route('/', connectionRoutes({ connections: deps.connections }))
+    .route('/', connectionRoutes({ connections: new Connections(agent, deps.storage) }))
     .route('/', messageRoutes({ messages: deps.messages }))
     .route('/', credentialTypeRoutes({ credentialTypes: deps.credentialTypes, transfer: new CredentialTypeTransfer(agent, publicDid) }))
     .route('/', credentialOfferRoutes({ offer: (id, claims) => createCredentialOfferInvitation(offerDeps, id, claims) }))
     .route(
       '/',
       credentialExchangeRoutes({
-        exchanges: { list: () => listCredentialExchanges(agent), get: (id) => getCredentialExchange(agent, id) },
+        exchanges: {
+          list: (request) => listCredentialExchanges(agent, deps.storage, request),
+          get: (id) => getCredentialExchange(agent, id),
+        },
       }),
     )
     .route('/', presentationRequestRoutes({ presentationRequests: deps.presentationRequests }))
@@ -73,7 +77,7 @@ export function createAdminApp(deps: AdminDeps): OpenAPIHono<AdminEnv> {
       '/',
       presentationRoutes({
         presentations: {
-          list: () => listPresentations(agent),
+          list: (request) => listPresentations(agent, deps.storage, request),
           get: (id) => getPresentation(agent, id),
           delete: (id) => deletePresentation(agent, id),
         },

@@ -1,7 +1,6 @@
 import type { AgentNodeConfig } from '../config/index.ts'
 import type { CredentialTypes } from '../credentials/CredentialTypes.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import type { Connections } from '../didcomm/connections.ts'
 import type { OutboundGuard } from '../http/outbound-guard.ts'
 import type { DeadLetterSources } from '../dead-letters/DeadLetters.ts'
 import type { OutboxStore } from '../events/outbox/store.ts'
@@ -10,6 +9,7 @@ import type { Logger } from '../logging/index.ts'
 import type { MessageService } from '../messaging/MessageService.ts'
 import type { PresentationRequests } from '../identity-proofs/PresentationRequests.ts'
 import type { ShortUrls } from '../short-urls/ShortUrls.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 
 /**
  * What the admin app is built from (`createAdminApp`, called by `startAgentNode`). No router
@@ -19,8 +19,8 @@ export interface AdminDeps {
   agent: DidcommAgent
   config: AgentNodeConfig
   messages: MessageService
-  /** The connection records (`/v1/connections`). */
-  connections: Connections
+  /** The agent's record store: the lists page through it (`didcomm/records.ts`). */
+  storage: DrizzleStorageService
   /** The event outbox (dead letters are read from it) and what replays them (the delivery engine, through its leases). */
   outbox: OutboxStore
   delivery: DeadLetterSources['delivery']

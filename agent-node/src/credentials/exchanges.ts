@@ -2,11 +2,12 @@
  * Credential exchanges as the admin API lists them (vs-agent's credential exchange data, read
  * from Credo's records): the definition, the offered claims and where the exchange stands.
  */
-import type { DidCommCredentialExchangeRecord } from '@credo-ts/didcomm'
+import { DidCommCredentialExchangeRecord } from '@credo-ts/didcomm'
 import type { Claim } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import { newestFirst } from '../didcomm/records.ts'
+import { type PageRequest, pageNewestFirst, type RecordPage } from '../didcomm/records.ts'
 import { found } from '../errors/index.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 
 /** One credential exchange; `credentialDefinitionId` and `claims` once an offer or proposal names them. */
 export interface CredentialExchangeView {
@@ -44,10 +45,14 @@ export async function credentialExchangeView(
   }
 }
 
-/** Every credential exchange, newest first. */
-export async function listCredentialExchanges(agent: DidcommAgent): Promise<CredentialExchangeView[]> {
-  const records = newestFirst(await agent.modules.didcomm.credentials.getAll())
-  return Promise.all(records.map((record) => credentialExchangeView(agent, record)))
+/** A page (`pageNewestFirst`) of the credential exchanges in the record store `storage`, newest first. */
+export async function listCredentialExchanges(
+  agent: DidcommAgent,
+  storage: DrizzleStorageService,
+  request: PageRequest,
+): Promise<RecordPage<CredentialExchangeView>> {
+  const page = await pageNewestFirst(storage, agent.context, DidCommCredentialExchangeRecord, {}, request)
+  return { records: await Promise.all(page.records.map((record) => credentialExchangeView(agent, record))), next: page.next }
 }
 
 /**

@@ -6,10 +6,11 @@
 import type { Query } from '@credo-ts/core'
 import { DidCommConnectionRecord, type DidCommDidExchangeRole, DidCommDidExchangeState } from '@credo-ts/didcomm'
 import { found } from '../errors/index.ts'
-import type { DrizzleStorageService, RecordPosition } from '../wallet/storage/index.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
 import { isTerminated } from './hangup.ts'
 import { outOfBandIdsNamingDid } from './invitations.ts'
+import { type PageRequest, pageNewestFirst, type RecordPage } from './records.ts'
 
 /** A connection's state as Parley reports it: the DID Exchange state, or `terminated`. */
 export type ConnectionState = DidCommDidExchangeState | 'terminated'
@@ -32,13 +33,6 @@ export interface ConnectionFilters {
   theirDid?: string
   threadId?: string
   invitationDid?: string
-}
-
-/** One page of connections, newest first, and where the next page starts (none after the last). */
-export interface ConnectionPage {
-  records: DidCommConnectionRecord[]
-  /** The last connection of this page: the next page lists those after it. */
-  next?: RecordPosition
 }
 
 /**
@@ -71,20 +65,9 @@ export class Connections {
     return this.agent.modules.didcomm.connections
   }
 
-  /**
-   * At most `limit` connections matching all of `filters`, newest first (a negative `limit`: all
-   * of them), those after `after` in that order when given (a page's `next`). Connections made
-   * while paging neither shift nor repeat the pages: each continues from a fixed position.
-   */
-  async page(filters: ConnectionFilters, { limit, after }: { limit: number; after?: RecordPosition }): Promise<ConnectionPage> {
-    // One more than asked tells whether a next page exists.
-    const records = await this.storage.findNewestFirst(this.agent.context, DidCommConnectionRecord, await this.query(filters), {
-      limit: limit < 0 ? -1 : limit + 1,
-      olderThan: after,
-    })
-    if (limit < 0 || records.length <= limit) return { records }
-    const last = records[limit - 1]!
-    return { records: records.slice(0, limit), next: { createdAt: last.createdAt.getTime(), id: last.id } }
+  /** A page (`pageNewestFirst`) of the connections matching all of `filters`, newest first. */
+  async page(filters: ConnectionFilters, request: PageRequest): Promise<RecordPage<DidCommConnectionRecord>> {
+    return pageNewestFirst(this.storage, this.agent.context, DidCommConnectionRecord, await this.query(filters), request)
   }
 
   /** `filters` as a Credo tag query. */

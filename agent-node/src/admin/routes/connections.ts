@@ -5,20 +5,17 @@
  *   every connection matching all the filters given (an unknown filter is a 400, never ignored),
  *   newest first; `invitationDid` matches both sides: the connections made through this agent's
  *   invitations naming the DID (the public DID) and those made through another agent's
- *   invitation naming it. With `limit`, one page: the spec leaves the admin API's pagination
- *   open, so it is keyset paging as GitHub's API pages, the next page's URL in a `Link` header
- *   (RFC 8288, `rel="next"`), its `cursor` opaque (Credo's `encodeCursor` of the page's last
- *   connection); without `limit`, the whole list as vs-agent answers it;
+ *   invitation naming it. With `limit`, one page (`../paging.ts`);
  * - `GET /v1/connections/{connection_id}`;
  * - `DELETE /v1/connections/{connection_id}`: deletes the record (204); the peer is not told
  *   (send `terminate-connection` first to hang up).
  */
-import { decodeCursor, encodeCursor } from '@credo-ts/core'
 import { z } from '@hono/zod-openapi'
 import { boundedName } from '@parley/shared'
 import { DidCommDidExchangeRole, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import { connectionState, type Connections } from '../../didcomm/connections.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
+import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListDescription } from '../paging.ts'
 import { ConnectionBody, ConnectionIdParam } from '../schemas.ts'
 
 /** The spec's Connection view of a Credo connection record. */
@@ -50,24 +47,7 @@ const ConnectionFilters = z.strictObject({
   invitationDid: boundedName(512).optional(),
 })
 
-/** The largest page `GET /v1/connections?limit` returns. */
-export const MAX_CONNECTIONS_PAGE = 1_000
-
-const ConnectionListQuery = ConnectionFilters.extend({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_CONNECTIONS_PAGE)
-    .optional()
-    .describe('At most this many connections (one page); the next page is in the `Link` header. Absent: all of them'),
-  cursor: z.string().max(500).optional().describe('Where a page starts: from the previous page\'s `Link` header (`rel="next"`)'),
-}).superRefine((query, context) => {
-  if (query.cursor === undefined) return
-  if (query.limit === undefined) context.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor needs limit' })
-  else if (decodeCursor(query.cursor) === null)
-    context.addIssue({ code: 'custom', path: ['cursor'], message: "not a cursor from a page's Link header" })
-})
+const ConnectionListQuery = ConnectionFilters.extend(PAGE_PARAMS).superRefine(checkCursor)
 
 const listConnections = jsonRoute({
   method: 'get',
@@ -76,10 +56,7 @@ const listConnections = jsonRoute({
   summary: 'List connections',
   query: ConnectionListQuery,
   responses: {
-    200: [
-      z.array(ConnectionBody),
-      'The connections matching every filter given, newest first; with `limit`, one page, and a `Link: <…>; rel="next"` header while more follow',
-    ],
+    200: [z.array(ConnectionBody), pagedListDescription('The connections matching every filter given')],
     400: 'Unknown filter or invalid value; `issues` names it',
   },
 })
@@ -108,14 +85,8 @@ export function connectionRoutes(deps: { connections: Pick<Connections, 'page' |
   return adminRouter()
     .openapi(listConnections, async (c) => {
       const { limit, cursor, ...filters } = c.req.valid('query')
-      const position = cursor === undefined ? undefined : decodeCursor(cursor)
-      const after = position ? { createdAt: position.createdAt.getTime(), id: position.id } : undefined
-      const page = await deps.connections.page(filters, { limit: limit ?? -1, after })
-      if (page.next) {
-        const next = new URL(c.req.url)
-        next.searchParams.set('cursor', encodeCursor({ createdAt: new Date(page.next.createdAt), id: page.next.id }))
-        c.header('Link', `<${next.pathname}${next.search}>; rel="next"`)
-      }
+      const page = await deps.connections.page(filters, pageRequest({ limit, cursor }))
+      linkNextPage(c, page.next)
       return c.json(page.records.map(toConnectionBody), 200)
     })
     .openapi(getConnection, async (c) => c.json(toConnectionBody(await deps.connections.get(c.req.valid('param').connection_id)), 200))

@@ -1,12 +1,14 @@
 /**
- * Credential exchanges (vs-agent's routes): `GET /v1/credential-exchanges` and `GET
- * /v1/credential-exchanges/{credentialExchangeId}`, over every issue-credential exchange
- * (offers by invitation or message, proposals from users).
+ * Credential exchanges (vs-agent's routes): `GET /v1/credential-exchanges[?limit&cursor]` (whole,
+ * or one page: `../paging.ts`) and `GET /v1/credential-exchanges/{credentialExchangeId}`, over
+ * every issue-credential exchange (offers by invitation or message, proposals from users).
  */
 import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
 import type { CredentialExchangeView } from '../../credentials/exchanges.ts'
+import type { PageRequest, RecordPage } from '../../didcomm/records.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
+import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListDescription } from '../paging.ts'
 
 const CredentialExchangeBody = z
   .object({
@@ -30,8 +32,11 @@ const list = jsonRoute({
   path: '/v1/credential-exchanges',
   tags: ['credentials'],
   summary: 'List credential exchanges, newest first',
-  query: z.strictObject({}),
-  responses: { 200: [z.array(CredentialExchangeBody), 'Every credential exchange'], 400: 'Unknown query parameter' },
+  query: z.strictObject(PAGE_PARAMS).superRefine(checkCursor),
+  responses: {
+    200: [z.array(CredentialExchangeBody), pagedListDescription('The credential exchanges')],
+    400: 'Unknown query parameter or invalid value; `issues` names it',
+  },
 })
 const get = jsonRoute({
   method: 'get',
@@ -44,7 +49,8 @@ const get = jsonRoute({
 
 /** The credential exchange reads these routes serve (`credentials/exchanges.ts`). */
 export interface CredentialExchangeReader {
-  list(): Promise<CredentialExchangeView[]>
+  /** A page of the exchanges, newest first (`limit` -1: all of them). */
+  list(request: PageRequest): Promise<RecordPage<CredentialExchangeView>>
   /** @throws NotFoundError when there is no exchange `id`. */
   get(id: string): Promise<CredentialExchangeView>
 }
@@ -52,6 +58,10 @@ export interface CredentialExchangeReader {
 /** The `/v1/credential-exchanges` sub-app over `deps.exchanges`. */
 export function credentialExchangeRoutes(deps: { exchanges: CredentialExchangeReader }) {
   return adminRouter()
-    .openapi(list, async (c) => c.json(await deps.exchanges.list(), 200))
+    .openapi(list, async (c) => {
+      const page = await deps.exchanges.list(pageRequest(c.req.valid('query')))
+      linkNextPage(c, page.next)
+      return c.json(page.records, 200)
+    })
     .openapi(get, async (c) => c.json(await deps.exchanges.get(c.req.valid('param').credentialExchangeId), 200))
 }

@@ -1,13 +1,16 @@
 /**
- * Presentation exchanges (vs-agent's routes): `GET /v1/presentations`, `GET
+ * Presentation exchanges (vs-agent's routes): `GET /v1/presentations[?limit&cursor]` (whole, or
+ * one page: `../paging.ts`), `GET
  * /v1/presentations/{proofExchangeId}` and `DELETE /v1/presentations/{proofExchangeId}`, over
  * every proof exchange (invitation flows and `identity-proof-request` messages alike).
  */
 import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
 import { NotFoundError } from '../../errors/index.ts'
+import type { PageRequest, RecordPage } from '../../didcomm/records.ts'
 import type { PresentationView } from '../../identity-proofs/presentations.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
+import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListDescription } from '../paging.ts'
 
 const PresentationBody = z
   .object({
@@ -38,8 +41,8 @@ const list = jsonRoute({
   path: '/v1/presentations',
   tags: ['proofs'],
   summary: 'List presentation exchanges, newest first',
-  query: z.strictObject({}),
-  responses: { 200: [z.array(PresentationBody), 'Every presentation exchange'], 400: errors[400] },
+  query: z.strictObject(PAGE_PARAMS).superRefine(checkCursor),
+  responses: { 200: [z.array(PresentationBody), pagedListDescription('The presentation exchanges')], 400: errors[400] },
 })
 const get = jsonRoute({
   method: 'get',
@@ -61,7 +64,8 @@ const remove = jsonRoute({
 
 /** The presentation exchanges these routes serve (`identity-proofs/presentations.ts`). */
 export interface PresentationStore {
-  list(): Promise<PresentationView[]>
+  /** A page of the exchanges, newest first (`limit` -1: all of them). */
+  list(request: PageRequest): Promise<RecordPage<PresentationView>>
   /** @throws NotFoundError when there is no exchange `id`. */
   get(id: string): Promise<PresentationView>
   /** @returns false when there is no exchange `id`. */
@@ -72,7 +76,11 @@ export interface PresentationStore {
 export function presentationRoutes(deps: { presentations: PresentationStore }) {
   const { presentations } = deps
   return adminRouter()
-    .openapi(list, async (c) => c.json(await presentations.list(), 200))
+    .openapi(list, async (c) => {
+      const page = await presentations.list(pageRequest(c.req.valid('query')))
+      linkNextPage(c, page.next)
+      return c.json(page.records, 200)
+    })
     .openapi(get, async (c) => c.json(await presentations.get(c.req.valid('param').proofExchangeId), 200))
     .openapi(remove, async (c) => {
       const { proofExchangeId } = c.req.valid('param')

@@ -1,12 +1,27 @@
 /**
- * `GET /v1/connections` in pages: with `limit`, a page newest first and the next page's URL in a
- * `Link` header (RFC 8288) whose opaque `cursor` continues after the page's last connection, the
- * filters kept; without `limit`, every connection as before. The `terminated` and `completed`
+ * The admin API's lists in pages (`GET /v1/connections`, `/v1/credential-exchanges`,
+ * `/v1/presentations`): with `limit`, a page newest first and the next page's URL in a `Link`
+ * header (RFC 8288) whose opaque `cursor` continues after the page's last record, the filters
+ * kept; without `limit`, the whole list as before. The `terminated` and `completed` connection
  * states are told apart in the query itself, so pages of either are full. A real agent-node on
- * loopback with a real SQLite file; the connection records are real Credo records saved through
- * the agent's repository (DID Exchange with dozens of wallets would only slow the test).
+ * loopback with a real SQLite file; the records are real Credo records saved through the agent's
+ * repositories (DID Exchange and credential exchanges with dozens of wallets would only slow the
+ * test).
  */
-import { DidCommConnectionRepository, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
+import { randomUUID } from 'node:crypto'
+import {
+  DidCommConnectionRepository,
+  DidCommCredentialExchangeRecord,
+  DidCommCredentialExchangeRepository,
+  DidCommCredentialRole,
+  DidCommCredentialState,
+  DidCommDidExchangeState,
+  DidCommProofExchangeRecord,
+  DidCommProofExchangeRepository,
+  DidCommProofRole,
+  DidCommProofState,
+  type DidCommConnectionRecord,
+} from '@credo-ts/didcomm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { connectionRecord, saveConnection } from '../support/connection-records.ts'
@@ -14,7 +29,7 @@ import { connectionRecord, saveConnection } from '../support/connection-records.
 type ConnectionView = { id: string; state: string; createdAt: string }
 type ErrorBody = { error: string; issues?: { field: string; message: string }[] }
 
-describe('GET /v1/connections in pages', () => {
+describe('admin lists in pages', () => {
   let node: TestAgentNode
   /** Every seeded connection's id, by kind. */
   const seeded = { completed: [] as string[], terminated: [] as string[], requested: [] as string[] }
@@ -44,21 +59,22 @@ describe('GET /v1/connections in pages', () => {
     await node?.close()
   })
 
-  async function list(path: string): Promise<{ ids: string[]; next: string | undefined; response: Response }> {
+  /** One list or page: the ids (field `key` of each item) and the next page's URL from its `Link`. */
+  async function list(path: string, key = 'id'): Promise<{ ids: string[]; next: string | undefined; response: Response }> {
     const response = await node.admin(path)
     expect(response.status).toBe(200)
     const link = response.headers.get('link')
     const next = link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
     if (link !== null) expect(next).toBeDefined()
-    return { ids: ((await response.json()) as ConnectionView[]).map((c) => c.id), next, response }
+    return { ids: ((await response.json()) as Record<string, string>[]).map((item) => item[key]!), next, response }
   }
 
   /** Follows the `Link` headers from `path`; the ids of each page. */
-  async function pages(path: string): Promise<string[][]> {
+  async function pages(path: string, key = 'id'): Promise<string[][]> {
     const all: string[][] = []
     let next: string | undefined = path
     while (next) {
-      const page = await list(next)
+      const page = await list(next, key)
       all.push(page.ids)
       next = page.next
     }
@@ -107,6 +123,31 @@ describe('GET /v1/connections in pages', () => {
     seeded.completed.pop()
   })
 
+  it('pages credential and presentation exchanges the same way', async () => {
+    const { context, dependencyManager } = node.node.agent
+    const start = Date.UTC(2026, 1, 1)
+    const credentials = dependencyManager.resolve(DidCommCredentialExchangeRepository)
+    const proofs = dependencyManager.resolve(DidCommProofExchangeRepository)
+    for (let i = 0; i < 7; i++) {
+      const createdAt = new Date(start + i * 1_000)
+      const threadId = randomUUID()
+      const credential = { threadId, createdAt, protocolVersion: 'v2', role: DidCommCredentialRole.Issuer }
+      await credentials.save(context, new DidCommCredentialExchangeRecord({ ...credential, state: DidCommCredentialState.OfferSent }))
+      const proof = { threadId, createdAt, protocolVersion: 'v2', role: DidCommProofRole.Verifier }
+      await proofs.save(context, new DidCommProofExchangeRecord({ ...proof, state: DidCommProofState.RequestSent }))
+    }
+    for (const [path, key] of [
+      ['/v1/credential-exchanges', 'credentialExchangeId'],
+      ['/v1/presentations', 'proofExchangeId'],
+    ] as const) {
+      const { ids: whole } = await list(path, key)
+      expect(whole).toHaveLength(7)
+      const walked = await pages(`${path}?limit=3`, key)
+      expect(walked.map((page) => page.length)).toEqual([3, 3, 1])
+      expect(walked.flat()).toEqual(whole)
+    }
+  })
+
   it('answers 400 naming the field for a bad limit or cursor', async () => {
     const issuesOf = async (path: string) => {
       const response = await node.admin(path)
@@ -122,5 +163,7 @@ describe('GET /v1/connections in pages', () => {
     const { next } = await list('/v1/connections?limit=5')
     const cursor = new URL(next!, 'http://x').searchParams.get('cursor')!
     expect(await issuesOf(`/v1/connections?cursor=${cursor}`)).toEqual(['cursor'])
+    expect(await issuesOf('/v1/credential-exchanges?limit=-1')).toEqual(['limit'])
+    expect(await issuesOf('/v1/presentations?limit=3&cursor=%%%')).toEqual(['cursor'])
   })
 })

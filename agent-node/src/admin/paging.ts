@@ -1,0 +1,56 @@
+/**
+ * Pages of the admin API's lists (`GET /v1/connections`, `/v1/credential-exchanges`,
+ * `/v1/presentations`). The specification leaves the admin interface's pagination open, and
+ * vs-agent returns whole lists, so without `limit` a list is whole. With `limit` it is one page,
+ * newest first, paged as GitHub's API pages: the next page's URL in a `Link` header (RFC 8288,
+ * `rel="next"`) that keeps the request's other parameters and adds an opaque `cursor` (Credo's
+ * `encodeCursor` of the page's last record); no `Link` on the last page. Keyset paging
+ * (`pageNewestFirst`): records made or deleted meanwhile neither repeat nor shift the pages.
+ */
+import { decodeCursor, encodeCursor } from '@credo-ts/core'
+import { z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import type { PageRequest } from '../didcomm/records.ts'
+import type { RecordPosition } from '../wallet/storage/index.ts'
+
+/** The largest page a list returns. */
+export const MAX_PAGE = 1_000
+
+/** The query parameters of a page, to add to a list's own (`schema.extend(PAGE_PARAMS).superRefine(checkCursor)`). */
+export const PAGE_PARAMS = {
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE)
+    .optional()
+    .describe(`At most this many (one page, up to ${MAX_PAGE}); the next page is in the \`Link\` header. Absent: all of them`),
+  cursor: z.string().max(500).optional().describe('Where a page starts: from the previous page\'s `Link` header (`rel="next"`)'),
+}
+
+/** The issue a `cursor` gets: it needs `limit`, and must be one a page's `Link` gave. */
+export function checkCursor(query: { limit?: number; cursor?: string }, context: z.RefinementCtx): void {
+  if (query.cursor === undefined) return
+  if (query.limit === undefined) context.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor needs limit' })
+  else if (decodeCursor(query.cursor) === null)
+    context.addIssue({ code: 'custom', path: ['cursor'], message: "not a cursor from a page's Link header" })
+}
+
+/** The page a checked query asks for (`checkCursor` ran): `limit` -1 for a whole list. */
+export function pageRequest({ limit, cursor }: { limit?: number; cursor?: string }): PageRequest {
+  const position = cursor === undefined ? undefined : decodeCursor(cursor)
+  return { limit: limit ?? -1, after: position ? { createdAt: position.createdAt.getTime(), id: position.id } : undefined }
+}
+
+/** Sets the `Link` header naming the page after `next` (none: the last page, no header). */
+export function linkNextPage(c: Context, next: RecordPosition | undefined): void {
+  if (!next) return
+  const url = new URL(c.req.url)
+  url.searchParams.set('cursor', encodeCursor({ createdAt: new Date(next.createdAt), id: next.id }))
+  c.header('Link', `<${url.pathname}${url.search}>; rel="next"`)
+}
+
+/** The 200 description of a list that pages. */
+export function pagedListDescription(what: string): string {
+  return `${what}, newest first; with \`limit\`, one page, and a \`Link: <…>; rel="next"\` header while more follow`
+}
