@@ -282,10 +282,10 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
 
   /**
    * One page of the records of `recordClass.type` in the context that match `query`, newest
-   * created first (`created_at, id` descending): at most `limit` (negative: no bound), those after `olderThan` in that
-   * order when given (keyset paging: a page's last record is the next page's `olderThan`, and
-   * records saved meanwhile neither shift nor repeat the pages). Beyond Credo's `StorageService`,
-   * whose cursor is not implemented here.
+   * created first (`created_at, id` descending): at most `limit` (negative: no bound), those after
+   * `olderThan` in that order when given (keyset paging: a page's last record is the next page's
+   * `olderThan`, and records saved meanwhile neither shift nor repeat the pages). Beyond Credo's
+   * `StorageService`, whose cursor is not implemented here.
    *
    * @throws {CredoError} as `findByQuery`.
    */
