@@ -19,9 +19,13 @@ export function adminRouter(): OpenAPIHono<AdminEnv> {
  * One response of a `jsonRoute`:
  * - `[schema, description]`: a JSON body of `schema`;
  * - `description` alone: the error envelope (`ErrorBody`) for a 4xx or 5xx status, no body otherwise (204, 101);
- * - an OpenAPI response object, as is (another media type, such as `image/png`).
+ * - an OpenAPI response object, as is (another media type, such as `image/png`, or response
+ *   headers as a zod object, such as a list's `Link`).
  */
-export type ResponseSpec = string | readonly [z.ZodType, string] | { description: string; content?: Record<string, { schema: z.ZodType }> }
+export type ResponseSpec =
+  | string
+  | readonly [z.ZodType, string]
+  | { description: string; content?: Record<string, { schema: z.ZodType }>; headers?: z.ZodType }
 
 /** What `jsonRoute` declares: method, path, documentation, the request parts, the responses by status. */
 export interface JsonRouteSpec {

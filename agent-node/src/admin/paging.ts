@@ -50,7 +50,13 @@ export function linkNextPage(c: Context, next: RecordPosition | undefined): void
   c.header('Link', `<${url.pathname}${url.search}>; rel="next"`)
 }
 
-/** The 200 description of a list that pages. */
-export function pagedListDescription(what: string): string {
-  return `${what}, newest first; with \`limit\`, one page, and a \`Link: <…>; rel="next"\` header while more follow`
+/** The 200 response of a list that pages: `items` (`what`, newest first) as JSON, and its `Link` header. */
+export function pagedListResponse<T extends z.ZodType>(items: T, what: string) {
+  return {
+    description: `${what}, newest first; with \`limit\`, one page`,
+    content: { 'application/json': { schema: items } },
+    headers: z.object({
+      Link: z.string().optional().openapi({ description: 'While more follow a page: `<URL of the next page>; rel="next"` (RFC 8288)' }),
+    }),
+  }
 }

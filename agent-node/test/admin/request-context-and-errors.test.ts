@@ -198,7 +198,16 @@ describe('admin sub-apps', () => {
   it('all reach the OpenAPI document, with their error responses', async () => {
     const { call } = adminApp({}, { ENABLE_PUBLIC_API_EXPLORER: 'true' })
     const document = (await (await call('/api/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name: string; in: string }[]
+            responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>
+          }
+        >
+      >
     }
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([
@@ -223,5 +232,12 @@ describe('admin sub-apps', () => {
     expect(Object.keys(getConnection.responses['404']!.content!)).toEqual(['application/json'])
     expect(Object.keys(document.paths['/v1/qr']!.get!.responses['200']!.content!)).toEqual(['image/png'])
     expect(document.paths['/v1/connections/{connection_id}']!.delete!.responses['204']!.content).toBeUndefined()
+    // the lists that page declare their page parameters and the next page's Link header
+    for (const list of ['/v1/connections', '/v1/credential-exchanges', '/v1/presentations']) {
+      const get = document.paths[list]!.get!
+      expect(get.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor']))
+      expect(Object.keys(get.responses['200']!.headers ?? {})).toEqual(['Link'])
+      expect(Object.keys(get.responses['200']!.content!)).toEqual(['application/json'])
+    }
   })
 })

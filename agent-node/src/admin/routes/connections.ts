@@ -15,7 +15,7 @@ import { boundedName } from '@parley/shared'
 import { DidCommDidExchangeRole, DidCommDidExchangeState, type DidCommConnectionRecord } from '@credo-ts/didcomm'
 import { connectionState, type Connections } from '../../didcomm/connections.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
-import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListDescription } from '../paging.ts'
+import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListResponse } from '../paging.ts'
 import { ConnectionBody, ConnectionIdParam } from '../schemas.ts'
 
 /** The spec's Connection view of a Credo connection record. */
@@ -56,7 +56,7 @@ const listConnections = jsonRoute({
   summary: 'List connections',
   query: ConnectionListQuery,
   responses: {
-    200: [z.array(ConnectionBody), pagedListDescription('The connections matching every filter given')],
+    200: pagedListResponse(z.array(ConnectionBody), 'The connections matching every filter given'),
     400: 'Unknown filter or invalid value; `issues` names it',
   },
 })

@@ -8,7 +8,7 @@ import { Claim } from '@parley/shared'
 import type { CredentialExchangeView } from '../../credentials/exchanges.ts'
 import type { PageRequest, RecordPage } from '../../didcomm/records.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
-import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListDescription } from '../paging.ts'
+import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListResponse } from '../paging.ts'
 
 const CredentialExchangeBody = z
   .object({
@@ -34,7 +34,7 @@ const list = jsonRoute({
   summary: 'List credential exchanges, newest first',
   query: z.strictObject(PAGE_PARAMS).superRefine(checkCursor),
   responses: {
-    200: [z.array(CredentialExchangeBody), pagedListDescription('The credential exchanges')],
+    200: pagedListResponse(z.array(CredentialExchangeBody), 'The credential exchanges'),
     400: 'Unknown query parameter or invalid value; `issues` names it',
   },
 })

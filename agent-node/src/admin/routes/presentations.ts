@@ -10,7 +10,7 @@ import { NotFoundError } from '../../errors/index.ts'
 import type { PageRequest, RecordPage } from '../../didcomm/records.ts'
 import type { PresentationView } from '../../identity-proofs/presentations.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
-import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListDescription } from '../paging.ts'
+import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListResponse } from '../paging.ts'
 
 const PresentationBody = z
   .object({
@@ -42,7 +42,7 @@ const list = jsonRoute({
   tags: ['proofs'],
   summary: 'List presentation exchanges, newest first',
   query: z.strictObject(PAGE_PARAMS).superRefine(checkCursor),
-  responses: { 200: [z.array(PresentationBody), pagedListDescription('The presentation exchanges')], 400: errors[400] },
+  responses: { 200: pagedListResponse(z.array(PresentationBody), 'The presentation exchanges'), 400: errors[400] },
 })
 const get = jsonRoute({
   method: 'get',
