@@ -5,15 +5,17 @@
  * "Authentication"); with ADMIN_API_TOKENS set it also requires a bearer token (`auth.ts`).
  */
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { DidCommCredentialExchangeRecord, DidCommProofExchangeRecord } from '@credo-ts/didcomm'
 import { syncBeforeAnswer } from '../http/sync-before-answer.ts'
-import { getCredentialExchange, listCredentialExchanges } from '../credentials/exchanges.ts'
+import { credentialExchangeView, getCredentialExchange } from '../credentials/exchanges.ts'
 import { Connections } from '../didcomm/connections.ts'
+import { pageOfViews } from '../didcomm/records.ts'
 import { createCredentialOfferInvitation } from '../credentials/offers.ts'
 import { CredentialTypeTransfer } from '../credentials/transfer.ts'
 import { issueFromJsonSchemaCredential } from '../credentials/vt-issue.ts'
 import { DeadLetters } from '../dead-letters/DeadLetters.ts'
 import { ConnectionInvitations } from '../didcomm/invitations.ts'
-import { deletePresentation, getPresentation, listPresentations } from '../identity-proofs/presentations.ts'
+import { deletePresentation, getPresentation, presentationView } from '../identity-proofs/presentations.ts'
 import { adminAccess } from './access.ts'
 import { AdminTokens } from './auth.ts'
 import { adminBodyLimit, adminJsonGuard } from './body-guard.ts'
@@ -67,7 +69,7 @@ export function createAdminApp(deps: AdminDeps): OpenAPIHono<AdminEnv> {
       '/',
       credentialExchangeRoutes({
         exchanges: {
-          list: (request) => listCredentialExchanges(agent, deps.storage, request),
+          list: (request) => pageOfViews(agent, deps.storage, DidCommCredentialExchangeRecord, credentialExchangeView, request),
           get: (id) => getCredentialExchange(agent, id),
         },
       }),
@@ -77,7 +79,7 @@ export function createAdminApp(deps: AdminDeps): OpenAPIHono<AdminEnv> {
       '/',
       presentationRoutes({
         presentations: {
-          list: (request) => listPresentations(agent, deps.storage, request),
+          list: (request) => pageOfViews(agent, deps.storage, DidCommProofExchangeRecord, presentationView, request),
           get: (id) => getPresentation(agent, id),
           delete: (id) => deletePresentation(agent, id),
         },

@@ -2,12 +2,10 @@
  * Credential exchanges as the admin API lists them (vs-agent's credential exchange data, read
  * from Credo's records): the definition, the offered claims and where the exchange stands.
  */
-import { DidCommCredentialExchangeRecord } from '@credo-ts/didcomm'
+import type { DidCommCredentialExchangeRecord } from '@credo-ts/didcomm'
 import type { Claim } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import { type PageRequest, pageNewestFirst, type RecordPage } from '../didcomm/records.ts'
 import { found } from '../errors/index.ts'
-import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 
 /** One credential exchange; `credentialDefinitionId` and `claims` once an offer or proposal names them. */
 export interface CredentialExchangeView {
@@ -43,16 +41,6 @@ export async function credentialExchangeView(
     createdAt: record.createdAt.toISOString(),
     updatedAt: (record.updatedAt ?? record.createdAt).toISOString(),
   }
-}
-
-/** A page (`pageNewestFirst`) of the credential exchanges in the record store `storage`, newest first. */
-export async function listCredentialExchanges(
-  agent: DidcommAgent,
-  storage: DrizzleStorageService,
-  request: PageRequest,
-): Promise<RecordPage<CredentialExchangeView>> {
-  const page = await pageNewestFirst(storage, agent.context, DidCommCredentialExchangeRecord, {}, request)
-  return { records: await Promise.all(page.records.map((record) => credentialExchangeView(agent, record))), next: page.next }
 }
 
 /**

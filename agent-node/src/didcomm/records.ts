@@ -1,6 +1,7 @@
 /** Small helpers over Credo records. */
 import type { AgentContext, BaseRecordAny, BaseRecordConstructor, Query } from '@credo-ts/core'
 import type { DrizzleStorageService, RecordPosition } from '../wallet/storage/index.ts'
+import type { DidcommAgent } from './agent.ts'
 
 /** What a page asks for: at most `limit` records (negative: all of them), those after `after`. */
 export interface PageRequest {
@@ -32,4 +33,19 @@ export async function pageNewestFirst<R extends BaseRecordAny>(
   if (limit < 0 || records.length <= limit) return { records }
   const last = records[limit - 1]!
   return { records: records.slice(0, limit), next: { createdAt: last.createdAt.getTime(), id: last.id } }
+}
+
+/**
+ * A page (`pageNewestFirst`) of every record of `recordClass` in the record store `storage`, each
+ * shown as `view(agent, record)` (a page's views are built at once): the admin API's exchange lists.
+ */
+export async function pageOfViews<R extends BaseRecordAny, V>(
+  agent: DidcommAgent,
+  storage: DrizzleStorageService,
+  recordClass: BaseRecordConstructor<R>,
+  view: (agent: DidcommAgent, record: R) => Promise<V>,
+  request: PageRequest,
+): Promise<RecordPage<V>> {
+  const { records, next } = await pageNewestFirst(storage, agent.context, recordClass, {}, request)
+  return { records: await Promise.all(records.map((record) => view(agent, record))), next }
 }

@@ -3,12 +3,10 @@
  * Credo's proof exchange records and Parley's flow records): what was requested, what the
  * verified presentation revealed, and where the exchange stands.
  */
-import { DidCommProofExchangeRecord } from '@credo-ts/didcomm'
+import type { DidCommProofExchangeRecord } from '@credo-ts/didcomm'
 import type { Claim } from '@parley/shared'
 import type { DidcommAgent } from '../didcomm/agent.ts'
-import { type PageRequest, pageNewestFirst, type RecordPage } from '../didcomm/records.ts'
 import { found } from '../errors/index.ts'
-import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { PresentationFlowRecord, type RequestedCredential } from './PresentationFlowRecord.ts'
 
@@ -64,16 +62,6 @@ export async function deletePresentation(agent: DidcommAgent, proofExchangeId: s
   const flows = recordRepository(agent.context, PresentationFlowRecord)
   if (await flows.findById(agent.context, proofExchangeId)) await flows.deleteById(agent.context, proofExchangeId)
   return true
-}
-
-/** A page (`pageNewestFirst`) of the presentation exchanges in the record store `storage`, newest first. */
-export async function listPresentations(
-  agent: DidcommAgent,
-  storage: DrizzleStorageService,
-  request: PageRequest,
-): Promise<RecordPage<PresentationView>> {
-  const page = await pageNewestFirst(storage, agent.context, DidCommProofExchangeRecord, {}, request)
-  return { records: await Promise.all(page.records.map((record) => presentationView(agent, record))), next: page.next }
 }
 
 /**
