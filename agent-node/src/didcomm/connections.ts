@@ -8,7 +8,7 @@ import { DidCommConnectionRecord, type DidCommDidExchangeRole, DidCommDidExchang
 import { found } from '../errors/index.ts'
 import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
-import { isTerminated } from './hangup.ts'
+import { HUNG_UP, isTerminated } from './hangup.ts'
 import { outOfBandIdsNamingDid } from './invitations.ts'
 import { type PageRequest, pageNewestFirst, type RecordPage } from './records.ts'
 
@@ -34,17 +34,6 @@ export interface ConnectionFilters {
   threadId?: string
   invitationDid?: string
 }
-
-/**
- * Connections without the tag `tag`: the record store reads a `null` value as "absent" (Credo's
- * `TagValue` has null, but the connection's own tag types leave it out).
- */
-function withoutTag(tag: 'did' | 'theirDid'): Query<DidCommConnectionRecord> {
-  return { [tag]: null } as unknown as Query<DidCommConnectionRecord>
-}
-
-/** A hung-up connection (`isTerminated`) once completed: its own or the peer's DID is gone. */
-const HUNG_UP: Query<DidCommConnectionRecord> = { $or: [withoutTag('did'), withoutTag('theirDid')] }
 
 /** The tag query of a `state` filter: `terminated` and `completed` tell hung-up connections apart. */
 function stateQuery(state: ConnectionState): Query<DidCommConnectionRecord> {

@@ -4,6 +4,7 @@
  * receives it drops the peer's (`theirDid` undefined). The record stays `completed` in Credo's
  * terms; Parley reports such a connection as `terminated`.
  */
+import type { Query } from '@credo-ts/core'
 import {
   DidCommDidExchangeState,
   DidCommEventTypes,
@@ -19,6 +20,20 @@ import type { DidcommAgent } from './agent.ts'
 export function isTerminated(record: DidCommConnectionRecord): boolean {
   return record.state === DidCommDidExchangeState.Completed && (!record.did || !record.theirDid)
 }
+
+/**
+ * Connections without the tag `tag`: the record store reads a `null` value as "absent" (Credo's
+ * `TagValue` has null, but the connection's own tag types leave it out).
+ */
+function withoutTag(tag: 'did' | 'theirDid'): Query<DidCommConnectionRecord> {
+  return { [tag]: null } as unknown as Query<DidCommConnectionRecord>
+}
+
+/**
+ * `isTerminated` as a tag query, for the connection lists: a completed connection matches it when
+ * its own or the peer's DID is gone.
+ */
+export const HUNG_UP: Query<DidCommConnectionRecord> = { $or: [withoutTag('did'), withoutTag('theirDid')] }
 
 /** A hang-up on a connection: sent by this agent (`by: 'agent'`) or received from the peer. */
 export interface Hangup {
