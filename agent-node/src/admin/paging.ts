@@ -25,21 +25,30 @@ export const PAGE_PARAMS = {
     .max(MAX_PAGE)
     .optional()
     .describe(`At most this many (one page, up to ${MAX_PAGE}); the next page is in the \`Link\` header. Absent: all of them`),
-  cursor: z.string().max(500).optional().describe('Where a page starts: from the previous page\'s `Link` header (`rel="next"`)'),
+  /** Decoded here, once: the handler gets the position the cursor names. */
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .transform((cursor, context): RecordPosition | undefined => {
+      if (cursor === undefined) return undefined
+      const position = decodeCursor(cursor)
+      if (position) return { createdAt: position.createdAt.getTime(), id: position.id }
+      context.addIssue({ code: 'custom', message: "not a cursor from a page's Link header" })
+      return z.NEVER
+    })
+    .describe('Where a page starts: from the previous page\'s `Link` header (`rel="next"`)'),
 }
 
-/** The issue a `cursor` gets: it needs `limit`, and must be one a page's `Link` gave. */
-export function checkCursor(query: { limit?: number; cursor?: string }, context: z.RefinementCtx): void {
-  if (query.cursor === undefined) return
-  if (query.limit === undefined) context.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor needs limit' })
-  else if (decodeCursor(query.cursor) === null)
-    context.addIssue({ code: 'custom', path: ['cursor'], message: "not a cursor from a page's Link header" })
+/** The issue a `cursor` gets without `limit` (one a page's `Link` did not give is refused as it is decoded). */
+export function checkCursor(query: { limit?: number; cursor?: RecordPosition }, context: z.RefinementCtx): void {
+  if (query.cursor !== undefined && query.limit === undefined)
+    context.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor needs limit' })
 }
 
 /** The page a checked query asks for (`checkCursor` ran): `limit` -1 for a whole list. */
-export function pageRequest({ limit, cursor }: { limit?: number; cursor?: string }): PageRequest {
-  const position = cursor === undefined ? undefined : decodeCursor(cursor)
-  return { limit: limit ?? -1, after: position ? { createdAt: position.createdAt.getTime(), id: position.id } : undefined }
+export function pageRequest({ limit, cursor }: { limit?: number; cursor?: RecordPosition }): PageRequest {
+  return { limit: limit ?? -1, after: cursor }
 }
 
 /** Sets the `Link` header naming the page after `next` (none: the last page, no header). */
