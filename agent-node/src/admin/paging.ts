@@ -1,17 +1,17 @@
 /**
  * Pages of the admin API's lists (`GET /v1/connections`, `/v1/credential-exchanges`,
- * `/v1/presentations`). The specification leaves the admin interface's pagination open, and
+ * `/v1/presentations`, and `/v1/dead-letters`, which the specification pages by `limit` and a
+ * time). The specification leaves the admin interface's pagination open otherwise, and
  * vs-agent returns whole lists, so without `limit` a list is whole. With `limit` it is one page,
  * newest first, paged as GitHub's API pages: the next page's URL in a `Link` header (RFC 8288,
  * `rel="next"`) that keeps the request's other parameters and adds an opaque `cursor` (Credo's
  * `encodeCursor` of the page's last record); no `Link` on the last page. Keyset paging
- * (`pageNewestFirst`): records made or deleted meanwhile neither repeat nor shift the pages.
+ * (`database/pages.ts`): records made or deleted meanwhile neither repeat nor shift the pages.
  */
 import { decodeCursor, encodeCursor } from '@credo-ts/core'
 import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { PageRequest } from '../didcomm/records.ts'
-import type { RecordPosition } from '../wallet/storage/index.ts'
+import type { PageRequest, RowPosition } from '../database/pages.ts'
 
 /** The largest page a list returns. */
 export const MAX_PAGE = 1_000
@@ -30,7 +30,7 @@ export const PAGE_PARAMS = {
     .string()
     .max(500)
     .optional()
-    .transform((cursor, context): RecordPosition | undefined => {
+    .transform((cursor, context): RowPosition | undefined => {
       if (cursor === undefined) return undefined
       const position = decodeCursor(cursor)
       if (position) return { createdAt: position.createdAt.getTime(), id: position.id }
@@ -41,18 +41,18 @@ export const PAGE_PARAMS = {
 }
 
 /** The issue a `cursor` gets without `limit` (one a page's `Link` did not give is refused as it is decoded). */
-export function checkCursor(query: { limit?: number; cursor?: RecordPosition }, context: z.RefinementCtx): void {
+export function checkCursor(query: { limit?: number; cursor?: RowPosition }, context: z.RefinementCtx): void {
   if (query.cursor !== undefined && query.limit === undefined)
     context.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor needs limit' })
 }
 
 /** The page a checked query asks for (`checkCursor` ran): `limit` -1 for a whole list. */
-export function pageRequest({ limit, cursor }: { limit?: number; cursor?: RecordPosition }): PageRequest {
+export function pageRequest({ limit, cursor }: { limit?: number; cursor?: RowPosition }): PageRequest {
   return { limit: limit ?? -1, after: cursor }
 }
 
 /** Sets the `Link` header naming the page after `next` (none: the last page, no header). */
-export function linkNextPage(c: Context, next: RecordPosition | undefined): void {
+export function linkNextPage(c: Context, next: RowPosition | undefined): void {
   if (!next) return
   const url = new URL(c.req.url)
   url.searchParams.set('cursor', encodeCursor({ createdAt: new Date(next.createdAt), id: next.id }))

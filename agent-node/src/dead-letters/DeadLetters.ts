@@ -5,6 +5,7 @@
  * connection's next event (`DeliveryEngine.replay`).
  */
 import type { AgentEvent } from '@parley/shared'
+import { cutPage, type Page, readLimit } from '../database/pages.ts'
 import { found } from '../errors/index.ts'
 import type { DeadLetter, DeadLetterQuery, OutboxStore } from '../events/outbox/store.ts'
 
@@ -30,9 +31,11 @@ export interface DeadLetterSources {
 export class DeadLetters {
   constructor(private readonly sources: DeadLetterSources) {}
 
-  /** A page of dead letters matching `query`, newest first. */
-  async list(query: DeadLetterQuery): Promise<DeadLetterWithEvent[]> {
-    return Promise.all((await this.sources.outbox.listDeadLetters(query)).map((letter) => this.withEvent(letter)))
+  /** A page of at most `query.limit` dead letters matching `query`, newest first, and where the next page starts. */
+  async list(query: DeadLetterQuery): Promise<Page<DeadLetterWithEvent>> {
+    const rows = await this.sources.outbox.listDeadLetters({ ...query, limit: readLimit(query.limit) })
+    const { records, next } = cutPage(rows, query.limit, ({ createdAt, id }) => ({ createdAt, id }))
+    return { records: await Promise.all(records.map((letter) => this.withEvent(letter))), next }
   }
 
   /**

@@ -10,7 +10,8 @@ import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
 import { HUNG_UP, isTerminated } from './hangup.ts'
 import { outOfBandIdsNamingDid } from './invitations.ts'
-import { type PageRequest, pageNewestFirst, type RecordPage } from './records.ts'
+import type { Page, PageRequest } from '../database/pages.ts'
+import { pageNewestFirst } from './records.ts'
 
 /** A connection's state as Parley reports it: the DID Exchange state, or `terminated`. */
 export type ConnectionState = DidCommDidExchangeState | 'terminated'
@@ -55,7 +56,7 @@ export class Connections {
   }
 
   /** A page (`pageNewestFirst`) of the connections matching all of `filters`, newest first. */
-  async page(filters: ConnectionFilters, request: PageRequest): Promise<RecordPage<DidCommConnectionRecord>> {
+  async page(filters: ConnectionFilters, request: PageRequest): Promise<Page<DidCommConnectionRecord>> {
     return pageNewestFirst(this.storage, this.agent.context, DidCommConnectionRecord, await this.query(filters), request)
   }
 

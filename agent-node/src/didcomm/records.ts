@@ -1,20 +1,8 @@
 /** Small helpers over Credo records. */
 import type { AgentContext, BaseRecordAny, BaseRecordConstructor, Query } from '@credo-ts/core'
-import type { DrizzleStorageService, RecordPosition } from '../wallet/storage/index.ts'
+import { cutPage, type Page, type PageRequest, readLimit } from '../database/pages.ts'
+import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
-
-/** What a page asks for: at most `limit` records (negative: all of them), those after `after`. */
-export interface PageRequest {
-  limit: number
-  after?: RecordPosition
-}
-
-/** One page of records, newest first, and where the next page starts (none after the last). */
-export interface RecordPage<R> {
-  records: R[]
-  /** The last record of this page: the next page lists those after it. */
-  next?: RecordPosition
-}
 
 /**
  * One page of the records of `recordClass` matching `query` in the record store `storage`, newest
@@ -27,12 +15,9 @@ export async function pageNewestFirst<R extends BaseRecordAny>(
   recordClass: BaseRecordConstructor<R>,
   query: Query<R>,
   { limit, after }: PageRequest,
-): Promise<RecordPage<R>> {
-  // One more than asked tells whether a next page exists.
-  const records = await storage.findNewestFirst(agentContext, recordClass, query, { limit: limit < 0 ? -1 : limit + 1, olderThan: after })
-  if (limit < 0 || records.length <= limit) return { records }
-  const last = records[limit - 1]!
-  return { records: records.slice(0, limit), next: { createdAt: last.createdAt.getTime(), id: last.id } }
+): Promise<Page<R>> {
+  const records = await storage.findNewestFirst(agentContext, recordClass, query, { limit: readLimit(limit), olderThan: after })
+  return cutPage(records, limit, (record) => ({ createdAt: record.createdAt.getTime(), id: record.id }))
 }
 
 /**
@@ -45,7 +30,7 @@ export async function pageOfViews<R extends BaseRecordAny, V>(
   recordClass: BaseRecordConstructor<R>,
   view: (agent: DidcommAgent, record: R) => Promise<V>,
   request: PageRequest,
-): Promise<RecordPage<V>> {
+): Promise<Page<V>> {
   const { records, next } = await pageNewestFirst(storage, agent.context, recordClass, {}, request)
   return { records: await Promise.all(records.map((record) => view(agent, record))), next }
 }

@@ -233,7 +233,7 @@ describe('admin sub-apps', () => {
     expect(Object.keys(document.paths['/v1/qr']!.get!.responses['200']!.content!)).toEqual(['image/png'])
     expect(document.paths['/v1/connections/{connection_id}']!.delete!.responses['204']!.content).toBeUndefined()
     // the lists that page declare their page parameters and the next page's Link header
-    for (const list of ['/v1/connections', '/v1/credential-exchanges', '/v1/presentations']) {
+    for (const list of ['/v1/connections', '/v1/credential-exchanges', '/v1/presentations', '/v1/dead-letters']) {
       const get = document.paths[list]!.get!
       expect(get.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor']))
       expect(Object.keys(get.responses['200']!.headers ?? {})).toEqual(['Link'])

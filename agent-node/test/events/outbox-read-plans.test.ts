@@ -28,6 +28,14 @@ describe('outbox reads on SQLite', () => {
     ["a subscriber's dead letters", (store: OutboxStore) => store.listDeadLetters({ subscriber: 'webhook', limit: 50 })],
     ['the dead letters of a status', (store: OutboxStore) => store.listDeadLetters({ status: 'dead', limit: 50 })],
     ["a connection's dead letters", (store: OutboxStore) => store.listDeadLetters({ connectionId: 'c1', before: 10, limit: 50 })],
+    [
+      'a page of dead letters after a cursor',
+      (store: OutboxStore) => store.listDeadLetters({ after: { createdAt: 10, id: 'x' }, limit: 51 }),
+    ],
+    [
+      "a page of a subscriber's dead letters after a cursor",
+      (store: OutboxStore) => store.listDeadLetters({ subscriber: 'webhook', after: { createdAt: 10, id: 'x' }, limit: 51 }),
+    ],
   ])('%s: read through an index, in order', async (_name, read) => {
     const [plan] = await plansOf(read)
     expect(plan).toBeDefined()

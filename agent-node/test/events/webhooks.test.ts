@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
 import { createAdminApp } from '../../src/admin/app.ts'
 import type { AdminDeps } from '../../src/admin/context.ts'
@@ -83,6 +83,28 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     return started
   }
 
+  /** Calls the admin API over `outbox` and `delivery`: its status, JSON body and `Link` header. */
+  function adminClient(outbox: OutboxStore, delivery: DeliveryEngine) {
+    const { config } = loadConfig({ AGENT_WALLET_KEY: 'x'.repeat(32), DATA_DIR: databases.dir })
+    const app = createAdminApp({
+      outbox,
+      delivery,
+      config,
+      logger,
+      syncToDisk: () => outbox.syncToDisk(),
+      build: { name: 'test', version: '0' },
+    } as unknown as AdminDeps)
+    return async (method: string, path: string, body?: string) => {
+      // as a client on the admin port sends it: the admin API refuses requests without an allowed Host
+      const response = await app.request(path, {
+        method,
+        body,
+        headers: { host: '127.0.0.1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      })
+      return { status: response.status, body: (await response.json()) as DeadLettersAnswer, link: response.headers.get('link') }
+    }
+  }
+
   it('signs each POST as Standard Webhooks defines; the independent library verifies it', async () => {
     const controller = await receiver()
     const { publisher } = await pipeline(controller.url, { signed: true })
@@ -154,24 +176,7 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
     let accept = false
     const controller = await receiver({ status: () => (accept ? 204 : 410) })
     const { outbox, delivery, publisher, records, until } = await pipeline(controller.url)
-    const { config } = loadConfig({ AGENT_WALLET_KEY: 'x'.repeat(32), DATA_DIR: databases.dir })
-    const app = createAdminApp({
-      outbox,
-      delivery,
-      config,
-      logger,
-      syncToDisk: () => outbox.syncToDisk(),
-      build: { name: 'test', version: '0' },
-    } as unknown as AdminDeps)
-    const call = async (method: string, path: string, body?: string) => {
-      // as a client on the admin port sends it: the admin API refuses requests without an allowed Host
-      const response = await app.request(path, {
-        method,
-        body,
-        headers: { host: '127.0.0.1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      })
-      return { status: response.status, body: (await response.json()) as DeadLettersAnswer }
-    }
+    const call = adminClient(outbox, delivery)
 
     const events = [await publisher.publish(sent(connection(1), 1)), await publisher.publish(sent(connection(2), 1))]
     await until(() => records.filter((r) => r.status === 'dead-lettered').length === 2)
@@ -221,6 +226,38 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
       status: 400,
       body: { error: 'validation_error' },
     })
+  })
+
+  it('pages dead letters through the Link header, each once, those of one millisecond too', async () => {
+    const controller = await receiver()
+    const { outbox, delivery, publisher } = await pipeline(controller.url)
+    const call = adminClient(outbox, delivery)
+    const events = []
+    for (let n = 1; n <= 5; n++) events.push(await publisher.publish(sent(connection(1), n)))
+    // five dead letters made in one millisecond, as a burst of refusals can make them
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-11-29T12:00:00.000Z'))
+    try {
+      for (const event of events) await outbox.deadLetter('webhook:elsewhere', event, 'rejected', 1, 'answered HTTP 410')
+    } finally {
+      clock.mockRestore()
+    }
+
+    const pages: string[][] = []
+    let next: string | undefined = '/v1/dead-letters?subscriber=webhook:elsewhere&limit=2'
+    while (next) {
+      const page = await call('GET', next)
+      expect(page.status).toBe(200)
+      pages.push(page.body.deadLetters.map((letter) => letter.eventId))
+      next = page.link?.match(/^<([^>]+)>; rel="next"$/)?.[1]
+      if (next) expect(new URL(next, 'http://admin').searchParams.get('subscriber')).toBe('webhook:elsewhere')
+    }
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1])
+    expect(pages.flat().sort()).toEqual(events.map((event) => event.id).sort())
+
+    // `before` (a time) cannot tell them apart: the page after the first by time holds none of the other three
+    const first = await call('GET', '/v1/dead-letters?subscriber=webhook:elsewhere&limit=2&before=2026-11-29T12:00:00.000Z')
+    expect(first.body.deadLetters).toEqual([])
+    expect(await call('GET', '/v1/dead-letters?cursor=not-one')).toMatchObject({ status: 400, body: { issues: [{ field: 'cursor' }] } })
   })
 
   it('loses nothing when the receiver answers 500 to 30% of requests: every event arrives, in order per connection', async () => {

@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
 import type { CredentialExchangeView } from '../../credentials/exchanges.ts'
-import type { PageRequest, RecordPage } from '../../didcomm/records.ts'
+import type { Page, PageRequest } from '../../database/pages.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
 import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListResponse } from '../paging.ts'
 
@@ -50,7 +50,7 @@ const get = jsonRoute({
 /** The credential exchange reads these routes serve (`credentials/exchanges.ts`). */
 export interface CredentialExchangeReader {
   /** A page of the exchanges, newest first (`limit` -1: all of them). */
-  list(request: PageRequest): Promise<RecordPage<CredentialExchangeView>>
+  list(request: PageRequest): Promise<Page<CredentialExchangeView>>
   /** @throws NotFoundError when there is no exchange `id`. */
   get(id: string): Promise<CredentialExchangeView>
 }

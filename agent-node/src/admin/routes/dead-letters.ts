@@ -3,7 +3,8 @@
  * failed every attempt. List them, read one, replay one or many. A replayed event is delivered
  * again, with its original id and seq, before that connection's next event.
  *
- * - `GET /v1/dead-letters?status=&subscriber=&connectionId=&before=&limit=`
+ * - `GET /v1/dead-letters?status=&subscriber=&connectionId=&before=&limit=&cursor=`: a page; while
+ *   more follow, the next one's URL is in a `Link` header (`admin/paging.ts`)
  * - `GET /v1/dead-letters/{id}`
  * - `POST /v1/dead-letters/{id}/replay`
  * - `POST /v1/dead-letters/replay` with `{ ids }` or a filter `{ subscriber?, connectionId? }`
@@ -14,6 +15,7 @@ import { z } from '@hono/zod-openapi'
 import { AgentEvent } from '@parley/shared'
 import type { DeadLetters, DeadLetterWithEvent, ReplayOutcome } from '../../dead-letters/DeadLetters.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
+import { linkNextPage, PAGE_PARAMS, pagedListResponse } from '../paging.ts'
 
 const DeadLetterStatus = z.enum(['dead', 'replaying', 'replayed'])
 
@@ -40,8 +42,14 @@ const ListQuery = z.strictObject({
   status: DeadLetterStatus.optional(),
   subscriber: z.string().min(1).max(300).optional(),
   connectionId: z.string().min(1).max(300).optional(),
-  before: z.iso.datetime().optional().describe('Only dead letters created before this time (ISO 8601): the next page'),
+  before: z.iso
+    .datetime()
+    .optional()
+    .describe(
+      "Only dead letters created before this time (ISO 8601). Dead letters of the same millisecond may repeat or be skipped across such pages; the `Link` header's cursor pages exactly",
+    ),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: PAGE_PARAMS.cursor,
 })
 
 const IdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
@@ -64,7 +72,7 @@ const listDeadLetters = jsonRoute({
   tags: ['events'],
   summary: 'List dead letters, newest first',
   query: ListQuery,
-  responses: { 200: [z.object({ deadLetters: z.array(DeadLetterBody) }), 'A page of dead letters'], 400: invalid },
+  responses: { 200: pagedListResponse(z.object({ deadLetters: z.array(DeadLetterBody) }), 'A page of dead letters'), 400: invalid },
 })
 
 const getDeadLetter = jsonRoute({
@@ -113,9 +121,10 @@ export function deadLetterRoutes(deps: { deadLetters: Pick<DeadLetters, 'list' |
   const { deadLetters } = deps
   return adminRouter()
     .openapi(listDeadLetters, async (c) => {
-      const { before, ...query } = c.req.valid('query')
-      const letters = await deadLetters.list({ ...query, before: before === undefined ? undefined : Date.parse(before) })
-      return c.json({ deadLetters: letters.map(toBody) }, 200)
+      const { before, cursor, ...query } = c.req.valid('query')
+      const page = await deadLetters.list({ ...query, before: before === undefined ? undefined : Date.parse(before), after: cursor })
+      linkNextPage(c, page.next)
+      return c.json({ deadLetters: page.records.map(toBody) }, 200)
     })
     .openapi(getDeadLetter, async (c) => c.json(toBody(await deadLetters.get(c.req.valid('param').id)), 200))
     .openapi(replayOne, async (c) => c.json(toBody(await deadLetters.replayOne(c.req.valid('param').id)), 202))

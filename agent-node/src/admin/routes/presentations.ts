@@ -7,7 +7,7 @@
 import { z } from '@hono/zod-openapi'
 import { Claim } from '@parley/shared'
 import { NotFoundError } from '../../errors/index.ts'
-import type { PageRequest, RecordPage } from '../../didcomm/records.ts'
+import type { Page, PageRequest } from '../../database/pages.ts'
 import type { PresentationView } from '../../identity-proofs/presentations.ts'
 import { adminRouter, jsonRoute } from '../openapi.ts'
 import { checkCursor, linkNextPage, PAGE_PARAMS, pageRequest, pagedListResponse } from '../paging.ts'
@@ -65,7 +65,7 @@ const remove = jsonRoute({
 /** The presentation exchanges these routes serve (`identity-proofs/presentations.ts`). */
 export interface PresentationStore {
   /** A page of the exchanges, newest first (`limit` -1: all of them). */
-  list(request: PageRequest): Promise<RecordPage<PresentationView>>
+  list(request: PageRequest): Promise<Page<PresentationView>>
   /** @throws NotFoundError when there is no exchange `id`. */
   get(id: string): Promise<PresentationView>
   /** @returns false when there is no exchange `id`. */

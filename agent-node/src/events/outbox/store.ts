@@ -9,6 +9,7 @@ import { and, sql, type SQL } from 'drizzle-orm'
 import type { AgentEvent } from '@parley/shared'
 import { applySchema, constraintViolation, execute, returnAtomically, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
+import { afterPosition, type RowPosition } from '../../database/pages.ts'
 import { OUTBOX_SCHEMA } from './schema.ts'
 
 /**
@@ -93,12 +94,17 @@ export interface DeadLetter {
   updatedAt: number
 }
 
-/** Filters of `listDeadLetters`; `before` pages by `createdAt` (milliseconds), newest first. */
+/**
+ * Filters of `listDeadLetters`, newest first: `before` keeps those created before a time
+ * (milliseconds); `after` those after a dead letter in that order (`database/pages.ts`), which
+ * pages exactly where `before` may repeat or skip dead letters of the same millisecond.
+ */
 export interface DeadLetterQuery {
   subscriber?: string
   connectionId?: string
   status?: DeadLetterStatus
   before?: number
+  after?: RowPosition
   limit: number
 }
 
@@ -491,6 +497,7 @@ export class OutboxStore {
     if (query.connectionId) conditions.push(sql`connection_id = ${query.connectionId}`)
     if (query.status) conditions.push(sql`status = ${query.status}`)
     if (query.before !== undefined) conditions.push(sql`created_at < ${query.before}`)
+    if (query.after) conditions.push(afterPosition('event_dead_letters', query.after))
     const rows = await selectRows<DeadLetterRow>(
       this.database,
       sql`SELECT ${DEAD_LETTER_COLUMNS} FROM event_dead_letters

@@ -19,7 +19,8 @@ import { sql, type SQL } from 'drizzle-orm'
 import { applySchema, constraintViolation, execute, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { SealingKey } from '../kms/index.ts'
-import { selectRecords, type RecordPosition, type RecordScope, type RecordSelection, type StoredRecordRow } from './query.ts'
+import type { RowPosition } from '../../database/pages.ts'
+import { selectRecords, type RecordScope, type RecordSelection, type StoredRecordRow } from './query.ts'
 import { CLEAR_VALUE, CREDO_SCHEMA, SEALED_PREFIX } from './schema.ts'
 import { recordTagEntries, storedTags } from './tags.ts'
 
@@ -293,7 +294,7 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     agentContext: AgentContext,
     recordClass: BaseRecordConstructor<R>,
     query: Query<R>,
-    page: { limit: number; olderThan?: RecordPosition },
+    page: { limit: number; olderThan?: RowPosition },
   ): Promise<R[]> {
     return this.select(agentContext, recordClass, query, { limit: page.limit }, { newestFirst: true, olderThan: page.olderThan })
   }

@@ -3,5 +3,4 @@
  */
 export { DrizzleStorageModule } from './DrizzleStorageModule.ts'
 export { DrizzleStorageService } from './DrizzleStorageService.ts'
-export type { RecordPosition } from './query.ts'
 export { ensureStorageVersion } from './storageVersion.ts'

@@ -30,6 +30,7 @@
  */
 import { CredoError, type BaseRecordAny, type Query, type QueryOptions, type TagValue } from '@credo-ts/core'
 import { sql, type SQL } from 'drizzle-orm'
+import { afterPosition, type RowPosition } from '../../database/pages.ts'
 import { tagEntries, type TagEntry } from './tags.ts'
 
 /** The partition a statement works in: the agent context and the record type. */
@@ -124,12 +125,6 @@ export interface StoredRecordRow extends Record<string, unknown> {
   tags: string
 }
 
-/** Where a record sits in a listing: its creation time (ms since the epoch) and id, the listing's order. */
-export interface RecordPosition {
-  createdAt: number
-  id: string
-}
-
 /** What a listing takes beyond Credo's query and options: times and order. */
 export interface RecordSelection {
   /** Only records last changed (`updated_at`, ms since the epoch) before this. */
@@ -139,7 +134,7 @@ export interface RecordSelection {
   /** Newest first (`created_at, id` descending) instead of oldest first. */
   newestFirst?: boolean
   /** With `newestFirst`: only records after this one in that order (older), for keyset paging. */
-  olderThan?: RecordPosition
+  olderThan?: RowPosition
 }
 
 /**
@@ -168,9 +163,7 @@ export function selectRecords(
   if (updatedBefore !== undefined) bounds.append(sql` AND credo_records.updated_at < ${updatedBefore}`)
   if (updatedAfter !== undefined) bounds.append(sql` AND credo_records.updated_at > ${updatedAfter}`)
   if (newestFirst && olderThan) {
-    bounds.append(
-      sql` AND (credo_records.created_at < ${olderThan.createdAt} OR (credo_records.created_at = ${olderThan.createdAt} AND credo_records.id < ${olderThan.id}))`,
-    )
+    bounds.append(sql` AND ${afterPosition('credo_records', olderThan)}`)
   }
   const order = newestFirst ? sql`credo_records.created_at DESC, credo_records.id DESC` : sql`credo_records.created_at, credo_records.id`
   const inScope = sql`credo_records.context_id = ${scope.contextId} AND credo_records.type = ${scope.type}`
