@@ -42,7 +42,7 @@ import type { HistoryTurn } from '../turn/index.ts'
 import { InMemoryWindow, StoredWindow, type MemoryWindow } from './memory.ts'
 import { migrations } from './migrations.ts'
 import { conversation, events, schema } from './schema.ts'
-import { nextPruneAt, pruneRecord, retentionMs } from './retention.ts'
+import { conversationRetention, nextPruneAt, pruneRecord } from './retention.ts'
 import { conversationStatements, type ConversationStatements } from './statements.ts'
 import { workerServices, type WorkerServices } from '../services.ts'
 
@@ -84,7 +84,7 @@ export class Conversation extends DurableObject<Env> {
     this.db = openDatabase(ctx, schema, migrations)
     this.statements = conversationStatements(this.db)
     this.mcp = mcpClientsFor(env, this.config.mcp.servers, this.log)
-    this.retention = retentionMs(env.CONVERSATION_RETENTION_DAYS, this.log)
+    this.retention = conversationRetention(env, this.log)
     // Twice the window: an event that arrives up to a window late still sees a full one.
     this.memory = this.config.memory.backend === 'kvstore' ? new StoredWindow(this.db) : new InMemoryWindow(2 * this.config.memory.window)
   }

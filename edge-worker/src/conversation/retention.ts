@@ -10,6 +10,7 @@
  * agent-node's `EVENTS_RETENTION_DAYS` keeps every event agent-node could still deliver again.
  */
 import { sql } from 'drizzle-orm'
+import type { Env } from '../env.ts'
 import type { Logger } from '../logging/index.ts'
 import type { Database } from '../storage/index.ts'
 import type { schema } from './schema.ts'
@@ -34,6 +35,18 @@ export function retentionMs(days: unknown, log: Logger): number | undefined {
     return undefined
   }
   return value === 0 ? undefined : value * DAY_MS
+}
+
+const retentions = new WeakMap<object, number | undefined>()
+
+/**
+ * `retentionMs` of `env.CONVERSATION_RETENTION_DAYS`, worked out once per `env` object (per isolate
+ * in practice, as the agent pack is), so a bad value is logged once on `log`, not by every
+ * conversation object the isolate starts.
+ */
+export function conversationRetention(env: Pick<Env, 'CONVERSATION_RETENTION_DAYS'>, log: Logger): number | undefined {
+  if (!retentions.has(env)) retentions.set(env, retentionMs(env.CONVERSATION_RETENTION_DAYS, log))
+  return retentions.get(env)
 }
 
 /** What one `pruneRecord` deleted; `more` when a table had `PRUNE_BATCH` rows due, so more may be. */

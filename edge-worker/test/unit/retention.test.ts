@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { retentionMs } from '../../src/conversation/retention.ts'
+import { conversationRetention, retentionMs } from '../../src/conversation/retention.ts'
 import type { Logger } from '../../src/logging/index.ts'
 
 function recordingLogger() {
@@ -30,5 +30,17 @@ describe('CONVERSATION_RETENTION_DAYS', () => {
       expect(retentionMs(bad, log)).toBeUndefined()
       expect(warnings).toEqual([{ message: expect.stringContaining('CONVERSATION_RETENTION_DAYS'), fields: { value: bad } }])
     }
+  })
+
+  it('is worked out once per Worker env: a bad value warns once, not once per conversation object', () => {
+    const { warnings, log } = recordingLogger()
+    const env = { CONVERSATION_RETENTION_DAYS: 'thirty' }
+    for (let conversation = 0; conversation < 3; conversation++) expect(conversationRetention(env, log)).toBeUndefined()
+    expect(warnings).toHaveLength(1)
+    const days = { CONVERSATION_RETENTION_DAYS: '2' }
+    expect(conversationRetention(days, log)).toBe(2 * 86_400_000)
+    expect(conversationRetention(days, log)).toBe(2 * 86_400_000)
+    expect(conversationRetention({ CONVERSATION_RETENTION_DAYS: '-1' }, log)).toBeUndefined()
+    expect(warnings).toHaveLength(2)
   })
 })
