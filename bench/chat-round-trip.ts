@@ -17,10 +17,9 @@
 import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 import pTimeout from 'p-timeout'
 import { CONNECTING_AT_ONCE, connectPlainWallets, startPlainCredoEcho, type PlainAgent, type PlainWallet } from './plain-credo.ts'
-import { startBenchStack, type BenchStack } from './stack.ts'
+import { startBenchStack, switchToRawEcho, type BenchStack } from './stack.ts'
 import { WalletPeer } from '../agent-node/src/wallet-peer/WalletPeer.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
-import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
 import { inBatches, ms, summarize, type LatencySummary } from './stats.ts'
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500)
@@ -181,18 +180,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
       concurrent(all, `full ${round}`),
     )
 
-    // Raw Credo echo: the tunnel is closed and no longer a subscriber (its events would only be
-    // retried), agent-node itself answers each basic message.
-    await node.tunnel?.stop()
-    if (node.tunnel) await node.delivery.removeSubscriber(node.tunnel.name)
-    const basicMessages = node.agent.modules.didcomm.basicMessages
-    node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
-      DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,
-      ({ payload }) => {
-        if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
-        void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
-      },
-    )
+    await switchToRawEcho(node)
     await sequential(first, 'warm-up raw', WARMUP)
     const rawSequential = await alternated('raw echo, one in flight', SEQUENTIAL_ROUNDS, anchorSequential, (round) =>
       sequential(first, `raw ${round}`, messagesInRound(round)),

@@ -5,6 +5,7 @@
 import { runAnoncreds } from './anoncreds.ts'
 import { runAuthentication } from './authentication.ts'
 import { runChatRoundTrip } from './chat-round-trip.ts'
+import { runChatTimeline } from './chat-timeline.ts'
 import { runConnectionList } from './connection-list.ts'
 import { runConversationMemory } from './conversation-memory.ts'
 import { runDirectory } from './directory.ts'
@@ -21,6 +22,7 @@ import { runStartup } from './startup.ts'
 
 const ENTRIES: Record<string, () => Promise<void>> = {
   'chat-round-trip': runChatRoundTrip,
+  'chat-timeline': runChatTimeline,
   'conversation-memory': runConversationMemory,
   directory: runDirectory,
   anoncreds: runAnoncreds,

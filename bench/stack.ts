@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DidCommBasicMessageEventTypes, DidCommBasicMessageRole, type DidCommBasicMessageStateChangedEvent } from '@credo-ts/didcomm'
 import { startAgentNode } from '../agent-node/src/app.ts'
 import { loadConfig } from '../agent-node/src/config/index.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
@@ -14,6 +15,8 @@ import { freePort, startWorker } from '../scripts/local-stack.ts'
 
 export interface BenchStack {
   node: Awaited<ReturnType<typeof startAgentNode>>
+  /** The worker's process (wrangler, which runs workerd below it). */
+  worker: Awaited<ReturnType<typeof startWorker>>
   wallet: WalletPeer
   connectionId: string
   stop(): Promise<void>
@@ -65,7 +68,7 @@ export async function startBenchNodes(
 export async function startBenchStack(workerVars: Record<string, string>, agentPackPath?: string): Promise<BenchStack> {
   const logger = createLogger('error', 'bench')
   const nodes = await startBenchNodes({ workerVars, agentPackPath })
-  const { node } = nodes
+  const { node, worker } = nodes
   const wallet = await WalletPeer.create({ label: 'bench wallet', logger })
   const stop = async () => {
     await wallet.stop()
@@ -76,7 +79,7 @@ export async function startBenchStack(workerVars: Record<string, string>, agentP
     const greeting = wallet.nextText()
     const connectionId = await wallet.connect(url)
     await greeting
-    return { node, wallet, connectionId, stop }
+    return { node, worker, wallet, connectionId, stop }
   } catch (error) {
     await stop()
     throw error
@@ -98,4 +101,22 @@ export async function measureReplies(wallet: WalletPeer, connectionId: string, l
     samples.push(performance.now() - start)
   }
   return samples
+}
+
+/**
+ * Turns agent-node into the raw Credo echo: the tunnel is closed and no longer a subscriber (its
+ * events would only be retried), and agent-node itself answers each basic message with
+ * `echo: <text>`, through Credo's basic messages as a plain Credo agent would.
+ */
+export async function switchToRawEcho(node: BenchStack['node']): Promise<void> {
+  await node.tunnel?.stop()
+  if (node.tunnel) await node.delivery.removeSubscriber(node.tunnel.name)
+  const basicMessages = node.agent.modules.didcomm.basicMessages
+  node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
+    DidCommBasicMessageEventTypes.DidCommBasicMessageStateChanged,
+    ({ payload }) => {
+      if (payload.basicMessageRecord.role !== DidCommBasicMessageRole.Receiver) return
+      void basicMessages.sendMessage(payload.basicMessageRecord.connectionId, `echo: ${payload.message.content}`)
+    },
+  )
 }

@@ -28,7 +28,7 @@
  * measured processes with `--cpu-prof` writing there.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,6 +52,7 @@ import { createPostgresTestDatabase } from '@parley/agent-node/testing/temp-data
 import { AGENT_NODE_ARGS, type AgentNodeForm as Form, freePort, launch, ROOT } from '../scripts/local-stack.ts'
 import startTestPostgres from '../test/support/postgres-server.ts'
 import { seedConnections } from '../agent-node/test/support/connection-records.ts'
+import { cpuOf, rssOf } from './processes.ts'
 import { inBatches, percentile } from './stats.ts'
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10_000)
@@ -191,23 +192,6 @@ async function answered(url: string, exited: () => boolean): Promise<number> {
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
-}
-
-/** The resident set size of process `pid`, bytes (Linux `/proc`). */
-function rssOf(pid: number): number {
-  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return Number(line?.[1] ?? Number.NaN) * 1024
-}
-
-/**
- * The CPU time process `pid` has used, user + system, ms: fields 14 and 15 of Linux
- * `/proc/<pid>/stat`, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
- */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  // the fields after the command name, which is in parentheses and may hold spaces
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
 /** Starts agent-node in `form` with `env` as a process of its own, times it (`ProcessStart`), stops it. */
