@@ -62,7 +62,7 @@ export function linkNextPage(c: Context, next: RowPosition | undefined): void {
 /** The 200 response of a list that pages: `items` (`what`, newest first) as JSON, and its `Link` header. */
 export function pagedListResponse<T extends z.ZodType>(items: T, what: string) {
   return {
-    description: `${what}, newest first; with \`limit\`, one page`,
+    description: `${what}, newest first; the next page's URL, while more follow one, in the \`Link\` header`,
     content: { 'application/json': { schema: items } },
     headers: z.object({
       Link: z.string().optional().openapi({ description: 'While more follow a page: `<URL of the next page>; rel="next"` (RFC 8288)' }),

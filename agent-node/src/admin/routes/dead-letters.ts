@@ -72,7 +72,10 @@ const listDeadLetters = jsonRoute({
   tags: ['events'],
   summary: 'List dead letters, newest first',
   query: ListQuery,
-  responses: { 200: pagedListResponse(z.object({ deadLetters: z.array(DeadLetterBody) }), 'A page of dead letters'), 400: invalid },
+  responses: {
+    200: pagedListResponse(z.object({ deadLetters: z.array(DeadLetterBody) }), 'A page of dead letters (`limit`, 100 by default)'),
+    400: invalid,
+  },
 })
 
 const getDeadLetter = jsonRoute({
