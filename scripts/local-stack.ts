@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { setTimeout as delay } from 'node:timers/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '@parley/shared/testing/free-port'
@@ -19,7 +20,10 @@ export interface ManagedProcess {
   child: ChildProcess
   /** Everything the process printed so far (stdout and stderr). */
   output(): string
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  /**
+   * SIGTERM to the process and its group, then SIGKILL after `graceMs`; resolves when the process
+   * has exited and the rest of its group with it (waiting at most `graceMs` + 1 s for the rest).
+   */
   stop(graceMs?: number): Promise<void>
 }
 
@@ -71,11 +75,20 @@ export function launch({ name, command, args, env, echo, onExit }: LaunchOptions
   }
   process.once('exit', killGroup)
   void exited.then(() => process.off('exit', killGroup))
+  /** Whether a process of the child's group is still there (wrangler's workerd may outlive wrangler briefly). */
+  const groupAlive = () => {
+    try {
+      process.kill(-child.pid!, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
   return {
     child,
     output: () => output,
     async stop(graceMs = 5_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return
+      if (!groupAlive()) return
       try {
         process.kill(-child.pid!, 'SIGTERM') // the whole group: wrangler has children of its own
       } catch {
@@ -87,6 +100,8 @@ export function launch({ name, command, args, env, echo, onExit }: LaunchOptions
         } catch {}
       }, graceMs)
       await exited
+      // A worker started again on the same port and storage must not meet the old one's workerd.
+      for (const deadline = Date.now() + graceMs + 1_000; groupAlive() && Date.now() < deadline; ) await delay(20)
       clearTimeout(timer)
     },
   }
