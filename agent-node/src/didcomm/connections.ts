@@ -5,12 +5,12 @@
  */
 import type { Query } from '@credo-ts/core'
 import { DidCommConnectionRecord, type DidCommDidExchangeRole, DidCommDidExchangeState } from '@credo-ts/didcomm'
+import type { Page, PageRequest } from '../database/pages.ts'
 import { found } from '../errors/index.ts'
 import type { DrizzleStorageService } from '../wallet/storage/index.ts'
 import type { DidcommAgent } from './agent.ts'
 import { HUNG_UP, isTerminated } from './hangup.ts'
 import { outOfBandIdsNamingDid } from './invitations.ts'
-import type { Page, PageRequest } from '../database/pages.ts'
 import { pageNewestFirst } from './records.ts'
 
 /** A connection's state as Parley reports it: the DID Exchange state, or `terminated`. */

@@ -16,7 +16,7 @@ export async function pageNewestFirst<R extends BaseRecordAny>(
   query: Query<R>,
   { limit, after }: PageRequest,
 ): Promise<Page<R>> {
-  const records = await storage.findNewestFirst(agentContext, recordClass, query, { limit: readLimit(limit), olderThan: after })
+  const records = await storage.findNewestFirst(agentContext, recordClass, query, { limit: readLimit(limit), after })
   return cutPage(records, limit, (record) => ({ createdAt: record.createdAt.getTime(), id: record.id }))
 }
 

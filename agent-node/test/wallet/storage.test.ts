@@ -388,10 +388,10 @@ describe.each(dialects)('on %s', (dialect) => {
       // f and g share e's creation time: the id tells them apart
       for (const id of ['g', 'f'])
         await storage.save(agentContext, generic(id, { state: 'pending' }, new Date(Date.UTC(2025, 0, 1, 0, 0, 4))))
-      const page = async (query: Query<GenericRecord>, limit: number, olderThan?: GenericRecord) =>
+      const page = async (query: Query<GenericRecord>, limit: number, after?: GenericRecord) =>
         storage.findNewestFirst(agentContext, GenericRecord, query, {
           limit,
-          olderThan: olderThan && { createdAt: olderThan.createdAt.getTime(), id: olderThan.id },
+          after: after && { createdAt: after.createdAt.getTime(), id: after.id },
         })
       const pages: string[][] = []
       let last: GenericRecord | undefined

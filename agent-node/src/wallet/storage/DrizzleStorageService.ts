@@ -19,7 +19,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { applySchema, constraintViolation, execute, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
 import type { SealingKey } from '../kms/index.ts'
-import type { RowPosition } from '../../database/pages.ts'
+import type { PageRequest } from '../../database/pages.ts'
 import { selectRecords, type RecordScope, type RecordSelection, type StoredRecordRow } from './query.ts'
 import { CLEAR_VALUE, CREDO_SCHEMA, SEALED_PREFIX } from './schema.ts'
 import { recordTagEntries, storedTags } from './tags.ts'
@@ -284,8 +284,8 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
   /**
    * One page of the records of `recordClass.type` in the context that match `query`, newest
    * created first (`created_at, id` descending): at most `limit` (negative: no bound), those after
-   * `olderThan` in that order when given (keyset paging: a page's last record is the next page's
-   * `olderThan`, and records saved meanwhile neither shift nor repeat the pages). Beyond Credo's
+   * `after` in that order when given (keyset paging: a page's last record is the next page's
+   * `after`, and records saved meanwhile neither shift nor repeat the pages). Beyond Credo's
    * `StorageService`, whose cursor is not implemented here.
    *
    * @throws {CredoError} as `findByQuery`.
@@ -294,9 +294,9 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     agentContext: AgentContext,
     recordClass: BaseRecordConstructor<R>,
     query: Query<R>,
-    page: { limit: number; olderThan?: RowPosition },
+    { limit, after }: PageRequest,
   ): Promise<R[]> {
-    return this.select(agentContext, recordClass, query, { limit: page.limit }, { newestFirst: true, olderThan: page.olderThan })
+    return this.select(agentContext, recordClass, query, { limit }, { newestFirst: { after } })
   }
 
   private async select<R extends T>(

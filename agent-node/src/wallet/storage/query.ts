@@ -131,10 +131,11 @@ export interface RecordSelection {
   updatedBefore?: number
   /** Only records last changed after this. */
   updatedAfter?: number
-  /** Newest first (`created_at, id` descending) instead of oldest first. */
-  newestFirst?: boolean
-  /** With `newestFirst`: only records after this one in that order (older), for keyset paging. */
-  olderThan?: RowPosition
+  /**
+   * Newest first (`created_at, id` descending) instead of oldest first; with `after`, only the
+   * records after that one in this order (older), for keyset paging.
+   */
+  newestFirst?: { after?: RowPosition }
 }
 
 /**
@@ -146,7 +147,7 @@ export interface RecordSelection {
  * @param query e.g. `{ state: 'completed', $or: [{ role: 'requester' }, { isReady: true }] }`
  * @param selection times and order beyond Credo's query (`RecordSelection`)
  * @throws {CredoError} if `options.cursor` is set (Credo's cursor pagination is not implemented:
- *   `selection.olderThan` pages instead), or a tag value is not a Credo `TagValue` (e.g. a number,
+ *   `selection.newestFirst.after` pages instead), or a tag value is not a Credo `TagValue` (e.g. a number,
  *   or an Askar WQL operator object such as `{ $neq: 'x' }`, which Credo's query type does not
  *   include).
  */
@@ -158,13 +159,11 @@ export function selectRecords(
 ): SQL {
   if (options.cursor) throw new CredoError('Cursor pagination is not supported by this storage')
   const matching = query === undefined ? sql`` : sql` AND ${compile(query as QueryNode, scope)}`
-  const { updatedBefore, updatedAfter, newestFirst, olderThan } = selection
+  const { updatedBefore, updatedAfter, newestFirst } = selection
   const bounds = sql``
   if (updatedBefore !== undefined) bounds.append(sql` AND credo_records.updated_at < ${updatedBefore}`)
   if (updatedAfter !== undefined) bounds.append(sql` AND credo_records.updated_at > ${updatedAfter}`)
-  if (newestFirst && olderThan) {
-    bounds.append(sql` AND ${afterPosition('credo_records', olderThan)}`)
-  }
+  if (newestFirst?.after) bounds.append(sql` AND ${afterPosition('credo_records', newestFirst.after)}`)
   const order = newestFirst ? sql`credo_records.created_at DESC, credo_records.id DESC` : sql`credo_records.created_at, credo_records.id`
   const inScope = sql`credo_records.context_id = ${scope.contextId} AND credo_records.type = ${scope.type}`
   const columns = sql`SELECT credo_records.id, credo_records.value, credo_records.tags FROM credo_records`
