@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
+import { explainFailure, lastOutput } from '../support/diagnosis.ts'
 import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
 import type { EventReceiver, ReceivedEvent } from '@parley/agent-node/testing/event-receiver'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
@@ -113,7 +114,8 @@ describe('the tunnel on the outbox survives the worker going away mid-burst', ()
     dataDir = mkdtempSync(join(tmpdir(), 'parley-faults-tunnel-'))
     stack = await startLocalStack({
       workerVars: workerVars(),
-      agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn' },
+      // info: the tunnel's connects and closes are in the report of a failed wait
+      agentEnv: { DATA_DIR: dataDir, AGENT_WALLET_KEY: randomBytes(32).toString('base64url'), LOG_LEVEL: 'info' },
     })
     wallet = await WalletPeer.create({ label: 'tunnel fault wallet', logger: createLogger('fatal', 'wallet') })
   })
@@ -134,22 +136,30 @@ describe('the tunnel on the outbox survives the worker going away mid-burst', ()
     const off = wallet.onText((message) => {
       if (message.content.startsWith('echo: burst')) echoes.push(message.content)
     })
+    // A wait that gives up says what arrived and what the processes printed last (the test's own timeout would not).
+    const report = () =>
+      [`echoes so far: ${echoes.join(', ') || 'none'}`, lastOutput('agent-node', stack.agent), lastOutput('worker', stack.worker)].join(
+        '\n',
+      )
     const texts = Array.from({ length: 12 }, (_, i) => `burst ${i}`)
-    const firstEcho = wallet.nextText((m) => m.content === 'echo: burst 0', 60_000)
+    const firstEcho = wallet.nextText((m) => m.content === 'echo: burst 0', 30_000)
     for (const text of texts.slice(0, 6)) await wallet.sendText(connectionId, text)
-    await firstEcho
+    await explainFailure(firstEcho, report)
     // Drop the tunnel: the worker goes away while messages keep coming, then returns on its storage.
     const { port, persistTo } = stack.worker
     await stack.worker.stop()
     for (const text of texts.slice(6)) await wallet.sendText(connectionId, text)
     stack.worker = await startWorker({ port, persistTo, vars: { TUNNEL_SECRET: stack.tunnelSecret, ...workerVars() } })
 
-    await wallet.nextText((m) => m.content === 'echo: burst 11', 120_000)
-    const marker = wallet.nextText((m) => m.content === 'echo: marker', 60_000)
+    await explainFailure(
+      wallet.nextText((m) => m.content === 'echo: burst 11', 90_000),
+      report,
+    )
+    const marker = wallet.nextText((m) => m.content === 'echo: marker', 30_000)
     await wallet.sendText(connectionId, 'marker')
-    await marker
+    await explainFailure(marker, report)
     off()
     // Each answered exactly once (replies travel as separate DIDComm messages, so the wallet may see them interleave).
     expect([...echoes].sort()).toEqual(texts.map((t) => `echo: ${t}`).sort())
-  })
+  }, 240_000)
 })
