@@ -1,5 +1,5 @@
 import { env, exports } from 'cloudflare:workers'
-import { HANDSHAKE_HEADERS } from '@parley/shared/tunnel'
+import { HANDSHAKE_HEADERS, replacingNonce } from '@parley/shared/tunnel'
 import { describe, expect, it } from 'vitest'
 import { tunnelGateway } from '../src/bindings.ts'
 import { CLOSE_REPLACED } from '../src/tunnel-gateway/index.ts'
@@ -57,12 +57,16 @@ describe('tunnel handshake', () => {
     expect(await response.json()).toEqual({ error: 'tunnel-disabled', reason: 'TUNNEL_SECRET is not configured' })
   })
 
-  it('keeps one agent socket: a new authenticated socket replaces the old one', async () => {
+  it("keeps one agent socket: a new authenticated socket replaces the old one, whose close names the new one's nonce", async () => {
     const first = await TestAgent.connect()
-    const second = await TestAgent.connect()
+    const headers = await signedHeaders()
+    const second = await exports.default.fetch(tunnelRequest(headers))
+    second.webSocket?.accept()
     const closed = await first.closed
     expect(closed.code).toBe(CLOSE_REPLACED)
-    await second.close()
+    // agent-node tells its own late handshake from another client's by this nonce
+    expect(replacingNonce(closed.reason)).toBe(headers[HANDSHAKE_HEADERS.nonce])
+    second.webSocket?.close(1000, 'done')
   })
 
   it('keeps one socket per agent-node instance: only the same instance is replaced', async () => {

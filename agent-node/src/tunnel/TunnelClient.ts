@@ -30,14 +30,23 @@
  * replace each other in a loop. It waits `replacedHoldOffMs` (default 60 s), doubled after each takeover in a row up
  * to 30 min; a connection that lasts 30 min resets that. The secret's holder that keeps the tunnel
  * is the one the operator must look at: the log says so.
+ *
+ * Its own late handshake is not a takeover: a proxy in front of the worker may hold an upgrade
+ * (`wrangler dev`'s does while the Worker restarts) and deliver it after this client gave up on it
+ * and opened a newer socket, which the worker then replaces. The close reason names the replacing
+ * handshake's nonce (`replacedCloseReason`); when it is one of this client's recent handshakes,
+ * the client redials at once (its newer handshake replaces the socket nobody holds) instead of
+ * holding off.
  */
 import { randomUUID } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import type { ClientOptions } from 'ws'
 import {
   DownstreamFrame,
   eventBytes,
   MAX_EVENT_BYTES,
   handshakeHeaders,
+  replacingNonce,
   signTunnelHandshake,
   TUNNEL_CLOSE_REPLACED,
   type CommandFrame,
@@ -76,6 +85,11 @@ const MAX_FRAME_BYTES = 16 * 1024 * 1024
 const CLOSE_TIMEOUT_MS = 1_000
 /** Cap of the takeover hold-off, and the connection time that resets it; milliseconds. */
 const REPLACED_HOLD_OFF_CAP_MS = 30 * 60_000
+/**
+ * Handshakes remembered to recognise one that arrives late (see the module comment): more than a
+ * proxy can hold back while this client redials, which it does at most every `minDelayMs`.
+ */
+const OWN_HANDSHAKES = 256
 
 /**
  * Events of one connection sent up before the first one's ack (`Subscriber.maxInFlight`). The
@@ -100,6 +114,8 @@ export class TunnelClient implements Subscriber {
   private readonly commands = new KeyedQueue()
   /** Takeovers in a row. */
   private takeovers = 0
+  /** Nonces of this client's latest handshakes, answered or not. */
+  private readonly ownHandshakes = new LRUCache<string, true>({ max: OWN_HANDSHAKES })
   /** `stats-request` frames sent and not answered: id -> settles the request. */
   private readonly awaitingStats = new Map<string, (counters: StatsFrame['counters'] | Error) => void>()
 
@@ -127,9 +143,11 @@ export class TunnelClient implements Subscriber {
     this.socket = new DialOutSocket({
       peer: 'tunnel',
       dial: async () => {
+        const handshake = await signTunnelHandshake(options.secret)
+        this.ownHandshakes.set(handshake.nonce, true)
         // `closeTimeout` (ws >= 8.19) is not in @types/ws yet.
         const dialOptions: ClientOptions & { closeTimeout: number } = {
-          headers: handshakeHeaders(await signTunnelHandshake(options.secret), options.instanceId),
+          headers: handshakeHeaders(handshake, options.instanceId),
           handshakeTimeout: 10_000,
           maxPayload: MAX_FRAME_BYTES,
           closeTimeout: CLOSE_TIMEOUT_MS,
@@ -229,12 +247,23 @@ export class TunnelClient implements Subscriber {
     return outcome
   }
 
-  /** The socket closed: ends the stats requests; after a takeover, the hold-off before the redial. */
+  /**
+   * The socket closed: ends the stats requests; after a takeover by another client, the hold-off
+   * before the redial (none after its own late handshake).
+   */
   private onClose(code: number, reason: string, openMs: number): number | undefined {
     for (const settle of [...this.awaitingStats.values()]) settle(new Error('tunnel closed before the stats'))
     if (openMs >= REPLACED_HOLD_OFF_CAP_MS) this.takeovers = 0
     if (code !== TUNNEL_CLOSE_REPLACED) {
       this.logger.info({ code, reason }, 'tunnel closed')
+      return undefined
+    }
+    const replacing = replacingNonce(reason)
+    if (replacing !== undefined && this.ownHandshakes.has(replacing)) {
+      this.logger.warn(
+        { code },
+        'tunnel replaced by a handshake of this agent-node that arrived late (a proxy delivered it after this client had given up on it); redialling at once',
+      )
       return undefined
     }
     // Another client took the tunnel: say so, and redial only after the hold-off (see the module comment).

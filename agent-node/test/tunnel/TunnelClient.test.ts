@@ -6,7 +6,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { MAX_EVENT_BYTES, SendMessageBody, TUNNEL_CLOSE_REPLACED, verifyTunnelHandshake, type CommandFrame } from '@parley/shared'
+import {
+  MAX_EVENT_BYTES,
+  replacedCloseReason,
+  SendMessageBody,
+  TUNNEL_CLOSE_REPLACED,
+  verifyTunnelHandshake,
+  type CommandFrame,
+} from '@parley/shared'
 import { createLogger } from '../../src/logging/index.ts'
 import type { IdempotencyKey, MessageService } from '../../src/messaging/MessageService.ts'
 import type { PublishedEvent } from '../../src/events/publisher.ts'
@@ -22,6 +29,8 @@ interface FakeWorker {
   sockets: WebSocket[]
   frames: unknown[]
   refusals: string[]
+  /** Nonce of each accepted handshake, in order (one per socket). */
+  nonces: string[]
   nextSocket(): Promise<WebSocket>
   close(): Promise<void>
 }
@@ -30,6 +39,7 @@ async function startFakeWorker(secret = SECRET): Promise<FakeWorker> {
   const sockets: WebSocket[] = []
   const frames: unknown[] = []
   const refusals: string[] = []
+  const nonces: string[] = []
   const waiting: ((socket: WebSocket) => void)[] = []
   const wss = new WebSocketServer({ noServer: true })
   const server: Server = createServer()
@@ -43,6 +53,7 @@ async function startFakeWorker(secret = SECRET): Promise<FakeWorker> {
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.push(ws)
+      nonces.push(verdict.handshake.nonce)
       ws.on('message', (data) => frames.push(JSON.parse(data.toString())))
       waiting.shift()?.(ws)
     })
@@ -54,6 +65,7 @@ async function startFakeWorker(secret = SECRET): Promise<FakeWorker> {
     sockets,
     frames,
     refusals,
+    nonces,
     nextSocket: () => new Promise((resolve) => waiting.push(resolve)),
     close: async () => {
       for (const ws of wss.clients) ws.terminate()
@@ -84,6 +96,19 @@ const event = (seq: number): PublishedEvent => ({
   event: { type: 'connection-state-updated', connectionId: CONNECTION, state: 'completed' },
 })
 const never = new AbortController().signal
+
+/**
+ * Sends the gateway's takeover close on `socket` as the gateway does, with a peer that never
+ * closes its TCP side (workerd keeps it open): a close frame 4000 naming the replacing handshake's
+ * nonce, then nothing. Returns the raw TCP socket (destroy it to end the connection).
+ */
+function closeReplaced(socket: WebSocket, replacingNonce: string): Socket {
+  const raw = (socket as unknown as { _socket: Socket })._socket
+  for (const event of ['data', 'end']) raw.removeAllListeners(event)
+  const reason = Buffer.from(replacedCloseReason(replacingNonce))
+  raw.write(Buffer.concat([Buffer.from([0x88, 2 + reason.length, TUNNEL_CLOSE_REPLACED >> 8, TUNNEL_CLOSE_REPLACED & 0xff]), reason]))
+  return raw
+}
 
 const until = async (condition: () => boolean, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs
@@ -382,11 +407,8 @@ describe('TunnelClient', () => {
     const opened = worker.nextSocket()
     client.start()
     const socket = await opened
-    // What the gateway does, with a peer that never closes its TCP side (workerd keeps it open):
-    // a close frame 4000, then nothing; the client must not wait for ws's 30 s close timeout.
-    const raw = (socket as unknown as { _socket: Socket })._socket
-    for (const event of ['data', 'end']) raw.removeAllListeners(event)
-    raw.write(Buffer.from([0x88, 0x02, TUNNEL_CLOSE_REPLACED >> 8, TUNNEL_CLOSE_REPLACED & 0xff]))
+    // Replaced by another client's handshake; the client must not wait for ws's 30 s close timeout.
+    const raw = closeReplaced(socket, 'f'.repeat(32))
     await until(() => client.replaced)
     expect(client.connected).toBe(false)
     const notice = lines.find((line) => /tunnel taken over/.test(line.msg))
@@ -397,5 +419,22 @@ describe('TunnelClient', () => {
     await until(() => client.connected)
     expect(client.replaced).toBe(false)
     expect(worker.sockets).toHaveLength(2)
+  })
+
+  it('redials at once, without a hold-off, when its own late handshake replaced its socket', async () => {
+    const { logger, lines } = captureLogs('info')
+    const { worker, client } = await setup(SECRET, { replacedHoldOffMs: 60_000, logger })
+    const opened = worker.nextSocket()
+    client.start()
+    const socket = await opened
+    // A proxy delivered a handshake this client had given up on after its newer one: the gateway
+    // replaced the newer socket and names that handshake. (Here: the client's own first nonce.)
+    const again = worker.nextSocket()
+    closeReplaced(socket, worker.nonces[0]!).destroy()
+    await again
+    await until(() => client.connected)
+    expect(client.replaced).toBe(false)
+    expect(lines.some((line) => /arrived late/.test(line.msg))).toBe(true)
+    expect(lines.some((line) => /tunnel taken over/.test(line.msg))).toBe(false)
   })
 })

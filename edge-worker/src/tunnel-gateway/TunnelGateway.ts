@@ -26,6 +26,7 @@ import {
   eventBytes,
   MAX_EVENT_BYTES,
   parseFrame,
+  replacedCloseReason,
   TUNNEL_CLOSE_REPLACED,
   UpstreamFrame,
   handshakeInstance,
@@ -90,7 +91,8 @@ export class TunnelGateway extends DurableObject<Env> {
    * TUNNEL_SECRET is not configured, 401 `{error, reason}` when the handshake headers are missing,
    * stale or wrongly signed (`verifyTunnelHandshake`) or the nonce was used before
    * (`replayed-nonce`), else 101 with the socket, replacing the previous socket of the same
-   * instance (`x-parley-instance`) and sending it every command still in the outbox.
+   * instance (`x-parley-instance`; closed 4000 with a reason naming the new handshake's nonce,
+   * `replacedCloseReason`) and sending it every command still in the outbox.
    */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
@@ -110,7 +112,8 @@ export class TunnelGateway extends DurableObject<Env> {
 
     const instance = handshakeInstance(request.headers)
     const { 0: client, 1: server } = new WebSocketPair()
-    for (const previous of this.openSockets(instance)) previous.close(CLOSE_REPLACED, 'replaced by a newer tunnel connection')
+    const reason = replacedCloseReason(verdict.handshake.nonce)
+    for (const previous of this.openSockets(instance)) previous.close(CLOSE_REPLACED, reason)
     this.ctx.acceptWebSocket(server, [instance])
     this.queues.reset()
     const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()

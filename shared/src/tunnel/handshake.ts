@@ -31,6 +31,9 @@ export function handshakeInstance(headers: Headers): string {
   return instance && INSTANCE_ID_PATTERN.test(instance) ? instance : 'default'
 }
 
+/** A handshake nonce: 16 random bytes in lowercase hex. */
+const NONCE = /^[0-9a-f]{32}$/
+
 /** Default acceptance window for handshake timestamps, in milliseconds (either direction). */
 export const DEFAULT_MAX_SKEW_MS = 5 * 60_000
 
@@ -84,7 +87,7 @@ export async function verifyTunnelHandshake(
   const timestamp = Number(headers.get(HANDSHAKE_HEADERS.timestamp))
   const nonce = headers.get(HANDSHAKE_HEADERS.nonce)
   const signature = headers.get(HANDSHAKE_HEADERS.signature)
-  if (!Number.isSafeInteger(timestamp) || !nonce || !/^[0-9a-f]{32}$/.test(nonce) || !signature) {
+  if (!Number.isSafeInteger(timestamp) || !nonce || !NONCE.test(nonce) || !signature) {
     return { ok: false, reason: 'missing-headers' }
   }
   if (Math.abs(now - timestamp) > maxSkewMs) return { ok: false, reason: 'stale-timestamp' }
@@ -104,4 +107,20 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = 0
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!
   return diff === 0
+}
+
+/**
+ * The reason of a `TUNNEL_CLOSE_REPLACED` close: it names the nonce of the handshake that replaced
+ * the socket, so an agent-node can tell one of its own handshakes that arrived late (one it had
+ * given up on, delivered by a proxy after its next one) from another client's. 77 bytes, within
+ * the 123 a close reason may hold.
+ */
+export function replacedCloseReason(nonce: string): string {
+  return `replaced by a newer tunnel connection (nonce ${nonce})`
+}
+
+/** The nonce a `replacedCloseReason` names; undefined when `reason` names none. */
+export function replacingNonce(reason: string): string | undefined {
+  const nonce = /\(nonce ([0-9a-f]+)\)$/.exec(reason)?.[1]
+  return nonce !== undefined && NONCE.test(nonce) ? nonce : undefined
 }
