@@ -112,7 +112,7 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 /**
  * The reason of a `TUNNEL_CLOSE_REPLACED` close: it names the nonce of the handshake that replaced
  * the socket, so an agent-node can tell one of its own handshakes that arrived late (one it had
- * given up on, delivered by a proxy after its next one) from another client's. 77 bytes, within
+ * given up on, delivered by a proxy after its next one) from another client's. 78 bytes, within
  * the 123 a close reason may hold.
  */
 export function replacedCloseReason(nonce: string): string {
