@@ -5,7 +5,7 @@
  * anchor, the same echo between two plain Credo 0.6.3 agents ("plain", `plain-credo.ts`).
  * Sequential (one message in flight, after a warm-up) and concurrent (`BENCH_WALLETS` wallets at
  * once, each waiting for its reply), all in one run; CPU time of this process per round trip
- * (workerd is another process). Each of agent-node's paths is measured in stretches alternating
+ * (workerd is another process, and so is the scripted model: `scripted-llm-process.ts`). Each of agent-node's paths is measured in stretches alternating
  * with stretches of the anchor (which stays up throughout), and compared with the anchor's
  * stretches beside it, so a change in the machine's load falls on both sides of a ratio: the
  * sequential messages in `BENCH_SEQUENTIAL_ROUNDS` stretches (short ones, as the machine's speed
@@ -14,9 +14,9 @@
  * agents alone; `BENCH_WALLET=peer` uses Parley's `WalletPeer` (its SQLite wallet, all its
  * protocols) towards agent-node instead, as the figures before 2026-11-25 did.
  */
-import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 import pTimeout from 'p-timeout'
 import { CONNECTING_AT_ONCE, connectPlainWallets, startPlainCredoEcho, type PlainAgent, type PlainWallet } from './plain-credo.ts'
+import { startScriptedLlmProcess } from './scripted-llm-process.ts'
 import { startBenchStack, switchToRawEcho, type BenchStack } from './stack.ts'
 import { WalletPeer } from '../agent-node/src/wallet-peer/WalletPeer.ts'
 import { createLogger } from '../agent-node/src/logging/index.ts'
@@ -150,7 +150,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
   started = performance.now()
   progress(`anchor: starting, ${WALLETS} plain wallets connecting`)
   const plainEcho = await startPlainCredoEcho(WALLETS)
-  const llm = await startScriptedLlm({ reply: (messages) => `echo: ${messages.at(-1)?.content}` })
+  const llm = await startScriptedLlmProcess()
   let stack: BenchStack | undefined
   const peers: WalletPeer[] = []
   const plainWallets: PlainAgent[] = []
@@ -201,7 +201,7 @@ export async function chatRoundTrip(): Promise<ChatRoundTripFigures> {
         agent.shutdown().catch(() => undefined),
       )
     if (stack) await stopWithin('agent-node and the worker', stack.stop())
-    await stopWithin('the scripted LLM', llm.close())
+    await stopWithin('the scripted LLM', llm.stop())
     await stopWithin('the anchor', plainEcho.stop())
   }
 }
