@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { startLocalStack, startWorker, type LocalStack } from '../../scripts/local-stack.ts'
-import { explainFailure, lastOutput } from '../support/diagnosis.ts'
+import { explainFailure, lastStackOutput } from '../support/diagnosis.ts'
 import { startKillableAgent, type KillableAgent } from '../support/killable-agent.ts'
 import type { EventReceiver, ReceivedEvent } from '@parley/agent-node/testing/event-receiver'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
@@ -137,10 +137,7 @@ describe('the tunnel on the outbox survives the worker going away mid-burst', ()
       if (message.content.startsWith('echo: burst')) echoes.push(message.content)
     })
     // A wait that gives up says what arrived and what the processes printed last (the test's own timeout would not).
-    const report = () =>
-      [`echoes so far: ${echoes.join(', ') || 'none'}`, lastOutput('agent-node', stack.agent), lastOutput('worker', stack.worker)].join(
-        '\n',
-      )
+    const report = () => `echoes so far: ${echoes.join(', ') || 'none'}\n${lastStackOutput(stack)}`
     const texts = Array.from({ length: 12 }, (_, i) => `burst ${i}`)
     const firstEcho = wallet.nextText((m) => m.content === 'echo: burst 0', 30_000)
     for (const text of texts.slice(0, 6)) await wallet.sendText(connectionId, text)

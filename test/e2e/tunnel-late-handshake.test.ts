@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { freePort, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
-import { explainFailure, lastOutput } from '../support/diagnosis.ts'
+import { explainFailure, lastStackOutput } from '../support/diagnosis.ts'
 import { startHoldingProxy, type HoldingProxy } from '../support/holding-proxy.ts'
 import { startScriptedLlm, type ScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
 
@@ -61,7 +61,7 @@ describe('the tunnel behind a proxy that delivers a handshake late', () => {
     await vi.waitFor(async () => expect(await tunnelOpen()).toBe(true), { timeout: 60_000, interval: 200 })
     // The late upgrade reaches the worker, which closes the open socket 4000 naming that handshake.
     await proxy.release()
-    const report = () => [lastOutput('agent-node', stack.agent), lastOutput('worker', stack.worker)].join('\n')
+    const report = () => lastStackOutput(stack)
 
     const { url } = (await (await fetch(`${stack.agent.adminUrl}/v1/invitation`)).json()) as { url: string }
     const greeting = wallet.nextText(() => true, 20_000)
