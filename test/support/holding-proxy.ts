@@ -9,6 +9,9 @@
  */
 import { connect, createServer, type Socket } from 'node:net'
 
+/** How long a released connection waits for the backend's first answer before it is dropped, ms. */
+const RELEASE_TIMEOUT_MS = 10_000
+
 export interface HoldingProxy {
   /** The port clients dial. */
   readonly port: number
@@ -16,7 +19,7 @@ export interface HoldingProxy {
   holding: boolean
   /** Connections held so far and not released. */
   readonly held: number
-  /** Delivers every held connection's bytes to the backend; resolves once each got an answer (or failed). */
+  /** Delivers every held connection's bytes to the backend; resolves once each got an answer, failed or waited `RELEASE_TIMEOUT_MS`. */
   release(): Promise<void>
   close(): Promise<void>
 }
@@ -55,6 +58,8 @@ export async function startHoldingProxy(backend: number): Promise<HoldingProxy> 
       const upstream = connect(backend, '127.0.0.1', () => upstream.write(Buffer.concat(chunks)))
       track(upstream)
       upstream.once('data', () => upstream.destroy())
+      // a backend that never answers does not keep `release` waiting
+      upstream.setTimeout(RELEASE_TIMEOUT_MS, () => upstream.destroy())
       upstream.once('close', () => resolve())
     })
 
