@@ -7,6 +7,10 @@ import { defineConfig } from 'vitest/config'
 // NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
 // ./test/logs/ when NODE_ENV is `test` (vitest's default).
 const env = { NODE_ENV: 'development' }
+// `expect.poll` waits for a condition that background work makes true; vitest's default of 1 s was
+// once too short in CI on 2 loaded cores (an outbox subscriber passing an event by). A poll ends
+// as soon as its condition holds, so a longer limit costs a passing test nothing.
+const expectOptions = { poll: { timeout: 10_000 } }
 // The container image test (test/deploy/agent-node-image.test.ts) builds an image with podman: minutes, root, podman and
 // debootstrap needed. It runs when PARLEY_TEST_CONTAINER_IMAGE=1 (.ci/run decides).
 const containerTests = process.env.PARLEY_TEST_CONTAINER_IMAGE === '1' ? [] : ['test/deploy/agent-node-image.test.ts']
@@ -20,6 +24,7 @@ export default defineConfig({
           name: 'node',
           include: ['shared/test/**/*.test.ts', 'agent-node/test/**/*.test.ts', 'edge-worker/test/unit/**/*.test.ts'],
           env,
+          expect: expectOptions,
           testTimeout: 30_000,
         },
       },
@@ -30,6 +35,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...containerTests],
           env,
+          expect: expectOptions,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

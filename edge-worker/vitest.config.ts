@@ -66,6 +66,8 @@ export default defineConfig({
     // The tunnel gateway is one object per Worker and keeps one agent socket: files take turns.
     fileParallelism: false,
     testTimeout: 30_000,
+    // As in the root config: `expect.poll` waits up to 10 s, not vitest's 1 s, on loaded CI cores.
+    expect: { poll: { timeout: 10_000 } },
     // Hooks connect test agents to the gateway: at the suite's full load on 2 cores that once
     // took longer than vitest's default 10 s.
     hookTimeout: 30_000,
