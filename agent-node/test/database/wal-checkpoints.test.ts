@@ -9,13 +9,14 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { execute, runAtomically, selectRows } from '../../src/database/dialect.ts'
 import { openDatabase, type Database } from '../../src/database/index.ts'
 import { BackgroundCheckpoints, FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/database/wal-checkpoints.ts'
+import { eventually } from '../support/conditions.ts'
 
 /** Waits until `condition` holds (polled every 50 ms), failing after 10 s. */
-const eventually = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 50 })
+const holds = (condition: () => boolean) => eventually(() => expect(condition()).toBe(true))
 
 describe('WAL checkpoints in a worker thread', () => {
   const dirs: string[] = []
@@ -44,7 +45,7 @@ describe('WAL checkpoints in a worker thread', () => {
       const rows = Array.from({ length: 64 }, (_, i) => sql`INSERT INTO notes (body) VALUES (${`${batch}-${i} `.padEnd(4_000, 'x')})`)
       await runAtomically(database, rows)
     }
-    await eventually(() => statSync(file).size >= before + 2_000_000)
+    await holds(() => statSync(file).size >= before + 2_000_000)
   })
 
   it('ends the thread on close once it has closed its connection; the data stays', async () => {
@@ -55,7 +56,7 @@ describe('WAL checkpoints in a worker thread', () => {
     await execute(database, sql`INSERT INTO notes (body) VALUES (${'kept'.padEnd(100_000, 'x')})`)
     const before = statSync(file).size
     const checkpoints = BackgroundCheckpoints.start(file, { intervalMs: 20 })
-    await eventually(() => statSync(file).size >= before + 100_000)
+    await holds(() => statSync(file).size >= before + 100_000)
     expect(await checkpoints.close()).toBe(0) // exited on its own, not ended by `terminate`
     expect(await selectRows(database, sql`SELECT substr(body, 1, 4) AS head FROM notes`)).toEqual([{ head: 'kept' }])
   })
@@ -66,7 +67,7 @@ describe('WAL checkpoints in a worker thread', () => {
     const errors: Error[] = []
     const checkpoints = BackgroundCheckpoints.start(file, { intervalMs: 20, onError: (error) => errors.push(error) })
     try {
-      await eventually(() => errors.length >= 1)
+      await holds(() => errors.length >= 1)
       // some fifteen more failing attempts: the same failure, not reported again
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(errors).toHaveLength(1)

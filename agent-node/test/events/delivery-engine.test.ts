@@ -3,7 +3,7 @@
  * (unit scope): per-connection order, parallel connections, retry classes, dead letters,
  * replay, recovery after a restart, filters, and the backoff schedule.
  */
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
 import { DeliveryEngine } from '../../src/events/delivery/engine.ts'
 import { retryDelay, type RetryPolicy } from '../../src/events/delivery/retry.ts'
@@ -13,6 +13,7 @@ import { EventPublisher } from '../../src/events/publisher.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { recordDeliveries } from '../support/delivery-records.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
+import { eventually } from '../support/conditions.ts'
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
 const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
@@ -96,10 +97,10 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
       },
     })
     await publisher.publish(stateEvent(A, 1))
-    await vi.waitFor(() => expect(requested).toBeGreaterThan(0))
+    await eventually(() => expect(requested).toBeGreaterThan(0))
     expect(syncedAtDelivery).toEqual([]) // waiting for the disk
     release()
-    await vi.waitFor(() => expect(syncedAtDelivery).toEqual([true]))
+    await eventually(() => expect(syncedAtDelivery).toEqual([true]))
     await engine.stop()
   })
 
@@ -193,7 +194,7 @@ describe.each(dialects)('event outbox and delivery engine on %s', (dialect) => {
     const all = Array.from({ length: 10 }, (_, i) => i + 1)
     for (const n of all) void publisher.publish(stateEvent(A, n))
     // 2, 3 and 4 are answered at once, but nothing is recorded (and no cursor moves) before 1
-    await vi.waitFor(() => expect(seqsOf(sub.attempts, A)).toEqual([1, 2, 3, 4]))
+    await eventually(() => expect(seqsOf(sub.attempts, A)).toEqual([1, 2, 3, 4]))
     expect(sub.records).toEqual([])
     releaseFirst()
     await sub.until(() => sub.acknowledged.length === 10)

@@ -5,7 +5,7 @@
  * at everything since).
  */
 import { sql } from 'drizzle-orm'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '@parley/shared'
 import { execute } from '../../src/database/dialect.ts'
 import { DeliveryEngine } from '../../src/events/delivery/engine.ts'
@@ -14,6 +14,7 @@ import { EventPublisher } from '../../src/events/publisher.ts'
 import { RecoveryCheckpointer } from '../../src/events/recovery.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
+import { eventually } from '../support/conditions.ts'
 
 const logger = createLogger('silent')
 const INTERVAL_MS = 20
@@ -39,12 +40,12 @@ describe.each(dialects)('recovery checkpoint on %s', (dialect) => {
       const startedAt = Date.now()
       checkpointer.start()
       // the place noted at the start, written one interval later
-      await vi.waitFor(async () => expect(await checkpoint()).toBeDefined())
+      await eventually(async () => expect(await checkpoint()).toBeDefined())
       expect((await checkpoint())!.position).toBe(first.position)
       expect((await checkpoint())!.through).toBeGreaterThanOrEqual(startedAt)
 
       const second = await events.publish(event(2))
-      await vi.waitFor(async () => expect((await checkpoint())!.position).toBe(second.position))
+      await eventually(async () => expect((await checkpoint())!.position).toBe(second.position))
 
       // an outbox write fails: the checkpoint stays where it was, whatever is stored later
       await execute(database, sql`ALTER TABLE event_outbox RENAME TO event_outbox_away`)

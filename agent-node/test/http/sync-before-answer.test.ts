@@ -5,8 +5,9 @@
  * and a stand-in sync.
  */
 import { Hono } from 'hono'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { syncBeforeAnswer } from '../../src/http/sync-before-answer.ts'
+import { eventually } from '../support/conditions.ts'
 
 describe('syncBeforeAnswer', () => {
   it('answers only after the sync started once the handler ran', async () => {
@@ -28,7 +29,7 @@ describe('syncBeforeAnswer', () => {
       answered = true
       return response
     })
-    await vi.waitFor(() => expect(steps).toEqual(['stored', 'sync']))
+    await eventually(() => expect(steps).toEqual(['stored', 'sync']))
     expect(answered).toBe(false)
     release()
     const response = await answer

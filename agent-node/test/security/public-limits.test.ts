@@ -4,13 +4,14 @@
  * size on WebSocket, and that closed WebSockets are forgotten. A wallet still connects after all
  * of it.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { connectWallet, startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
 import { chunkedPost } from '../support/chunked-post.ts'
 import { bogusEnvelope, recipientsBomb } from '../support/envelopes.ts'
+import { eventually } from '../support/conditions.ts'
 
 const MAX_ENVELOPE_BYTES = 256 * 1024
 
@@ -79,7 +80,7 @@ describe('public port limits', () => {
         ws.on('close', () => resolve())
       })
     }
-    await vi.waitFor(() => expect(agent.node.openPublicSockets).toBe(0))
+    await eventually(() => expect(agent.node.openPublicSockets).toBe(0))
   })
 
   it('still connects a wallet over DIDComm afterwards', async () => {

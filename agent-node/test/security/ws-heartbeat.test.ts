@@ -10,7 +10,7 @@ import { createServer } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { openDatabase, type Database } from '../../src/database/index.ts'
 import { InboundInbox } from '../../src/didcomm/inbox/InboundInbox.ts'
@@ -19,6 +19,7 @@ import { WsInboundTransport } from '../../src/didcomm/transport/WsInboundTranspo
 import { createLogger } from '../../src/logging/index.ts'
 import { RateLimitedLogger } from '../../src/logging/rate-limited.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
+import { eventually } from '../support/conditions.ts'
 
 const HEARTBEAT_MS = 100
 
@@ -61,7 +62,7 @@ describe('public WebSocket heartbeat', () => {
     // Reads (so pings arrive) but never answers them, like a peer whose network went away.
     silent.on('data', () => {})
     await new Promise((resolve) => silent.once('close', resolve))
-    await vi.waitFor(() => expect(transport.openSockets).toBe(1))
+    await eventually(() => expect(transport.openSockets).toBe(1))
     expect(live.readyState).toBe(WebSocket.OPEN)
     live.close()
   })

@@ -1,8 +1,20 @@
 /**
  * Waiting on conditions in tests without sleeping: whoever changes the state calls `changed`,
  * and `until` resolves once its condition holds (checked at once and after every change), or
- * rejects after `timeoutMs` with `describe()` in the message.
+ * rejects after `timeoutMs` with `describe()` in the message. Where nothing can call `changed`,
+ * `eventually` retries an assertion instead.
  */
+import { vi } from 'vitest'
+
+/**
+ * Retries `assertion` until it passes (vitest's `vi.waitFor`, every 20 ms), for up to 10 s rather
+ * than vitest's 1 s: what it waits for is background work, which loaded CI cores slow down
+ * (vitest.config.ts gives `expect.poll` the same limit). Resolves with the assertion's value.
+ */
+export function eventually<T>(assertion: () => T | Promise<T>): Promise<T> {
+  return vi.waitFor(assertion, { timeout: 10_000, interval: 20 })
+}
+
 export interface Conditions {
   changed(): void
   until(condition: () => boolean, timeoutMs?: number): Promise<void>
