@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { startScriptedLlm } from '@parley/edge-worker/testing/scripted-llm'
-import { launch, type ManagedProcess } from '../scripts/local-stack.ts'
+import { launch, type ManagedProcess, waitUntilReady } from '../scripts/local-stack.ts'
 
 /** How long the process may take to print its URL, in milliseconds. */
 const START_TIMEOUT_MS = 30_000
@@ -20,7 +20,7 @@ export interface ScriptedLlmProcess {
 
 /**
  * Starts this file as a child process and resolves with the model's URL once it listens.
- * @throws when the process exits or prints no URL within `START_TIMEOUT_MS` (with its output).
+ * @throws when the process exits or prints no URL within `START_TIMEOUT_MS` (`waitUntilReady`, with its output).
  */
 export async function startScriptedLlmProcess(): Promise<ScriptedLlmProcess> {
   const proc: ManagedProcess = launch({
@@ -29,16 +29,14 @@ export async function startScriptedLlmProcess(): Promise<ScriptedLlmProcess> {
     args: ['--import', 'tsx', fileURLToPath(import.meta.url)],
     env: {},
   })
-  const deadline = Date.now() + START_TIMEOUT_MS
-  for (;;) {
-    const url = /^url (\S+)$/m.exec(proc.output())?.[1]
-    if (url) return { url, stop: () => proc.stop() }
-    if (proc.child.exitCode !== null || Date.now() > deadline) {
-      await proc.stop()
-      throw new Error(`the scripted model did not start:\n${proc.output().slice(-2_000)}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
+  const url = () => /^url (\S+)$/m.exec(proc.output())?.[1]
+  try {
+    await waitUntilReady(proc, 'the scripted model printed its URL', () => url() !== undefined, START_TIMEOUT_MS)
+  } catch (error) {
+    await proc.stop()
+    throw error
   }
+  return { url: url()!, stop: () => proc.stop() }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

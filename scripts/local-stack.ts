@@ -107,19 +107,35 @@ export function launch({ name, command, args, env, echo, onExit }: LaunchOptions
   }
 }
 
-/** Polls `url` until it answers 2xx, the process exits, or `timeoutMs` passes. */
-async function waitForHttp(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+/**
+ * Checks `ready` every 200 ms until it holds; rejects when `proc` exits first or `timeoutMs`
+ * passes, naming `what` (what was awaited, e.g. `http://…/health answered`) and the end of the
+ * process's output.
+ */
+export async function waitUntilReady(
+  proc: ManagedProcess,
+  what: string,
+  ready: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null)
-      throw new Error(`process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output().slice(-4000)}`)
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) })
-      if (response.ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200))
+      throw new Error(`process exited (${proc.child.exitCode}) before ${what}:\n${proc.output().slice(-4000)}`)
+    if (await ready()) return
+    await delay(200)
   }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output().slice(-4000)}`)
+  throw new Error(`not ${what} within ${timeoutMs} ms:\n${proc.output().slice(-4000)}`)
+}
+
+/** Polls `url` until it answers 2xx, the process exits, or `timeoutMs` passes (`waitUntilReady`). */
+function waitForHttp(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+  const answers = () =>
+    fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
+      (response) => response.ok,
+      () => false,
+    )
+  return waitUntilReady(proc, `${url} answered`, answers, timeoutMs)
 }
 
 /**
