@@ -8,6 +8,7 @@
  * piped through.
  */
 import { connect, createServer, type Socket } from 'node:net'
+import { joinSockets } from './tcp-pipe.ts'
 
 /** How long a released connection waits for the backend's first answer before it is dropped, ms. */
 const RELEASE_TIMEOUT_MS = 10_000
@@ -42,14 +43,9 @@ export async function startHoldingProxy(backend: number): Promise<HoldingProxy> 
       return
     }
     client.pause()
-    const upstream = connect(backend, '127.0.0.1', () => {
-      client.pipe(upstream)
-      upstream.pipe(client)
-      client.resume()
-    })
+    const upstream = connect(backend, '127.0.0.1', () => joinSockets(client, upstream))
     track(upstream)
-    upstream.on('close', () => client.destroy())
-    client.on('close', () => upstream.destroy())
+    upstream.once('error', () => client.destroy()) // the backend refused it
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 

@@ -5,6 +5,7 @@
  * counted per backend.
  */
 import { createServer, connect, type Socket } from 'node:net'
+import { joinSockets } from './tcp-pipe.ts'
 
 export interface TcpBalancer {
   /** The port wallets dial. */
@@ -37,16 +38,8 @@ export async function startTcpBalancer(backends: readonly number[]): Promise<Tcp
         connected = true
         balancer.accepted[index]!++
         sockets.add(upstream)
-        upstream.on('close', () => {
-          sockets.delete(upstream)
-          client.destroy()
-        })
-        upstream.on('error', () => client.destroy())
-        client.on('error', () => upstream.destroy())
-        client.on('close', () => upstream.destroy())
-        client.pipe(upstream)
-        upstream.pipe(client)
-        client.resume()
+        upstream.on('close', () => sockets.delete(upstream))
+        joinSockets(client, upstream)
       })
     }
     tryBackend(0)
