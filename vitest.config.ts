@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { expectOptions } from './vitest.shared.ts'
 
 // One `npm test` runs every project: Node code (shared, agent-node, the edge-worker's pure
 // modules, end-to-end) and the edge-worker's tests inside workerd (edge-worker/vitest.config.ts).
@@ -7,10 +8,6 @@ import { defineConfig } from 'vitest/config'
 // NODE_ENV stays `development` in Node tests: didwebvh-ts writes every DID log it touches to
 // ./test/logs/ when NODE_ENV is `test` (vitest's default).
 const env = { NODE_ENV: 'development' }
-// `expect.poll` waits for a condition that background work makes true; vitest's default of 1 s was
-// once too short in CI on 2 loaded cores (an outbox subscriber passing an event by). A poll ends
-// as soon as its condition holds, so a longer limit costs a passing test nothing.
-const expectOptions = { poll: { timeout: 10_000 } }
 // The container image test (test/deploy/agent-node-image.test.ts) builds an image with podman: minutes, root, podman and
 // debootstrap needed. It runs when PARLEY_TEST_CONTAINER_IMAGE=1 (.ci/run decides).
 const containerTests = process.env.PARLEY_TEST_CONTAINER_IMAGE === '1' ? [] : ['test/deploy/agent-node-image.test.ts']

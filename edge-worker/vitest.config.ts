@@ -8,6 +8,7 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
 import { unstable_getMiniflareWorkerOptions } from 'wrangler'
 import { defineConfig } from 'vitest/config'
+import { expectOptions } from '../vitest.shared.ts'
 import { TEST_MEMORY_WINDOW, TEST_MODEL, TEST_TUNNEL_SECRET } from './test/support/constants.ts'
 
 const WRANGLER_CONFIG = new URL('../wrangler.toml', import.meta.url).pathname
@@ -66,8 +67,7 @@ export default defineConfig({
     // The tunnel gateway is one object per Worker and keeps one agent socket: files take turns.
     fileParallelism: false,
     testTimeout: 30_000,
-    // As in the root config: `expect.poll` waits up to 10 s, not vitest's 1 s, on loaded CI cores.
-    expect: { poll: { timeout: 10_000 } },
+    expect: expectOptions,
     // Hooks connect test agents to the gateway: at the suite's full load on 2 cores that once
     // took longer than vitest's default 10 s.
     hookTimeout: 30_000,
