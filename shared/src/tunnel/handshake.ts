@@ -32,7 +32,10 @@ export function handshakeInstance(headers: Headers): string {
 }
 
 /** A handshake nonce: 16 random bytes in lowercase hex. */
-const NONCE = /^[0-9a-f]{32}$/
+const NONCE_HEX = '[0-9a-f]{32}'
+const NONCE = new RegExp(`^${NONCE_HEX}$`)
+/** The end of a `replacedCloseReason`, the nonce captured. */
+const REPLACING_NONCE = new RegExp(`\\(nonce (${NONCE_HEX})\\)$`)
 
 /** Default acceptance window for handshake timestamps, in milliseconds (either direction). */
 export const DEFAULT_MAX_SKEW_MS = 5 * 60_000
@@ -121,6 +124,5 @@ export function replacedCloseReason(nonce: string): string {
 
 /** The nonce a `replacedCloseReason` names; undefined when `reason` names none. */
 export function replacingNonce(reason: string): string | undefined {
-  const nonce = /\(nonce ([0-9a-f]+)\)$/.exec(reason)?.[1]
-  return nonce !== undefined && NONCE.test(nonce) ? nonce : undefined
+  return REPLACING_NONCE.exec(reason)?.[1]
 }
