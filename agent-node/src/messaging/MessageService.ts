@@ -26,7 +26,7 @@ import { ConflictError, DomainError, type DomainErrorKind } from '../errors/inde
 import { sendOnConnection } from '../didcomm/sendOnConnection.ts'
 import type { EventPublisher } from '../events/publisher.ts'
 import type { Logger } from '../logging/index.ts'
-import { requestHash, IdempotencyKeyReusedError, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts'
+import { requestHash, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts'
 import type { SendContext } from './contract.ts'
 import { DeliveryStates } from './DeliveryStates.ts'
 import { sentMessageRepository } from './SentMessageRecord.ts'
@@ -78,6 +78,8 @@ export class MessageService {
   private readonly inFlight = new Set<Promise<void>>()
   /** Deliveries queued per connection. */
   private readonly connectionQueue = new KeyedQueue()
+  /** Requests queued per idempotency key (scope and key). */
+  private readonly sameKey = new KeyedQueue()
   private readonly states: DeliveryStates
 
   constructor(
@@ -98,40 +100,59 @@ export class MessageService {
    * @throws IdempotencyKeyReusedError when the key was used for a different body.
    * @throws MessageIdReusedError when `body.id` (the controller's message id) names an earlier message.
    */
-  async send(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
-    const hash = idempotencyKey && requestHash(body)
-    let claimed: string | undefined
-    if (idempotencyKey) {
-      const existing = await this.idempotency.find(idempotencyKey.scope, idempotencyKey.key)
-      if (existing && existing.requestHash !== hash) throw new IdempotencyKeyReusedError(idempotencyKey.key)
-      if (existing && (await this.states.exists(existing.messageId))) return { id: existing.messageId, replayed: true }
-      // claimed by a request that stopped before its message was accepted: send it now
-      claimed = existing?.messageId
-    }
-    const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
-    const connection = await connectionService.findById(this.agent.context, body.connectionId)
-    if (!connection) throw new ConnectionUnavailableError(body.connectionId, 'not-found')
-    if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(body.connectionId, 'not-ready')
-    if (isTerminated(connection)) throw new ConnectionUnavailableError(body.connectionId, 'terminated')
+  send(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
+    if (!idempotencyKey) return this.accept(body)
+    // One request per key at a time here: a second one finds the first one's message accepted
+    // (a replay) or its claim given back, never a claim whose message is still being stored.
+    return this.sameKey.run(`${idempotencyKey.scope}\n${idempotencyKey.key}`, () => this.accept(body, idempotencyKey))
+  }
 
-    const id = claimed ?? body.id ?? randomUUID()
-    if (body.id && !claimed && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id)))
-      throw new MessageIdReusedError(body.id)
-    if (idempotencyKey && !claimed) {
-      const claim = await this.idempotency.claim(idempotencyKey.scope, idempotencyKey.key, hash!, id)
-      if (claim.status === 'replay') return { id: claim.messageId, replayed: true }
+  /** `send`, with requests under one idempotency key queued one after another. */
+  private async accept(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
+    let id = body.id ?? randomUUID()
+    /** Whether this call claimed the key (and so gives it back when the message cannot be accepted; a claim found is left as it was). */
+    let claimedNow = false
+    if (idempotencyKey) {
+      // Claimed first, in one statement on the path of every tunnel command; a live claim is
+      // read only when there is one.
+      const claim = await this.idempotency.claim(idempotencyKey.scope, idempotencyKey.key, requestHash(body), id)
+      if (claim.status === 'replay') {
+        if (await this.states.exists(claim.messageId)) return { id: claim.messageId, replayed: true }
+        // claimed by a request that stopped before its message was accepted: send it now, under that id
+        id = claim.messageId
+      } else claimedNow = true
     }
     try {
-      // Durable before the caller hears the id: `created` always precedes `sent`/`errored`.
-      await this.states.create(id, body.connectionId, body)
+      const connection = await this.acceptingConnection(body.connectionId)
+      if (body.id && (await sentMessageRepository(this.agent.context).findById(this.agent.context, body.id)))
+        throw new MessageIdReusedError(body.id)
+      try {
+        // Durable before the caller hears the id: `created` always precedes `sent`/`errored`.
+        await this.states.create(id, body.connectionId, body)
+      } catch (error) {
+        // Two requests with the same new id at once: the second one's record collides.
+        if (body.id && error instanceof RecordDuplicateError) throw new MessageIdReusedError(body.id)
+        throw error
+      }
+      this.deliver(id, body, connection)
+      return { id, replayed: false }
     } catch (error) {
-      if (idempotencyKey) await this.idempotency.release(idempotencyKey.scope, idempotencyKey.key, id)
-      // Two requests with the same new id at once: the second one's record collides.
-      if (body.id && error instanceof RecordDuplicateError) throw new MessageIdReusedError(body.id)
+      if (claimedNow) await this.idempotency.release(idempotencyKey!.scope, idempotencyKey!.key, id)
       throw error
     }
-    this.deliver(id, body, connection)
-    return { id, replayed: false }
+  }
+
+  /**
+   * The connection `connectionId` if it takes messages.
+   * @throws ConnectionUnavailableError when it is unknown, not completed or terminated.
+   */
+  private async acceptingConnection(connectionId: string): Promise<DidCommConnectionRecord> {
+    const connectionService = this.agent.dependencyManager.resolve(DidCommConnectionService)
+    const connection = await connectionService.findById(this.agent.context, connectionId)
+    if (!connection) throw new ConnectionUnavailableError(connectionId, 'not-found')
+    if (connection.state !== DidCommDidExchangeState.Completed) throw new ConnectionUnavailableError(connectionId, 'not-ready')
+    if (isTerminated(connection)) throw new ConnectionUnavailableError(connectionId, 'terminated')
+    return connection
   }
 
   /**

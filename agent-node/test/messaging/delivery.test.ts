@@ -96,6 +96,23 @@ describe('message delivery states', () => {
     expect(received.filter((c) => c === 'only once')).toHaveLength(1)
   })
 
+  it('gives an Idempotency-Key back when its message is refused, so the corrected request sends', async () => {
+    const key = crypto.randomUUID()
+    const post = (target: string) =>
+      fetch(`http://127.0.0.1:${a.node.adminPort}/v1/message`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ type: 'text', connectionId: target, content: 'to the right connection' }),
+      })
+    const refused = await post(crypto.randomUUID())
+    expect(refused.status).toBe(404)
+    const corrected = await post(connectionId)
+    expect(corrected.status).toBe(200)
+    expect(corrected.headers.get('idempotent-replayed')).toBeNull()
+    const { id } = (await corrected.json()) as { id: string }
+    expect(await statesOf(id, 'sent')).toEqual(['created', 'sent'])
+  })
+
   it('delivers the messages of one connection in the order they were accepted', async () => {
     const received: string[] = []
     b.node.agent.events.on<DidCommBasicMessageStateChangedEvent>(
