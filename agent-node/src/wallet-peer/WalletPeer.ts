@@ -48,6 +48,7 @@ import {
   DidCommConnectionEventTypes,
   type DidCommBasicMessageStateChangedEvent,
 } from '@credo-ts/didcomm'
+import { LRUCache } from 'lru-cache'
 import { openDatabase, type Database } from '../database/index.ts'
 import { LivePickupChannel } from './LivePickupChannel.ts'
 import {
@@ -97,8 +98,8 @@ export class WalletPeer {
   private readonly didCommListeners = new Set<(message: ReceivedDidComm) => void>()
   /** Receives through the socket to the agent: reopened in live pickup mode whenever it closes. */
   private readonly liveChannel: LivePickupChannel
-  /** `<event kind> <connection id> <@id>` of the messages already passed to listeners, oldest first. */
-  private readonly seen = new Set<string>()
+  /** `<event kind> <connection id> <@id>` of the messages already passed to listeners; the least recent go first. */
+  private readonly seen = new LRUCache<string, true>({ max: SEEN_IDS })
 
   private constructor(
     readonly agent: DidcommAgent,
@@ -130,8 +131,7 @@ export class WalletPeer {
   private firstTime(kind: string, connectionId: string | undefined, messageId: string): boolean {
     const key = `${kind} ${connectionId ?? ''} ${messageId}`
     if (this.seen.has(key)) return false
-    this.seen.add(key)
-    if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value!)
+    this.seen.set(key, true)
     return true
   }
 
