@@ -5,32 +5,50 @@
  * makes its commits durable before anything outside the process can learn of them: a DIDComm
  * message sent, an event delivered, an admin or public HTTP answer, a tunnel command result each
  * first wait for `DiskSync.wait`, which syncs the WAL file (`fdatasync`, on libuv's thread pool,
- * off the event loop) once for every caller waiting at that moment. What a power loss can take
+ * off the event loop) once for every caller waiting at that moment, and not at all when nothing
+ * was written since the last sync began. What a power loss can take
  * is then only what nobody outside has seen; a WAL keeps a prefix of its commits, so the state
  * after a power loss is the state at some commit after the last sync.
  */
 import { statSync } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 
-/** Coalesces durability waits: callers share a sync that starts after their call. */
+/**
+ * Coalesces durability waits: callers share a sync that starts after their last write. A caller
+ * whose writes are all older than a sync that completed (or than the one under way) waits for
+ * nothing more (or for that one); so a message packed, a command answered or an admin `GET`
+ * answered after nothing new was written costs no `fdatasync`.
+ */
 export class DiskSync {
-  /** The sync under way, if any. */
-  private running?: Promise<void>
+  /** The sync under way, if any, and `written()` when it started: the writes it makes durable. */
+  private running?: { done: Promise<void>; covers: number }
   /** The sync that follows the one under way, shared by everyone who asked meanwhile. */
   private queued?: Promise<void>
-
-  /** @param sync makes everything written before it was called durable (one `fdatasync`). */
-  constructor(private readonly sync: () => Promise<void>) {}
+  /** The writes made durable by the syncs that completed (`written()` when the latest of them started). */
+  private durable = 0
 
   /**
-   * Resolves once every commit made before the call is durable. A sync already under way may
-   * have started before the caller's last commit, so the caller waits for the next one, which
-   * every caller arriving meanwhile shares.
+   * @param sync makes everything written before it was called durable (one `fdatasync`).
+   * @param written how many statements that may have written ran so far (never decreases:
+   *   `SqliteConnection.writes`); writes it does not count are never waited for.
+   */
+  constructor(
+    private readonly sync: () => Promise<void>,
+    private readonly written: () => number,
+  ) {}
+
+  /**
+   * Resolves once every commit made before the call is durable: at once when no write came after
+   * the start of the last sync that completed; with the sync under way when it started after the
+   * caller's last write; otherwise with the next one, which every caller arriving meanwhile shares.
    * @throws the sync's error (the disk refused to sync: the commits may not be durable)
    */
   wait(): Promise<void> {
+    const needed = this.written()
+    if (needed <= this.durable) return Promise.resolve()
     if (!this.running) return this.start()
-    this.queued ??= this.running
+    if (this.running.covers >= needed) return this.running.done
+    this.queued ??= this.running.done
       .catch(() => undefined)
       .then(() => {
         this.queued = undefined
@@ -40,11 +58,16 @@ export class DiskSync {
   }
 
   private start(): Promise<void> {
-    const run: Promise<void> = this.sync().finally(() => {
-      if (this.running === run) this.running = undefined
-    })
-    this.running = run
-    return run
+    const covers = this.written()
+    const done: Promise<void> = this.sync()
+      .then(() => {
+        this.durable = Math.max(this.durable, covers)
+      })
+      .finally(() => {
+        if (this.running?.done === done) this.running = undefined
+      })
+    this.running = { done, covers }
+    return done
   }
 }
 

@@ -107,7 +107,12 @@ async function openSqlite(path: string, options: OpenDatabaseOptions): Promise<S
     throw error
   }
   const walFile = deferSync ? new WalFile(location) : undefined
-  const diskSync = walFile && new DiskSync(() => walFile.sync())
+  const diskSync =
+    walFile &&
+    new DiskSync(
+      () => walFile.sync(),
+      () => connection.writes,
+    )
   let checkpoints: BackgroundCheckpoints | undefined
   if (options.checkpointOffThread && location !== ':memory:') {
     connection.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`)

@@ -35,6 +35,8 @@ export interface StatementResult {
 interface Prepared {
   statement: Database.Statement
   returnsRows: boolean
+  /** A plain `SELECT`, which cannot write (anything else counts as a write: `writes`). */
+  readsOnly: boolean
 }
 
 /** Turns drizzle's `sql` templates into SQLite text and parameters (`?` placeholders). */
@@ -63,25 +65,38 @@ export interface SqliteConnectionOptions {
 export class SqliteConnection {
   private readonly connection: Database.Database
   private readonly statements = new LRUCache<string, Prepared>({ max: STATEMENT_CACHE_SIZE })
+  private writeCount = 0
 
   constructor(location: string, options: SqliteConnectionOptions) {
     this.connection = new Database(location, { timeout: options.busyTimeoutMs })
   }
 
+  /**
+   * How many statements that may have written ran on this connection so far: every one but a
+   * plain `SELECT` (DDL, PRAGMAs, transactions and `… RETURNING` included), counted when it runs,
+   * whether it changed anything or not. Group commit (`disk-sync.ts`) syncs only when this moved.
+   */
+  get writes(): number {
+    return this.writeCount
+  }
+
   /** Runs SQL text with no parameters and no result (PRAGMAs, DDL), each statement in turn. */
   exec(text: string): void {
+    this.writeCount++
     this.connection.exec(text)
   }
 
   /** Runs a query and returns its rows as objects keyed by column name (INTEGER as number). */
   all<Row extends Record<string, unknown>>(query: SQL): Row[] {
-    const { statement, params } = this.prepare(query)
+    const { statement, params, readsOnly } = this.prepare(query)
+    if (!readsOnly) this.writeCount++
     return statement.all(params) as Row[]
   }
 
   /** Runs one statement and returns how many rows it changed. */
   run(query: SQL): number {
     const { statement, params } = this.prepare(query)
+    this.writeCount++
     return statement.run(params).changes
   }
 
@@ -91,6 +106,7 @@ export class SqliteConnection {
    * changed). On an error it rolls back, so nothing is written, and throws that error.
    */
   batch(queries: readonly SQL[]): StatementResult[] {
+    this.writeCount++
     this.runText('BEGIN DEFERRED')
     try {
       // each prepared in turn: a statement may name a table an earlier one creates
@@ -130,7 +146,7 @@ export class SqliteConnection {
     let prepared = this.statements.get(text)
     if (!prepared) {
       const statement = this.connection.prepare(text)
-      prepared = { statement, returnsRows: statement.reader }
+      prepared = { statement, returnsRows: statement.reader, readsOnly: /^\s*select\b/i.test(text) }
       this.statements.set(text, prepared)
     }
     return prepared
