@@ -14,10 +14,10 @@ import { statSync } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 
 /**
- * Coalesces durability waits: callers share a sync that starts after their last write. A caller
- * whose writes are all older than a sync that completed (or than the one under way) waits for
- * nothing more (or for that one); so a message packed, a command answered or an admin `GET`
- * answered after nothing new was written costs no `fdatasync`.
+ * Coalesces durability waits: callers share a sync that starts after every write made before
+ * they asked. When a sync that completed (or the one under way) began after all of those, a
+ * caller waits for nothing more (or for that one); so a message packed, a command answered or
+ * an admin `GET` answered after nothing new was written costs no `fdatasync`.
  */
 export class DiskSync {
   /** The sync under way, if any, and `written()` when it started: the writes it makes durable. */
@@ -39,8 +39,8 @@ export class DiskSync {
 
   /**
    * Resolves once every commit made before the call is durable: at once when no write came after
-   * the start of the last sync that completed; with the sync under way when it started after the
-   * caller's last write; otherwise with the next one, which every caller arriving meanwhile shares.
+   * the start of the last sync that completed; with the sync under way when no write came after
+   * its start; otherwise with the next one, which every caller arriving meanwhile shares.
    * @throws the sync's error (the disk refused to sync: the commits may not be durable)
    */
   wait(): Promise<void> {
