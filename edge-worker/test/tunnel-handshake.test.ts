@@ -1,8 +1,10 @@
+import { runInDurableObject } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { HANDSHAKE_HEADERS, replacingNonce } from '@parley/shared/tunnel'
 import { describe, expect, it } from 'vitest'
 import { tunnelGateway } from '../src/bindings.ts'
 import { CLOSE_REPLACED } from '../src/tunnel-gateway/index.ts'
+import { WRITE_BEHIND_MS } from '../src/tunnel-gateway/write-behind.ts'
 import { signedHeaders, sendTextCommand, TestAgent, tunnelRequest } from './support/agent.ts'
 
 async function refusal(headers: Record<string, string>) {
@@ -102,5 +104,33 @@ describe('tunnel handshake', () => {
     expect(await other.command(connectionId, frame.idempotencyKey)).toEqual(frame)
     other.sendRaw(JSON.stringify({ kind: 'command-result', id: frame.id, ok: true, result: { id: crypto.randomUUID() } }))
     await other.close()
+  })
+
+  it('sends an answered command no more, and deletes its outbox row with the next write-behind flush', async () => {
+    const agent = await TestAgent.connect({ instance: 'node-s', confirmCommands: false })
+    const connectionId = crypto.randomUUID()
+    const answered = sendTextCommand(connectionId, 'answered')
+    const unanswered = sendTextCommand(connectionId, 'not answered')
+    await tunnelGateway(env).sendCommand(answered)
+    await tunnelGateway(env).sendCommand(unanswered)
+    await agent.command(connectionId, unanswered.idempotencyKey)
+    agent.sendRaw(JSON.stringify({ kind: 'command-result', id: answered.id, ok: true, result: { id: crypto.randomUUID() } }))
+    // frames are handled in order: once the stats come, the result was
+    const statsId = crypto.randomUUID()
+    agent.sendRaw(JSON.stringify({ kind: 'stats-request', id: statsId }))
+    await agent.next((frame) => frame.kind === 'stats' && frame.id === statsId)
+
+    // the same instance again: it gets the command still owed, in the order queued, and not the answered one
+    const again = await TestAgent.connect({ instance: 'node-s', confirmCommands: false })
+    expect(await again.command(connectionId, unanswered.idempotencyKey)).toEqual(unanswered)
+    expect(again.frames.some((frame) => frame.kind === 'command' && frame.id === answered.id)).toBe(false)
+    const rowOf = (commandId: string) =>
+      runInDurableObject(tunnelGateway(env), (_instance, state) =>
+        state.storage.sql.exec('SELECT command_id FROM outbox WHERE command_id = ?', commandId).toArray(),
+      )
+    await expect.poll(() => rowOf(answered.id), { timeout: WRITE_BEHIND_MS + 4_000 }).toEqual([])
+    expect(await rowOf(unanswered.id)).toEqual([{ command_id: unanswered.id }])
+    again.sendRaw(JSON.stringify({ kind: 'command-result', id: unanswered.id, ok: true, result: { id: crypto.randomUUID() } }))
+    await again.close()
   })
 })

@@ -1,14 +1,15 @@
 /**
  * The tunnel gateway's counters, asked for with a `stats-request` frame: the `stats` answer
  * carries the request's id and counts acknowledged events, rejected frames and connections.
- * Counts are kept in memory and written together within `COUNTERS_FLUSH_MS`.
+ * Counts are kept in memory and written together within `WRITE_BEHIND_MS`.
  */
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StatsFrame } from '@parley/shared/tunnel'
 import { openDatabase } from '../src/storage/index.ts'
-import { COUNTERS_FLUSH_MS, Counters } from '../src/tunnel-gateway/counters.ts'
+import { Counters } from '../src/tunnel-gateway/counters.ts'
+import { WRITE_BEHIND_MS, WriteBehind } from '../src/tunnel-gateway/write-behind.ts'
 import { migrations } from '../src/tunnel-gateway/migrations.ts'
 import { schema } from '../src/tunnel-gateway/schema.ts'
 import { messageState, TestAgent } from './support/agent.ts'
@@ -54,7 +55,7 @@ describe('Counters', () => {
     await runInDurableObject(ownGateway(), async (_instance, state) => {
       const db = openDatabase(state, schema, migrations)
       const stored = () => state.storage.sql.exec('SELECT name, value FROM counters ORDER BY name').toArray()
-      const counters = new Counters(db)
+      const counters = new Counters(db, new WriteBehind())
       counters.count('events_acknowledged')
       counters.count('events_acknowledged')
       counters.count('frames_rejected')
@@ -74,13 +75,13 @@ describe('Counters', () => {
     })
   })
 
-  it('writes counts on its own within COUNTERS_FLUSH_MS', async () => {
+  it('writes counts on its own within WRITE_BEHIND_MS', async () => {
     await runInDurableObject(ownGateway(), async (_instance, state) => {
-      const counters = new Counters(openDatabase(state, schema, migrations))
+      const counters = new Counters(openDatabase(state, schema, migrations), new WriteBehind())
       counters.count('commands_queued')
       await expect
         .poll(() => state.storage.sql.exec('SELECT value FROM counters WHERE name = ?', 'commands_queued').toArray(), {
-          timeout: COUNTERS_FLUSH_MS + 4_000,
+          timeout: WRITE_BEHIND_MS + 4_000,
         })
         .toEqual([{ value: 1 }])
     })

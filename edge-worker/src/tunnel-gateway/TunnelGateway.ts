@@ -14,10 +14,11 @@
  * per idempotency key, whichever instance gets it).
  *
  * The socket uses the WebSocket hibernation API, so an idle tunnel costs nothing; whatever must
- * survive hibernation (nonces, undelivered commands) is in SQLite.
+ * survive hibernation (nonces, undelivered commands) is in SQLite. An answered command's row is
+ * deleted with the next write-behind flush (`write-behind.ts`), with the counters, in one commit.
  */
 import { DurableObject } from 'cloudflare:workers'
-import { asc, eq, lt, sql } from 'drizzle-orm'
+import { asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { prettifyError } from 'zod'
 import { eventConnectionId } from '@parley/shared/events'
 import {
@@ -46,8 +47,12 @@ import { openDatabase, type Database } from '../storage/index.ts'
 import { ConnectionQueues } from './ConnectionQueues.ts'
 import { McpStdioRelays } from './McpStdioRelays.ts'
 import { Counters } from './counters.ts'
+import { WriteBehind } from './write-behind.ts'
 import { migrations } from './migrations.ts'
 import { nonces, outbox, schema } from './schema.ts'
+
+/** Settled commands deleted per statement (each id is a bound parameter; SQLite allows some thousands). */
+const SETTLED_PER_STATEMENT = 500
 
 /** Close code sent to an agent socket replaced by a newer authenticated one of the same instance. */
 export const CLOSE_REPLACED = TUNNEL_CLOSE_REPLACED
@@ -61,8 +66,12 @@ export class TunnelGateway extends DurableObject<Env> {
   private readonly counters: Counters
   /** Stores a command frame in the outbox (`commandId`, `frame`, `createdAt`); its row, none when queued already. */
   private readonly queueCommand
-  /** Takes the command `commandId` out of the outbox; its frame, none when unknown. */
-  private readonly removeCommand
+  /** The outbox row of the command `commandId` (its frame), none when unknown. */
+  private readonly findCommand
+  /** Writes that may wait a little, flushed together (`write-behind.ts`). */
+  private readonly writeBehind = new WriteBehind()
+  /** Commands whose result came, their outbox rows not deleted yet (the next write-behind flush does). */
+  private readonly settled = new Set<string>()
   private readonly log: Logger
   private readonly queues = new ConnectionQueues()
   private readonly mcpStdio = new McpStdioRelays()
@@ -71,7 +80,8 @@ export class TunnelGateway extends DurableObject<Env> {
     super(ctx, env)
     this.log = createLogger('tunnel-gateway', env.LOG_LEVEL)
     this.db = openDatabase(ctx, schema, migrations)
-    this.counters = new Counters(this.db)
+    this.counters = new Counters(this.db, this.writeBehind)
+    this.writeBehind.register(() => this.deleteSettled())
     // prepared once: a chat turn queues and settles one command
     this.queueCommand = this.db
       .insert(outbox)
@@ -79,10 +89,10 @@ export class TunnelGateway extends DurableObject<Env> {
       .onConflictDoNothing()
       .returning()
       .prepare()
-    this.removeCommand = this.db
-      .delete(outbox)
+    this.findCommand = this.db
+      .select({ frame: outbox.frame })
+      .from(outbox)
       .where(eq(outbox.commandId, sql.placeholder('commandId')))
-      .returning({ frame: outbox.frame })
       .prepare()
   }
 
@@ -116,8 +126,8 @@ export class TunnelGateway extends DurableObject<Env> {
     for (const previous of this.openSockets(instance)) previous.close(CLOSE_REPLACED, reason)
     this.ctx.acceptWebSocket(server, [instance])
     this.queues.reset()
-    const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
-    for (const row of pending) server.send(JSON.stringify(row.frame))
+    const pending = this.unsettledCommands()
+    for (const frame of pending) server.send(JSON.stringify(frame))
     this.counters.count('agent_connections')
     this.log.info('agent connected', { instance, pendingCommands: pending.length })
     return new Response(null, { status: 101, webSocket: client })
@@ -218,8 +228,8 @@ export class TunnelGateway extends DurableObject<Env> {
     try {
       const [socket] = this.openSockets()
       if (!socket) return
-      const pending = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
-      for (const row of pending) this.trySend(socket, row.frame)
+      const pending = this.unsettledCommands()
+      for (const frame of pending) this.trySend(socket, frame)
       if (pending.length > 0) this.log.info('commands sent again on another instance', { count: pending.length })
     } finally {
       this.closing = undefined
@@ -275,13 +285,39 @@ export class TunnelGateway extends DurableObject<Env> {
     }
   }
 
+  /** The frames of the commands in the outbox whose result has not come, in the order they were queued. */
+  private unsettledCommands(): CommandFrame[] {
+    const rows = this.db.select().from(outbox).orderBy(asc(outbox.position)).all()
+    return rows.filter((row) => !this.settled.has(row.commandId)).map((row) => row.frame)
+  }
+
+  /**
+   * A command's result came: its outbox row goes with the next write-behind flush (a result
+   * repeated meanwhile, or for a command never queued here, counts as unknown).
+   */
   private settleCommand(result: CommandResultFrame): void {
-    const removed = this.removeCommand.get({ commandId: result.id })
-    if (removed) this.counters.count(result.ok ? 'command_results_ok' : 'command_results_failed')
+    const removed = this.settled.has(result.id) ? undefined : this.findCommand.get({ commandId: result.id })
+    if (removed) {
+      this.settled.add(result.id)
+      this.writeBehind.soon()
+      this.counters.count(result.ok ? 'command_results_ok' : 'command_results_failed')
+    }
     const ids = { commandId: result.id, eventId: removed?.frame.eventId, idempotencyKey: removed?.frame.idempotencyKey }
     if (!result.ok) this.log.error('command failed', { ...ids, error: result.error })
     else if (!removed) this.log.debug('result of an unknown command', { commandId: result.id })
     else this.log.debug('command done', { ...ids, messageId: 'id' in result.result ? result.result.id : undefined })
+  }
+
+  /** Deletes the outbox rows of the settled commands (inside the write-behind flush: one commit). */
+  private deleteSettled(): void {
+    const ids = [...this.settled]
+    for (let start = 0; start < ids.length; start += SETTLED_PER_STATEMENT) {
+      this.db
+        .delete(outbox)
+        .where(inArray(outbox.commandId, ids.slice(start, start + SETTLED_PER_STATEMENT)))
+        .run()
+    }
+    this.settled.clear()
   }
 
   /** Answers `reject` for an event that can never be stored, with a log line saying why. */

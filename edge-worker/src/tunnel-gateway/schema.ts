@@ -15,7 +15,7 @@ export const nonces = sqliteTable(
   (table) => [index('nonces_expires_at').on(table.expiresAt)],
 )
 
-/** Commands in the order they were issued; a row leaves when its `command-result` arrives. */
+/** Commands in the order they were issued; a row leaves after its `command-result` arrives (with the gateway's write-behind flush). */
 export const outbox = sqliteTable('outbox', {
   position: integer('position').primaryKey({ autoIncrement: true }),
   commandId: text('command_id').notNull().unique(),
