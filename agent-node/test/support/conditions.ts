@@ -5,14 +5,15 @@
  * `eventually` retries an assertion instead.
  */
 import { vi } from 'vitest'
+import { expectOptions } from '../../../vitest.shared.ts'
 
 /**
- * Retries `assertion` until it passes (vitest's `vi.waitFor`, every 20 ms), for up to 10 s rather
- * than vitest's 1 s: what it waits for is background work, which loaded CI cores slow down
- * (vitest.config.ts gives `expect.poll` the same limit). Resolves with the assertion's value.
+ * Retries `assertion` until it passes (vitest's `vi.waitFor`, every 20 ms), for as long as every
+ * project lets `expect.poll` wait (vitest.shared.ts) rather than vitest's 1 s: what it waits for
+ * is background work, which loaded CI cores slow down. Resolves with the assertion's value.
  */
 export function eventually<T>(assertion: () => T | Promise<T>): Promise<T> {
-  return vi.waitFor(assertion, { timeout: 10_000, interval: 20 })
+  return vi.waitFor(assertion, { timeout: expectOptions.poll.timeout, interval: 20 })
 }
 
 export interface Conditions {
