@@ -70,6 +70,8 @@ export default defineConfig({
     // own (the Worker and its three auxiliaries), about 15 s each on 2 cores. Measured: 188 s
     // for the 13 files isolated, 40-43 s shared (in file order and in two shuffled orders).
     isolate: false,
+    // vitest runs the projects of one group order with one worker count; this project's is 1.
+    sequence: { groupOrder: 1 },
     testTimeout: 30_000,
     expect: expectOptions,
     // Hooks connect test agents to the gateway: at the suite's full load on 2 cores that once
