@@ -14,9 +14,9 @@ const env = { NODE_ENV: 'development' }
 const containerTests = process.env.PARLEY_TEST_CONTAINER_IMAGE === '1' ? [] : ['test/deploy/agent-node-image.test.ts']
 
 // Two test files at a time at least: vitest's default (one per core but one) runs a 2-core CI
-// machine's files one after another, and most of a file's time is spent waiting (module
-// imports from disk, databases, sockets, child processes), not on the CPU. Measured on 2 cores:
-// 46 agent-node files took 302 s one at a time and 185 s two at a time.
+// machine's files one after another, and a file often waits (on databases, sockets, child
+// processes) with a core left idle. Measured on 2 cores: 46 agent-node files took 302 s one at
+// a time and 185 s two at a time.
 const maxWorkers = Math.max(2, availableParallelism() - 1)
 
 export default defineConfig({
