@@ -7,7 +7,6 @@
  * credential definition over HTTP from the DID (did.jsonl, then the AnonCreds service), and the
  * test watches those requests reach the agent's public port.
  */
-import '../support/anoncreds-engine.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

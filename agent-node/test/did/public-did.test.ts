@@ -4,7 +4,6 @@
  * checked with didwebvh-ts's resolver and an Ed25519 verifier written here (not the agent's);
  * the AnonCreds registry fails cleanly on ids it cannot resolve.
  */
-import '../support/anoncreds-engine.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -6,7 +6,6 @@
  * for the agent's own network: it must never be called. URLs with credentials or another scheme
  * are a 400 naming the field.
  */
-import '../support/anoncreds-engine.ts'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

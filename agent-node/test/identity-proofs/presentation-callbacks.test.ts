@@ -3,7 +3,6 @@
  * receiver on loopback). Opening the request's short URL makes the flow report `scanned`; the
  * receiver first fails, or is down across a restart of agent-node.
  */
-import '../support/anoncreds-engine.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEventReceiver, type EventReceiver } from '../support/event-receiver.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'

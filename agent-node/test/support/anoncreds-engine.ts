@@ -1,5 +1,5 @@
 /**
- * Registers the AnonCreds engine for a test process. Import it first in a test file that builds
- * Credo agents (or list it in vitest's `setupFiles`), before anything imports `@credo-ts/anoncreds`.
+ * Registers the AnonCreds engine for a test process, before anything imports `@credo-ts/anoncreds`:
+ * the node project of `vitest.config.ts` lists it in `setupFiles`, so it runs before every file.
  */
 import '../../src/anoncreds-registry/register.ts'

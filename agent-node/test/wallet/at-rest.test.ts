@@ -5,7 +5,6 @@
  * private to the agent's user; a second agent-node on the same data folder is refused before it
  * opens the database.
  */
-import '../support/anoncreds-engine.ts'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { AnonCredsCredentialDefinitionPrivateRepository, AnonCredsKeyCorrectnessProofRepository } from '@credo-ts/anoncreds'
