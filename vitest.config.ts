@@ -33,10 +33,10 @@ export default defineConfig({
           testTimeout: 30_000,
           // A worker's files share its module cache, so Credo and the rest load once per worker,
           // not once per file: in a whole run on 2 cores the project took 220 s instead of 411 s
-          // (modules' import time 79 s instead of 396 s). Hence the AnonCreds engine is registered
-          // before every file (setupFiles): Credo reads it through an ES-module import of a
-          // CommonJS package, whose named exports are copied once per process, so without it the
-          // first file of a worker to import Credo's AnonCreds decided for all the others.
+          // (the run's module import time 79 s instead of 396 s). Hence the AnonCreds engine is
+          // registered before every file (setupFiles): Credo reads it through an ES-module import
+          // of a CommonJS package, whose named exports are copied once per process, so without it
+          // the first file of a worker to import Credo's AnonCreds decided for all the others.
           isolate: false,
           setupFiles: ['agent-node/test/support/anoncreds-engine.ts'],
         },
