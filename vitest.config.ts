@@ -38,7 +38,7 @@ export default defineConfig({
           // of a CommonJS package, whose named exports are copied once per process, so without it
           // the first file of a worker to import Credo's AnonCreds decided for all the others.
           isolate: false,
-          setupFiles: ['agent-node/test/support/anoncreds-engine.ts'],
+          setupFiles: ['agent-node/src/anoncreds-registry/register.ts'],
         },
       },
       'edge-worker/vitest.config.ts',

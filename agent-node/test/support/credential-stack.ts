@@ -5,7 +5,7 @@
  * OUTBOUND_ALLOWED_NETWORKS), a wallet peer that resolves the agent's AnonCreds objects, and
  * small helpers for the admin API and the wallet.
  */
-import './anoncreds-engine.ts'
+import '../../src/anoncreds-registry/register.ts'
 import {
   DidCommCredentialEventTypes,
   DidCommCredentialState,
