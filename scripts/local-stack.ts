@@ -5,12 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '@parley/shared/testing/free-port'
+import { lock } from 'proper-lockfile'
+import { AGENT_PACK_MODULE } from '../edge-worker/scripts/agent-pack-module.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -180,16 +182,39 @@ export interface WorkerOptions {
   config?: string
 }
 
+/** How long a worker's start waits for another start's build to end, ms (each takes a few seconds). */
+const BUILD_LOCK_WAIT_MS = 180_000
+
 /**
  * Runs the edge worker in local workerd (`worker-dev.ts`: wrangler, no inspector) on `port`, with `vars` as Worker
  * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
  * temporary folder by default, so runs never share state). `config` is another wrangler
  * configuration to run instead of the repository's. Resolves when `/health` answers.
+ *
+ * Workers start one at a time, across processes: the build step writes the one generated
+ * agent-pack module (`AGENT_PACK_MODULE`) from AGENT_PACK_PATH, so two workers started at once
+ * with different packs would each bundle whichever pack was written last (seen with end-to-end
+ * files run in parallel). A start holds a lock on that module (proper-lockfile) until its worker
+ * answers, and waits up to `BUILD_LOCK_WAIT_MS` for another's; then it throws `ELOCKED`.
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
   const persistTo = options.persistTo ?? tempDir('parley-worker-')
+  mkdirSync(dirname(AGENT_PACK_MODULE), { recursive: true })
+  const release = await lock(AGENT_PACK_MODULE, {
+    realpath: false,
+    retries: { retries: BUILD_LOCK_WAIT_MS / 100, factor: 1, minTimeout: 100, maxTimeout: 100 },
+  })
+  try {
+    return await launchWorker(options, port, persistTo)
+  } finally {
+    await release()
+  }
+}
+
+/** `startWorker` once it holds the build lock. */
+async function launchWorker(options: WorkerOptions, port: number, persistTo: string): Promise<WorkerProcess> {
   // Vars (secrets among them) go through a private env file, not the command line `ps` shows;
   // it is removed as soon as the worker exits.
   const envDir = tempDir('parley-worker-env-')
