@@ -205,6 +205,10 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerProcess
   const release = await lock(AGENT_PACK_MODULE, {
     realpath: false,
     retries: { retries: BUILD_LOCK_WAIT_MS / 100, factor: 1, minTimeout: 100, maxTimeout: 100 },
+    // A holder that died leaves the lock; it is taken over once not refreshed for 30 s. A holder
+    // whose lock was taken over (its process stalled that long) is told so, not crashed.
+    stale: 30_000,
+    onCompromised: (error) => console.warn(`worker start: the build lock was taken over: ${error.message}`),
   })
   try {
     return await launchWorker(options, port, persistTo)
