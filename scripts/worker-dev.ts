@@ -30,6 +30,11 @@ if (!options.port || !options.persistTo || !options.envFile) {
 const worker = await unstable_startWorker({
   config: options.config ?? join(ROOT, 'wrangler.toml'),
   ...(options.entry ? { entrypoint: options.entry } : {}),
+  // The configuration's `[build] command` runs twice per start, the second time when wrangler's
+  // `watch_dir` watcher is ready (even with `watch: false`); it was always seen to end before the
+  // worker first answers, so `startWorker`'s build lock (local-stack.ts) covers both. Keep the
+  // build command: without one wrangler bundles with a watching esbuild, which reloads a running
+  // worker whenever another start rewrites the generated agent-pack module (seen in e2e files).
   envFiles: [options.envFile],
   dev: {
     remote: false,
