@@ -240,7 +240,14 @@ async function launchWorker(options: WorkerOptions, port: number, persistTo: str
       join(ROOT, 'scripts', 'worker-dev.ts'),
       JSON.stringify({ port, persistTo, envFile, config: options.config, entry: options.entry }),
     ],
-    env: { WRANGLER_SEND_METRICS: 'false', CI: 'true', ...(options.agentPackPath ? { AGENT_PACK_PATH: options.agentPackPath } : {}) },
+    env: {
+      WRANGLER_SEND_METRICS: 'false',
+      CI: 'true',
+      // Miniflare otherwise asks workers.cloudflare.com for a `Request.cf` object at every start
+      // (up to 3 s, and an error with its stack when offline); the worker never reads `request.cf`.
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      ...(options.agentPackPath ? { AGENT_PACK_PATH: options.agentPackPath } : {}),
+    },
     echo: options.echo,
     onExit: () => rmSync(envDir, { recursive: true, force: true }),
   })
