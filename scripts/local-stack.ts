@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '@parley/shared/testing/free-port'
 import { lock } from 'proper-lockfile'
-import { AGENT_PACK_MODULE } from '../edge-worker/scripts/agent-pack-module.ts'
+import { AGENT_PACK_MODULE, writeAgentPackModule } from '../edge-worker/scripts/agent-pack-module.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -195,7 +195,10 @@ const BUILD_LOCK_WAIT_MS = 180_000
  * agent-pack module (`AGENT_PACK_MODULE`) from AGENT_PACK_PATH, so two workers started at once
  * with different packs would each bundle whichever pack was written last (seen with end-to-end
  * files run in parallel). A start holds a lock on that module (proper-lockfile) until its worker
- * answers, and waits up to `BUILD_LOCK_WAIT_MS` for another's; then it throws `ELOCKED`.
+ * answers, and waits up to `BUILD_LOCK_WAIT_MS` for another's; then it throws `ELOCKED`. A start
+ * with `agentPackPath` writes the module back from this process's AGENT_PACK_PATH (default
+ * `agent-packs/`) before it lets go, so what reads the module later without building it (the
+ * workers test project, after the end-to-end files) never finds a test's pack there.
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
@@ -213,7 +216,11 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerProcess
   try {
     return await launchWorker(options, port, persistTo)
   } finally {
-    await release()
+    try {
+      if (options.agentPackPath) await writeAgentPackModule()
+    } finally {
+      await release()
+    }
   }
 }
 
