@@ -29,7 +29,7 @@ import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
 import { decideCall, mayApprove } from '../tools/policy.ts'
 import { runTool } from '../tools/run.ts'
 import type { Tool } from '../tools/types.ts'
-import { openDatabase, type Database } from '../storage/index.ts'
+import { inlineLimit, openDatabase, type Database } from '../storage/index.ts'
 import { migrations } from './migrations.ts'
 import { transitionTexts } from './notices.ts'
 import { requests, schema, transitions } from './schema.ts'
@@ -240,7 +240,7 @@ export class Approvals extends DurableObject<Env> {
       .from(requests)
       .where(eq(requests.status, 'pending'))
       .orderBy(asc(requests.expiresAt))
-      .limit(1)
+      .limit(inlineLimit(1))
       .get()
     if (next) await this.ctx.storage.setAlarm(next.expiresAt)
   }

@@ -13,7 +13,7 @@
  * late event takes its place in the conversation.
  */
 import { and, desc, eq, inArray, lt } from 'drizzle-orm'
-import type { Database } from '../storage/index.ts'
+import { type Database, inlineLimit } from '../storage/index.ts'
 import type { HistoryTurn } from '../turn/index.ts'
 import { events, turns, type schema } from './schema.ts'
 
@@ -63,7 +63,7 @@ export class StoredWindow implements MemoryWindow {
       .innerJoin(events, eq(events.position, turns.eventPosition))
       .where(and(lt(events.seq, seq), inArray(turns.role, ['user', 'assistant'])))
       .orderBy(desc(events.seq), desc(turns.id))
-      .limit(limit)
+      .limit(inlineLimit(limit))
       .all()
       .reverse() as HistoryTurn[]
   }

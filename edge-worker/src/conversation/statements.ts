@@ -5,7 +5,7 @@
  * "chat-round-trip"). Rarer statements (the first event, a redaction) are built where they run.
  */
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Database } from '../storage/index.ts'
+import { type Database, inlineLimit } from '../storage/index.ts'
 import { conversation, effects, events, type schema, session, turns } from './schema.ts'
 
 const { placeholder } = sql
@@ -16,7 +16,7 @@ export function conversationStatements(db: Database<typeof schema>) {
     /** The connection this object serves (no row before the first event). */
     owner: db.select().from(conversation).prepare(),
     /** The `seq` of the event stored last. */
-    latestSeq: db.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(1).prepare(),
+    latestSeq: db.select({ seq: events.seq }).from(events).orderBy(desc(events.position)).limit(inlineLimit(1)).prepare(),
     /** Stores an event (`id`, `seq`, `type`, `body`, `receivedAt`); returns its row, none when the id is known. */
     insertEvent: db
       .insert(events)
@@ -31,7 +31,13 @@ export function conversationStatements(db: Database<typeof schema>) {
       .returning()
       .prepare(),
     /** The unhandled event to handle next: lowest `seq`, then arrival. */
-    nextEvent: db.select().from(events).where(isNull(events.handledAt)).orderBy(asc(events.seq), asc(events.position)).limit(1).prepare(),
+    nextEvent: db
+      .select()
+      .from(events)
+      .where(isNull(events.handledAt))
+      .orderBy(asc(events.seq), asc(events.position))
+      .limit(inlineLimit(1))
+      .prepare(),
     /** Marks the event at `position` handled at `handledAt`. */
     markHandled: db
       .update(events)

@@ -2,6 +2,7 @@
  * SQLite storage of a Durable Object through drizzle `durable-sqlite`, with schema migrations
  * applied before the object serves anything.
  */
+import { sql } from 'drizzle-orm'
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite'
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator'
 
@@ -25,4 +26,18 @@ export function openDatabase<S extends Record<string, unknown>>(
   const scripts = Object.fromEntries(migrations.map((script, idx) => [`m${String(idx).padStart(4, '0')}`, script]))
   void ctx.blockConcurrencyWhile(() => migrate(db, { journal, migrations: scripts }))
   return db
+}
+
+/**
+ * `n` for drizzle's `.limit()`, written into the statement's text instead of bound. drizzle binds
+ * a number as a parameter, and the SQLite in workerd plans a query with the value bound to its
+ * LIMIT, so every new binding expires the statement and each run compiled it again
+ * (`sqlite3Reprepare`: 3 % of the worker's profile in a chat turn, twice the time of the two
+ * per-event reads; bench/README.md "chat-round-trip").
+ * @throws RangeError when `n` is not a non-negative safe integer (it becomes SQL text).
+ */
+export function inlineLimit(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`a LIMIT must be a non-negative integer, not ${n}`)
+  // `.limit()` is typed `number | Placeholder`; an SQL chunk is written as it is (drizzle's `buildLimit`).
+  return sql.raw(String(n)) as unknown as number
 }
