@@ -30,8 +30,8 @@ export function openDatabase<S extends Record<string, unknown>>(
 
 /**
  * `n` for drizzle's `.limit()`, written into the statement's text instead of bound. drizzle binds
- * a number as a parameter, and the SQLite in workerd plans a query with the value bound to its
- * LIMIT, so every new binding expires the statement and each run compiled it again
+ * a number as a parameter, and the SQLite in workerd expires a statement whenever its LIMIT
+ * parameter is bound again (apparently its planner reads that value), so each run compiled it again
  * (`sqlite3Reprepare`: 3 % of the worker's profile in a chat turn, twice the time of the two
  * per-event reads; bench/README.md "chat-round-trip").
  * @throws RangeError when `n` is not a non-negative safe integer (it becomes SQL text).
