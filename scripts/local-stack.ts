@@ -216,11 +216,12 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerProcess
   try {
     return await launchWorker(options, port, persistTo)
   } finally {
-    try {
-      if (options.agentPackPath) await writeAgentPackModule()
-    } finally {
-      await release()
-    }
+    if (options.agentPackPath)
+      await writeAgentPackModule().catch((error: Error) =>
+        console.warn(`worker start: could not write the default agent pack back: ${error.message}`),
+      )
+    // A lock taken over meanwhile cannot be released (onCompromised has said so).
+    await release().catch(() => undefined)
   }
 }
 
