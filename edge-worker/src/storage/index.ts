@@ -1,6 +1,6 @@
 /**
  * SQLite storage of a Durable Object through drizzle `durable-sqlite`, with schema migrations
- * applied before the object serves anything.
+ * applied before the object serves anything, and `inlineLimit` for LIMITs written into the SQL.
  */
 import { sql } from 'drizzle-orm'
 import { drizzle, type DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite'
