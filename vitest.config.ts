@@ -42,9 +42,9 @@ export default defineConfig({
         },
       },
       'edge-worker/vitest.config.ts',
-      // End-to-end files run two at a time like the rest (288 s one at a time, 200–214 s two at a
-      // time, on 2 cores, the project alone); each starts its own processes on free ports, and
-      // their workers' builds take turns (startWorker, scripts/local-stack.ts).
+      // End-to-end files run two at a time like the rest (the project alone on 2 cores: 288 s one
+      // at a time, 198–214 s two at a time in three runs); each starts its own processes on free
+      // ports, and their workers' builds take turns (startWorker, scripts/local-stack.ts).
       {
         test: {
           name: 'e2e',
