@@ -184,6 +184,8 @@ export interface WorkerOptions {
 
 /** How long a worker's start waits for another start's build to end, ms (each takes a few seconds). */
 const BUILD_LOCK_WAIT_MS = 180_000
+/** How often a waiting start tries the build lock again, ms. */
+const BUILD_LOCK_POLL_MS = 100
 
 /**
  * Runs the edge worker in local workerd (`worker-dev.ts`: wrangler, no inspector) on `port`, with `vars` as Worker
@@ -207,7 +209,12 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerProcess
   mkdirSync(dirname(AGENT_PACK_MODULE), { recursive: true })
   const release = await lock(AGENT_PACK_MODULE, {
     realpath: false,
-    retries: { retries: BUILD_LOCK_WAIT_MS / 100, factor: 1, minTimeout: 100, maxTimeout: 100 },
+    retries: {
+      retries: BUILD_LOCK_WAIT_MS / BUILD_LOCK_POLL_MS,
+      factor: 1,
+      minTimeout: BUILD_LOCK_POLL_MS,
+      maxTimeout: BUILD_LOCK_POLL_MS,
+    },
     // A holder that died leaves the lock; it is taken over once not refreshed for 30 s. A holder
     // whose lock was taken over (its process stalled that long) is told so, not crashed.
     stale: 30_000,
