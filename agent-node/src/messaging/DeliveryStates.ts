@@ -3,11 +3,14 @@
  * only forward: created -> sent -> delivered -> viewed, with errored in place of sent when the
  * transport fails. Each move is stored (`SentMessageRecord`) and reported as one
  * `message-state-updated`; a move backwards or sideways (a late `sent` after the peer's receipt,
- * a repeated receipt) is dropped silently.
+ * a repeated receipt) is dropped silently. That holds across agent-node instances on one
+ * database as well: a move stores its record only if no other instance changed it since it was
+ * read (`updateByIdWithLock`), and is decided again on the fresh record otherwise.
  *
  * The peer's receipts (2060.io receipts protocol) drive `delivered` (`received`) and `viewed`
  * (`viewed`); a receipt counts only for a message sent on the connection it arrived on.
  */
+import { RecordNotFoundError } from '@credo-ts/core'
 import type { AgentEvent, MessageState, SendMessageBody } from '@parley/shared'
 import { KeyedQueue } from '@parley/shared/concurrency'
 import { ForwardOnly } from '@parley/shared/forward-only'
@@ -89,13 +92,13 @@ export class DeliveryStates {
 
   /** Records that this instance sends accepted message `messageId` from now on (it adopted it). */
   async adopt(messageId: string): Promise<void> {
-    await this.moves.run(messageId, async () => {
-      const repository = sentMessageRepository(this.agent.context)
-      const record = await repository.findById(this.agent.context, messageId)
-      if (record?.state !== 'created') return
-      record.instanceId = this.instanceId
-      await repository.update(this.agent.context, record)
-    })
+    await this.moves.run(messageId, () =>
+      this.change(messageId, (record) => {
+        if (record.state !== 'created') return false
+        record.instanceId = this.instanceId
+        return true
+      }),
+    )
   }
 
   /** Applies moves of one message one after another. */
@@ -108,19 +111,42 @@ export class DeliveryStates {
     return this.moves.settled()
   }
 
+  /**
+   * Applies `edit` to the stored record of message `messageId` and stores it, atomically against
+   * other agent-node instances on the same database (`updateByIdWithLock`: when another one
+   * changed the record meanwhile, `edit` runs again on the fresh record), so no instance writes
+   * over a later state another one stored.
+   * @param edit changes the record and returns true, or returns false (and changes nothing)
+   * @returns whether `edit` changed it; false also when there is no such record.
+   */
+  private async change(messageId: string, edit: (record: SentMessageRecord) => boolean): Promise<boolean> {
+    let changed = false
+    try {
+      await sentMessageRepository(this.agent.context).updateByIdWithLock(this.agent.context, messageId, async (record) => {
+        changed = edit(record)
+        return record
+      })
+    } catch (error) {
+      if (error instanceof RecordNotFoundError) return false
+      throw error
+    }
+    return changed
+  }
+
   private async apply(messageId: string, connectionId: string, state: MessageState, body?: SendMessageBody): Promise<void> {
-    const repository = sentMessageRepository(this.agent.context)
     if (state === 'created') {
-      await repository.save(
+      await sentMessageRepository(this.agent.context).save(
         this.agent.context,
         new SentMessageRecord({ id: messageId, connectionId, state, body, instanceId: this.instanceId }),
       )
     } else {
-      const record = await repository.findById(this.agent.context, messageId)
-      if (!record || record.connectionId !== connectionId || !STATE_ORDER.advances(record.state, state)) return
-      record.state = state
-      record.body = undefined // it left, or never will: nothing to send again
-      await repository.update(this.agent.context, record)
+      const moved = await this.change(messageId, (record) => {
+        if (record.connectionId !== connectionId || !STATE_ORDER.advances(record.state, state)) return false
+        record.state = state
+        record.body = undefined // it left, or never will: nothing to send again
+        return true
+      })
+      if (!moved) return
     }
     await this.events.publish({ type: 'message-state-updated', messageId, connectionId, state, timestamp: Math.floor(Date.now() / 1000) })
   }

@@ -20,7 +20,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { execute, selectRows } from '../../src/database/dialect.ts'
 import type { Database } from '../../src/database/index.ts'
 import { DrizzleStorageService } from '../../src/wallet/storage/index.ts'
-import { RECORDS_PER_TURN } from '../../src/wallet/storage/DrizzleStorageService.ts'
+import { LOCKED_UPDATE_ATTEMPTS, RECORDS_PER_TURN, RecordChangedError } from '../../src/wallet/storage/DrizzleStorageService.ts'
 import { selectRecords } from '../../src/wallet/storage/query.ts'
 import { openRecordStore } from '../support/record-store.ts'
 import { dialects, useTempDatabases } from '../support/temp-databases.ts'
@@ -468,6 +468,102 @@ describe.each(dialects)('on %s', (dialect) => {
       const version = loaded.getTags().version as string
       expect(loaded.getTags()).toEqual({ version, list: [version, `${version}-b`] })
       expect(await tagRowCount()).toBe(3)
+    })
+  })
+
+  describe('updateByIdWithLock', () => {
+    /** The stored value of record `id` of `ctx-a`'s generic records, as in the table. */
+    async function storedValue(id: string) {
+      const [row] = await selectRows<{ value: string }>(
+        database,
+        sql`SELECT value FROM credo_records WHERE context_id = 'ctx-a' AND type = ${GenericRecord.type} AND id = ${id}`,
+      )
+      return row?.value
+    }
+
+    it('stores what the callback returns, and the record says it supports locking', async () => {
+      await storage.save(agentContext, generic('r1', { state: 'offer' }))
+      const updated = await storage.updateByIdWithLock(agentContext, GenericRecord, 'r1', async (record) => {
+        record.content = { changed: true }
+        record.setTag('state', 'done')
+        return record
+      })
+      expect(updated.content).toEqual({ changed: true })
+      const loaded = await storage.getById(agentContext, GenericRecord, 'r1')
+      expect(loaded.content).toEqual({ changed: true })
+      expect(loaded.getTags()).toEqual({ state: 'done' })
+      expect((await storage.findByQuery(agentContext, GenericRecord, { state: 'done' })).map((r) => r.id)).toEqual(['r1'])
+      expect(storage.supportsLocking()).toBe(true)
+    })
+
+    it('calls back again on the fresh record when another writer changed it after the read, keeping that write', async () => {
+      const other = await openRecordStore(await databases.open())
+      await storage.save(agentContext, generic('r1', { state: 'offer', list: ['a'] }))
+      const seen: unknown[] = []
+      await storage.updateByIdWithLock(agentContext, GenericRecord, 'r1', async (record) => {
+        seen.push(record.content)
+        if (seen.length === 1) {
+          const theirs = await other.getById(agentContext, GenericRecord, 'r1')
+          theirs.content = { by: 'other' }
+          theirs.replaceTags({ state: 'theirs', list: ['b', 'c'] })
+          await other.update(agentContext, theirs)
+        }
+        record.setTag('flag', 'ours')
+        return record
+      })
+      expect(seen).toEqual([{ id: 'r1' }, { by: 'other' }])
+      const loaded = await storage.getById(agentContext, GenericRecord, 'r1')
+      expect(loaded.content).toEqual({ by: 'other' })
+      expect(loaded.getTags()).toEqual({ state: 'theirs', list: ['b', 'c'], flag: 'ours' })
+      expect(await tagRowCount()).toBe(4)
+    })
+
+    it('loses no update when two connections update one record at once', async () => {
+      const other = await openRecordStore(await databases.open())
+      const counter = new GenericRecord({ id: 'counter', content: { count: 0 } })
+      await storage.save(agentContext, counter)
+      const increments = async (store: DrizzleStorageService) => {
+        for (let i = 0; i < 15; i++) {
+          await store.updateByIdWithLock(agentContext, GenericRecord, 'counter', async (record) => {
+            await new Promise((resolve) => setImmediate(resolve)) // the other connection may write meanwhile
+            record.content = { count: (record.content.count as number) + 1 }
+            return record
+          })
+        }
+      }
+      await Promise.all([increments(storage), increments(other)])
+      expect((await storage.getById(agentContext, GenericRecord, 'counter')).content).toEqual({ count: 30 })
+    })
+
+    it('writes nothing when the callback changes nothing', async () => {
+      const record = generic('r1', { state: 'offer' })
+      await storage.save(agentContext, record)
+      const before = await storedValue('r1')
+      const returned = await storage.updateByIdWithLock(agentContext, GenericRecord, 'r1', async (loaded) => loaded)
+      expect(await storedValue('r1')).toBe(before)
+      expect(returned.updatedAt?.getTime()).toBe(record.updatedAt?.getTime())
+    })
+
+    it('throws RecordNotFoundError for a missing record, and RecordChangedError when every attempt lost to another writer', async () => {
+      await expect(storage.updateByIdWithLock(agentContext, GenericRecord, 'missing', async (record) => record)).rejects.toBeInstanceOf(
+        RecordNotFoundError,
+      )
+      const other = await openRecordStore(await databases.open())
+      await storage.save(agentContext, generic('r1', { state: 'offer' }))
+      let calls = 0
+      const update = storage.updateByIdWithLock(agentContext, GenericRecord, 'r1', async (record) => {
+        calls++
+        const theirs = await other.getById(agentContext, GenericRecord, 'r1')
+        theirs.content = { by: `other ${calls}` }
+        await other.update(agentContext, theirs)
+        record.setTag('state', 'ours')
+        return record
+      })
+      await expect(update).rejects.toBeInstanceOf(RecordChangedError)
+      expect(calls).toBe(LOCKED_UPDATE_ATTEMPTS)
+      const loaded = await storage.getById(agentContext, GenericRecord, 'r1')
+      expect(loaded.content).toEqual({ by: `other ${LOCKED_UPDATE_ATTEMPTS}` })
+      expect(loaded.getTags()).toEqual({ state: 'offer' })
     })
   })
 

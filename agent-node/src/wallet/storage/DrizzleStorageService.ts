@@ -3,6 +3,7 @@
  * place of Askar.
  */
 import {
+  CredoError,
   JsonTransformer,
   RecordDuplicateError,
   RecordNotFoundError,
@@ -15,6 +16,7 @@ import {
   type TagsBase,
 } from '@credo-ts/core'
 import { setImmediate } from 'node:timers/promises'
+import { backOff } from 'exponential-backoff'
 import { sql, type SQL } from 'drizzle-orm'
 import { applySchema, constraintViolation, execute, runAtomically, selectRows } from '../../database/dialect.ts'
 import type { Database } from '../../database/index.ts'
@@ -42,6 +44,42 @@ function keyOf(agentContext: AgentContext, type: string, id: string): RecordKey 
 
 function isRecord(key: RecordKey): SQL {
   return sql`context_id = ${key.contextId} AND type = ${key.type} AND id = ${key.id}`
+}
+
+/** A record from its stored JSON and its tags' JSON (`credo_records.tags`). */
+function fromStored<R extends BaseRecordAny>(json: string, tags: string, recordClass: BaseRecordConstructor<R>): R {
+  const record = JsonTransformer.fromJSON(JSON.parse(json), recordClass)
+  record.replaceTags(JSON.parse(tags) as TagsBase)
+  return record
+}
+
+function notFound(key: RecordKey): RecordNotFoundError {
+  return new RecordNotFoundError(`record with id ${key.id} not found.`, { recordType: key.type })
+}
+
+/**
+ * The rows of `credo_record_tags` for the record's tags, as a VALUES list
+ * (`(context_id, type, record_id, name, kind, value), …`); undefined without tags.
+ * @throws {CredoError} as `tagEntries`.
+ */
+function tagValues(key: RecordKey, tags: TagsBase): SQL | undefined {
+  const rows = recordTagEntries(tags).map(
+    (entry) => sql`(${key.contextId}, ${key.type}, ${key.id}, ${entry.name}, ${entry.kind}, ${entry.value})`,
+  )
+  return rows.length === 0 ? undefined : sql.join(rows, sql`, `)
+}
+
+/** How many times `updateByIdWithLock` reads and writes before it gives up on a record other writers keep changing. */
+export const LOCKED_UPDATE_ATTEMPTS = 10
+
+/**
+ * `updateByIdWithLock` found the record changed by another writer between its read and its write
+ * on each of its attempts (within `updateByIdWithLock`, also the signal to try again).
+ */
+export class RecordChangedError extends CredoError {
+  constructor(key: RecordKey, attempts: number) {
+    super(`record with id ${key.id} (type ${key.type}) was changed by another writer during each of ${attempts} attempts to update it`)
+  }
 }
 
 /** The associated data of a record's sealed value: it cannot be moved to another row. */
@@ -86,10 +124,10 @@ function openValue(sealing: SealingKey, key: RecordKey, value: string): string {
  *
  * Every write is one transaction (`runAtomically` in `agent-node/src/database/dialect.ts`), so a
  * record and its tag rows never disagree, on either dialect and with any number of concurrent
- * writers. Not implemented: cursor pagination (`supportsCursorPagination` is false) and
- * `updateByIdWithLock` (Credo then reads, calls back and updates; on SQLite's one connection a
- * transaction held across the callback's `await`s would take in every other statement of the
- * process, see `runAtomically`).
+ * writers. `updateByIdWithLock` locks optimistically: it writes only if the record is still as it
+ * read it, and reads and calls back again otherwise (a transaction held across the callback's
+ * `await`s would, on SQLite's one connection, take in every other statement of the process, see
+ * `runAtomically`). Not implemented: cursor pagination (`supportsCursorPagination` is false).
  *
  * Register it with `DrizzleStorageModule`, which also seeds the storage version.
  */
@@ -125,16 +163,13 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     return new DrizzleStorageService(database, sealing)
   }
 
-  /** The record's value as stored in `credo_records.value`: its JSON, sealed. */
-  private serialize(key: RecordKey, record: BaseRecordAny): string {
-    return sealValue(this.sealing, key, JSON.stringify(JsonTransformer.toJSON(record)))
+  /** The record's JSON, as `credo_records.value` holds it once sealed. */
+  private json(record: BaseRecordAny): string {
+    return JSON.stringify(JsonTransformer.toJSON(record))
   }
 
   private toInstance<R extends BaseRecordAny>(scope: RecordScope, row: StoredRecordRow, recordClass: BaseRecordConstructor<R>): R {
-    const json = openValue(this.sealing, { ...scope, id: row.id }, row.value)
-    const record = JsonTransformer.fromJSON(JSON.parse(json), recordClass)
-    record.replaceTags(JSON.parse(row.tags) as TagsBase)
-    return record
+    return fromStored(openValue(this.sealing, { ...scope, id: row.id }, row.value), row.tags, recordClass)
   }
 
   /**
@@ -148,13 +183,13 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     record.updatedAt = new Date()
     const key = keyOf(agentContext, record.type, record.id)
     const tags = record.getTags()
-    const tagRows = this.insertTags(key, tags)
+    const tagRows = tagValues(key, tags)
     try {
       await runAtomically(this.database, [
         sql`INSERT INTO credo_records (context_id, type, id, value, tags, created_at, updated_at)
-          VALUES (${key.contextId}, ${key.type}, ${key.id}, ${this.serialize(key, record)}, ${JSON.stringify(storedTags(tags))},
-            ${record.createdAt.getTime()}, ${record.updatedAt.getTime()})`,
-        ...tagRows,
+          VALUES (${key.contextId}, ${key.type}, ${key.id}, ${sealValue(this.sealing, key, this.json(record))},
+            ${JSON.stringify(storedTags(tags))}, ${record.createdAt.getTime()}, ${record.updatedAt.getTime()})`,
+        ...(tagRows ? [sql`INSERT INTO credo_record_tags (context_id, type, record_id, name, kind, value) VALUES ${tagRows}`] : []),
       ])
     } catch (error) {
       if (constraintViolation(error) === 'unique') {
@@ -171,27 +206,88 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    * @throws {CredoError} if a tag value is not a Credo `TagValue`.
    */
   public async update(agentContext: AgentContext, record: T): Promise<void> {
-    record.updatedAt = new Date()
     const key = keyOf(agentContext, record.type, record.id)
-    const tags = record.getTags()
-    const tagRows = this.insertTags(key, tags)
-    const notFound = () => new RecordNotFoundError(`record with id ${record.id} not found.`, { recordType: record.type })
-    let changed: number[]
-    try {
-      changed = await runAtomically(this.database, [
-        sql`UPDATE credo_records SET value = ${this.serialize(key, record)}, tags = ${JSON.stringify(storedTags(tags))},
-          created_at = ${record.createdAt.getTime()}, updated_at = ${record.updatedAt.getTime()}
-          WHERE ${isRecord(key)}`,
-        sql`DELETE FROM credo_record_tags
-          WHERE context_id = ${key.contextId} AND type = ${key.type} AND record_id = ${key.id}`,
-        ...tagRows,
-      ])
-    } catch (error) {
-      // tag rows of a missing record break the foreign key, which rolls the transaction back
-      if (constraintViolation(error) === 'foreign-key') throw notFound()
-      throw error
+    if (!(await this.replace(key, record))) throw notFound(key)
+  }
+
+  /**
+   * Reads the record of `recordClass.type` with this id, hands it to `updateCallback`, and stores
+   * the record the callback returns, unless another writer (another connection, or another
+   * agent-node on the same PostgreSQL database) changed the record in between: then it reads again
+   * and calls `updateCallback` again with the fresh record, up to `LOCKED_UPDATE_ATTEMPTS` times
+   * in all, after a random wait of up to 1, 2, 4 … 50 ms.
+   * Optimistic locking, Credo's `StorageService.updateByIdWithLock` contract without holding a
+   * lock: no transaction spans the callback's `await`s. The stored value, sealed with a fresh
+   * IV at every write, is the version compared. A callback that changes nothing (same JSON, same
+   * tags) writes nothing, and `updatedAt` stays.
+   *
+   * @param updateCallback may run more than once; keep its side effects out, or idempotent.
+   * @returns the record as the callback last returned it.
+   * @throws {RecordNotFoundError} if there is no such record (or it was deleted meanwhile).
+   * @throws {RecordChangedError} if it changed under every attempt.
+   * @throws what `updateCallback` throws; nothing is then written.
+   */
+  public async updateByIdWithLock<R extends T>(
+    agentContext: AgentContext,
+    recordClass: BaseRecordConstructor<R>,
+    id: string,
+    updateCallback: (record: R) => Promise<R>,
+  ): Promise<R> {
+    const key = keyOf(agentContext, recordClass.type, id)
+    const attempt = async () => {
+      const row = await this.row(key)
+      const stored = openValue(this.sealing, key, row.value)
+      const record = await updateCallback(fromStored(stored, row.tags, recordClass))
+      if (this.json(record) === stored && JSON.stringify(storedTags(record.getTags())) === row.tags) return record
+      if (await this.replace(key, record, row.value)) return record
+      throw new RecordChangedError(key, LOCKED_UPDATE_ATTEMPTS)
     }
-    if (changed[0] === 0) throw notFound()
+    // Two writers that keep colliding take turns after a random wait (full jitter), rather than
+    // colliding again in step.
+    return backOff(attempt, {
+      numOfAttempts: LOCKED_UPDATE_ATTEMPTS,
+      startingDelay: 1,
+      maxDelay: 50,
+      jitter: 'full',
+      retry: (error) => error instanceof RecordChangedError,
+    })
+  }
+
+  /** `updateByIdWithLock` is implemented (optimistically), on every agent context. */
+  public supportsLocking(): boolean {
+    return true
+  }
+
+  /**
+   * Replaces the stored value and the tag rows of `key` by the record's, in one transaction,
+   * setting `record.updatedAt` to now; with `expectedValue`, only if the stored value still is
+   * that one (what was read). The tag statements run only once the new value is
+   * in place (it is unique: a fresh IV), so a refused update leaves the tags as they were.
+   *
+   * @returns whether it was replaced: false if there is no such record, or (with `expectedValue`)
+   *   another writer changed it.
+   * @throws {CredoError} if a tag value is not a Credo `TagValue`.
+   */
+  private async replace(key: RecordKey, record: BaseRecordAny, expectedValue?: string): Promise<boolean> {
+    record.updatedAt = new Date()
+    const value = sealValue(this.sealing, key, this.json(record))
+    const tags = record.getTags()
+    const replaced = sql`EXISTS (SELECT 1 FROM credo_records WHERE ${isRecord(key)} AND value = ${value})`
+    const tagRows = tagValues(key, tags)
+    const [changed] = await runAtomically(this.database, [
+      sql`UPDATE credo_records SET value = ${value}, tags = ${JSON.stringify(storedTags(tags))},
+        created_at = ${record.createdAt.getTime()}, updated_at = ${record.updatedAt.getTime()}
+        WHERE ${isRecord(key)}${expectedValue === undefined ? sql`` : sql` AND value = ${expectedValue}`}`,
+      sql`DELETE FROM credo_record_tags
+        WHERE context_id = ${key.contextId} AND type = ${key.type} AND record_id = ${key.id} AND ${replaced}`,
+      ...(tagRows
+        ? [
+            sql`INSERT INTO credo_record_tags (context_id, type, record_id, name, kind, value)
+            SELECT * FROM (VALUES ${tagRows}) AS tag_rows WHERE ${replaced}`,
+          ]
+        : []),
+    ])
+    return changed !== 0
   }
 
   /**
@@ -219,12 +315,15 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
    * @throws {ClassValidationError} if the stored JSON does not validate as `recordClass`.
    */
   public async getById<R extends T>(agentContext: AgentContext, recordClass: BaseRecordConstructor<R>, id: string): Promise<R> {
-    const [row] = await selectRows<StoredRecordRow>(
-      this.database,
-      sql`SELECT id, value, tags FROM credo_records WHERE ${isRecord(keyOf(agentContext, recordClass.type, id))}`,
-    )
-    if (!row) throw new RecordNotFoundError(`record with id ${id} not found.`, { recordType: recordClass.type })
-    return this.toInstance(this.scopeOf(agentContext, recordClass), row, recordClass)
+    const key = keyOf(agentContext, recordClass.type, id)
+    return this.toInstance(key, await this.row(key), recordClass)
+  }
+
+  /** The stored row of `key`. @throws {RecordNotFoundError} if there is none. */
+  private async row(key: RecordKey): Promise<StoredRecordRow> {
+    const [row] = await selectRows<StoredRecordRow>(this.database, sql`SELECT id, value, tags FROM credo_records WHERE ${isRecord(key)}`)
+    if (!row) throw notFound(key)
+    return row
   }
 
   /** All records of `recordClass.type` in the context, oldest first. */
@@ -332,17 +431,8 @@ export class DrizzleStorageService<T extends BaseRecordAny = BaseRecordAny> impl
     return { contextId: agentContext.contextCorrelationId, type: recordClass.type }
   }
 
-  /** The INSERT of the record's tag rows (none without tags). @throws {CredoError} as `tagEntries`. */
-  private insertTags(key: RecordKey, tags: TagsBase): SQL[] {
-    const rows = recordTagEntries(tags).map(
-      (entry) => sql`(${key.contextId}, ${key.type}, ${key.id}, ${entry.name}, ${entry.kind}, ${entry.value})`,
-    )
-    if (rows.length === 0) return []
-    return [sql`INSERT INTO credo_record_tags (context_id, type, record_id, name, kind, value) VALUES ${sql.join(rows, sql`, `)}`]
-  }
-
   private async deleteKey(key: RecordKey): Promise<void> {
     const deleted = await execute(this.database, sql`DELETE FROM credo_records WHERE ${isRecord(key)}`)
-    if (deleted === 0) throw new RecordNotFoundError(`record with id ${key.id} not found.`, { recordType: key.type })
+    if (deleted === 0) throw notFound(key)
   }
 }
