@@ -110,8 +110,8 @@ export class MessageService {
   /** `send`, with requests under one idempotency key queued one after another. */
   private async accept(body: SendMessageBody, idempotencyKey?: IdempotencyKey): Promise<{ id: string; replayed: boolean }> {
     let id = body.id ?? randomUUID()
-    /** Whether this call claimed the key (and so gives it back when the message cannot be accepted; a claim found is left as it was). */
-    let claimedNow = false
+    /** The key if this call claimed it (and so gives it back when the message cannot be accepted; a claim found is left as it was). */
+    let claimed: IdempotencyKey | undefined
     if (idempotencyKey) {
       // Claimed first, in one statement on the path of every tunnel command; a live claim is
       // read only when there is one.
@@ -120,7 +120,7 @@ export class MessageService {
         if (await this.states.exists(claim.messageId)) return { id: claim.messageId, replayed: true }
         // claimed by a request that stopped before its message was accepted: send it now, under that id
         id = claim.messageId
-      } else claimedNow = true
+      } else claimed = idempotencyKey
     }
     try {
       const connection = await this.acceptingConnection(body.connectionId)
@@ -137,7 +137,7 @@ export class MessageService {
       this.deliver(id, body, connection)
       return { id, replayed: false }
     } catch (error) {
-      if (claimedNow) await this.idempotency.release(idempotencyKey!.scope, idempotencyKey!.key, id)
+      if (claimed) await this.idempotency.release(claimed.scope, claimed.key, id)
       throw error
     }
   }
