@@ -323,18 +323,47 @@ export interface LocalStack {
 }
 
 /**
+ * How long a stack waits for agent-node's tunnel to open, in ms: agent-node redials a worker that
+ * went away with exponential backoff and full jitter, capped at 30 s (`TunnelClient`), so after a
+ * worker restart the next dial can be up to 30 s away.
+ */
+const TUNNEL_OPEN_TIMEOUT_MS = 60_000
+
+/**
+ * Resolves once agent-node's tunnel is `state`, as its `GET /readyz` reports it (`checks.tunnel`).
+ * @throws when it is not within `timeoutMs`, or agent-node exited.
+ */
+function waitForTunnel(agent: AgentNodeProcess, state: 'connected' | 'disconnected', timeoutMs: number): Promise<void> {
+  const reads = async () => {
+    try {
+      const response = await fetch(`${agent.adminUrl}/readyz`, { signal: AbortSignal.timeout(1_000) })
+      const readiness = (await response.json()) as { checks?: { tunnel?: { state?: string } } }
+      return readiness.checks?.tunnel?.state === state
+    } catch {
+      return false
+    }
+  }
+  return waitUntilReady(agent, `the tunnel ${state}`, reads, timeoutMs)
+}
+
+/**
  * Restarts `stack`'s worker on the same port and Durable Object storage with other `options`
- * (its vars get the stack's TUNNEL_SECRET); agent-node's tunnel redials it by itself.
+ * (its vars get the stack's TUNNEL_SECRET). Resolves once agent-node's tunnel, which redials by
+ * itself, is open to the new worker: events sent before that would wait for the redial, up to
+ * 30 s later.
  */
 export async function restartWorker(stack: LocalStack, options: Omit<WorkerOptions, 'port' | 'persistTo'>): Promise<void> {
   const { port, persistTo } = stack.worker
   await stack.worker.stop()
+  // seen closed first, or the old worker's tunnel could pass for the new one's
+  await waitForTunnel(stack.agent, 'disconnected', 10_000)
   stack.worker = await startWorker({ ...options, port, persistTo, vars: { TUNNEL_SECRET: stack.tunnelSecret, ...options.vars } })
+  await waitForTunnel(stack.agent, 'connected', TUNNEL_OPEN_TIMEOUT_MS)
 }
 
 /**
- * Starts the worker, then agent-node dialling it through the tunnel.
- * `workerVars` go to the worker (e.g. COMPAT_BASE_URL), `agentEnv` to agent-node.
+ * Starts the worker, then agent-node dialling it through the tunnel; resolves once the tunnel is
+ * open. `workerVars` go to the worker (e.g. COMPAT_BASE_URL), `agentEnv` to agent-node.
  */
 export async function startLocalStack(options: {
   workerVars?: Record<string, string>
@@ -361,6 +390,12 @@ export async function startLocalStack(options: {
       env: { CONTROLLER_TUNNEL_URL: `${worker.url.replace(/^http/, 'ws')}/tunnel`, TUNNEL_SECRET: tunnelSecret, ...options.agentEnv },
       echo: options.echo,
     })
+    try {
+      await waitForTunnel(agent, 'connected', TUNNEL_OPEN_TIMEOUT_MS)
+    } catch (error) {
+      await agent.stop()
+      throw error
+    }
     const stack: LocalStack = {
       worker,
       agent,
