@@ -363,7 +363,8 @@ export async function restartWorker(stack: LocalStack, options: Omit<WorkerOptio
 
 /**
  * Starts the worker, then agent-node dialling it through the tunnel; resolves once the tunnel is
- * open. `workerVars` go to the worker (e.g. COMPAT_BASE_URL), `agentEnv` to agent-node.
+ * open (unless `agentEnv` gives agent-node a CONTROLLER_TUNNEL_URL of its own). `workerVars` go
+ * to the worker (e.g. COMPAT_BASE_URL), `agentEnv` to agent-node.
  */
 export async function startLocalStack(options: {
   workerVars?: Record<string, string>
@@ -391,7 +392,8 @@ export async function startLocalStack(options: {
       echo: options.echo,
     })
     try {
-      await waitForTunnel(agent, 'connected', TUNNEL_OPEN_TIMEOUT_MS)
+      // A caller that points agent-node's tunnel elsewhere (a proxy in between) decides itself when it is up.
+      if (options.agentEnv?.CONTROLLER_TUNNEL_URL === undefined) await waitForTunnel(agent, 'connected', TUNNEL_OPEN_TIMEOUT_MS)
     } catch (error) {
       await agent.stop()
       throw error
