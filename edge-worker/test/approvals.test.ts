@@ -111,18 +111,24 @@ describe('the approvals object', () => {
     const people = directory(env as unknown as WorkerEnv)
     const [phone, laptop, other, adminPhone] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
     const approver = `ann-${role}`
-    await people.signIn(phone, { identity: approver, roles: [role], admin: false }, 1)
-    await people.signIn(laptop, { identity: approver, roles: [role], admin: false }, 2)
-    await people.signIn(other, { identity: `bob-${role}`, roles: ['finance'], admin: false }, 3)
-    await people.signIn(adminPhone, { identity: `root-${role}`, roles: [], admin: true }, 4)
-    const holders = await people.holders([role])
-    expect(holders.find((user) => user.identity === approver)).toEqual({
-      identity: approver,
-      roles: [role],
-      admin: false,
-      connectionIds: [phone, laptop],
-    })
-    expect(holders.some((user) => user.identity === `root-${role}`)).toBe(true)
-    expect(holders.some((user) => user.identity === `bob-${role}`)).toBe(false)
+    try {
+      await people.signIn(phone, { identity: approver, roles: [role], admin: false }, 1)
+      await people.signIn(laptop, { identity: approver, roles: [role], admin: false }, 2)
+      await people.signIn(other, { identity: `bob-${role}`, roles: ['finance'], admin: false }, 3)
+      await people.signIn(adminPhone, { identity: `root-${role}`, roles: [], admin: true }, 4)
+      const holders = await people.holders([role])
+      expect(holders.find((user) => user.identity === approver)).toEqual({
+        identity: approver,
+        roles: [role],
+        admin: false,
+        connectionIds: [phone, laptop],
+      })
+      expect(holders.some((user) => user.identity === `root-${role}`)).toBe(true)
+      expect(holders.some((user) => user.identity === `bob-${role}`)).toBe(false)
+    } finally {
+      // Every test file of this project sees this directory: an admin left in it would be sent
+      // every approval notice, on a conversation that never began (which refuses it).
+      for (const connectionId of [phone, laptop, other, adminPhone]) await people.signOut(connectionId)
+    }
   })
 })
