@@ -30,6 +30,7 @@ import { CredoLogger, credoLogLevel, type Logger } from '../logging/index.ts'
 import { RateLimitedLogger } from '../logging/rate-limited.ts'
 import type { DatabaseQueueTransportRepository } from './transport/DatabaseQueueTransportRepository.ts'
 import { DEFAULT_ENVELOPE_LIMITS } from './transport/envelope.ts'
+import { ExchangeSessionsModule } from './exchange-sessions.ts'
 import { KeyLookupsModule } from './key-lookups.ts'
 import { OrderedPickupModule } from './transport/OrderedMessageSender.ts'
 import { guardedWebSocketClass } from './transport/OutboundWebSocket.ts'
@@ -110,6 +111,7 @@ function modules(options: DidcommAgentOptions) {
     }),
     // after `didcomm`: these replace its services before the agent's APIs take them
     keyLookups: new KeyLookupsModule(),
+    exchangeSessions: new ExchangeSessionsModule(),
     ...(options.pickupQueue ? { pickupOrder: new OrderedPickupModule(options.pickupQueue, options.syncToDisk) } : {}),
     questionAnswer: new QuestionAnswerModule(),
     actionMenu: new ActionMenuModule(),
