@@ -24,7 +24,7 @@ import {
   type QuestionAnswerRecord,
   type QuestionAnswerStateChangedEvent,
 } from '@credo-ts/question-answer'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
@@ -158,7 +158,11 @@ describe('tool approvals: request, approve, reject, cancel, expire, self-approva
     const stop = wallet.onText((message) => received.push(message.connectionId))
     const connectionId = await wallet.connect(url)
     await wallet.contextualMenu(connectionId)
-    while (received.filter((id) => id === connectionId).length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
+    // the greeting and the authentication prompt
+    await vi.waitFor(() => expect(received.filter((id) => id === connectionId).length).toBeGreaterThanOrEqual(2), {
+      timeout: 20_000,
+      interval: 20,
+    })
     stop()
     expect(await authenticateFromMenu(wallet, connectionId, 'login')).toBe(`You are now authenticated as ${name}.`)
     return { name, wallet, connectionId }

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../../agent-node/src/logging/index.ts'
 import { WalletPeer } from '../../agent-node/src/wallet-peer/WalletPeer.ts'
 import { restartWorker, startLocalStack, type LocalStack } from '../../scripts/local-stack.ts'
@@ -95,7 +95,7 @@ describe('authentication, roles and the contextual menu', () => {
     const menu = await wallet.contextualMenu(connectionId)
     // The wallet's other connections (the credential offer's) are greeted too: keep this one's.
     const texts = () => received.filter((message) => message.connectionId === connectionId).map((message) => message.content)
-    while (texts().length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
+    await vi.waitFor(() => expect(texts().length).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 20 })
     stop()
     return { connectionId, greeting: texts(), menu: options(menu.menu?.options) }
   }
