@@ -60,9 +60,11 @@ describe.each(dialects)('health and metrics on the admin port after DIDComm traf
 
     const samples = await scrapeUntil(
       metricsOf(agent),
+      // one scrape once showed the dead letter counted and the lag not yet back to 0: wait for both
       (s) =>
         (sampleValue(s, 'parley_didcomm_messages_received_total', { type: BASIC_MESSAGE }) ?? 0) >= 1 &&
-        (sampleValue(s, 'parley_events_dead_lettered_total', { subscriber: rejectedBy }) ?? 0) >= 1,
+        (sampleValue(s, 'parley_events_dead_lettered_total', { subscriber: rejectedBy }) ?? 0) >= 1 &&
+        sampleValue(s, 'parley_outbox_lag_seconds', { subscriber: rejectedBy }) === 0,
     )
     expect(sampleValue(samples, 'parley_didcomm_messages_sent_total', { type: BASIC_MESSAGE })).toBeGreaterThanOrEqual(1)
     expect(samples.some((s) => s.name === 'parley_didcomm_messages_received_total' && s.labels.type!.includes('didexchange'))).toBe(true)
