@@ -111,6 +111,7 @@ function modules(options: DidcommAgentOptions) {
     }),
     // after `didcomm`: these replace its services before the agent's APIs take them
     keyLookups: new KeyLookupsModule(),
+    // the DID Exchange request's socket untied from the connection once the response left
     exchangeSessions: new ExchangeSessionsModule(),
     ...(options.pickupQueue ? { pickupOrder: new OrderedPickupModule(options.pickupQueue, options.syncToDisk) } : {}),
     questionAnswer: new QuestionAnswerModule(),

@@ -6,11 +6,11 @@
  * that message: the request was addressed to the invitation's key (our public DID's, or an
  * invitation did:key), so the session's sender key is that key. Credo's DID Exchange request
  * handler then ties the session to the new connection, and every later message on the connection
- * goes out on that socket, while it is open, packed from the invitation's key. The response must
- * be (Aries RFC 0023, "Response"); nothing after it may: the wallet knows our new peer DID and
- * finds the connection by its keys, so it drops such a message ("No connection associated").
- * That happened to greetings sent before the wallet's `complete` closed the socket, or when the
- * `complete` came on another socket.
+ * goes out on that socket, while it is open, packed from the invitation's key. That suits the
+ * response, which the wallet matches by its thread; nothing after it: the wallet knows our new
+ * peer DID and finds the connection by its keys, so it drops such a message ("No connection
+ * associated with incoming message"). The end-to-end tests lost greetings this way when the
+ * socket was still open as the greeting left.
  *
  * So once the response has been sent on a session, the session is untied from the connection.
  * Later messages go out as Credo sends any other (to the wallet's endpoint, or queued for pickup),
