@@ -20,8 +20,14 @@ import type { Tool, ToolAccess } from './types.ts'
 /** The role that applies to unauthenticated users in `toolAccess.roles`. */
 export const GUEST_ROLE = 'guest'
 
-/** The tool's name in its `access` lists. */
-const accessName = (tool: Pick<Tool, 'name' | 'policy'>) => tool.policy.accessName ?? tool.name
+/** What the policy reads of a tool: its registry name, its policy and, for an MCP tool, its server's names. */
+export type PolicySubject = Pick<Tool, 'name' | 'policy' | 'mcp'>
+
+/**
+ * The tool's name in its `access` lists: an MCP tool's own name on its server (`toolAccess` lists
+ * those, manifest spec "mcp"), which differs from its registry name when that was taken.
+ */
+const accessName = (tool: PolicySubject) => tool.mcp?.tool ?? tool.name
 
 /** Whether `access` (without the admin bypass) lets `principal` use tool `name`. */
 export function accessAllows(access: ToolAccess, name: string, principal: Principal): boolean {
@@ -41,7 +47,7 @@ export function accessAllows(access: ToolAccess, name: string, principal: Princi
 }
 
 /** Whether `principal` may use `tool` (its `requiresAuth`, `roles` and `access`). */
-export function mayUse(tool: Pick<Tool, 'name' | 'policy'>, principal: Principal): boolean {
+export function mayUse(tool: PolicySubject, principal: Principal): boolean {
   const { policy } = tool
   if (principal.admin) return true
   if (policy.requiresAuth && principal.identity === undefined) return false
@@ -50,7 +56,7 @@ export function mayUse(tool: Pick<Tool, 'name' | 'policy'>, principal: Principal
 }
 
 /** The tools `principal` may use: the only ones the model is shown. */
-export function visibleTo<T extends Pick<Tool, 'name' | 'policy'>>(tools: readonly T[], principal: Principal): T[] {
+export function visibleTo<T extends PolicySubject>(tools: readonly T[], principal: Principal): T[] {
   return tools.filter((tool) => mayUse(tool, principal))
 }
 
@@ -68,7 +74,7 @@ export interface ApprovalNeed {
 }
 
 /** The approval `principal`'s call of `tool` waits for, or undefined when it runs now (no policy, admin, self-approval). */
-export function approvalNeeded(tool: Pick<Tool, 'name' | 'policy'>, principal: Principal): ApprovalNeed | undefined {
+export function approvalNeeded(tool: PolicySubject, principal: Principal): ApprovalNeed | undefined {
   const policy = tool.policy.access?.approval?.find((candidate) => candidate.tools.includes(accessName(tool)))
   if (!policy || mayApprove(principal, policy.approvers)) return undefined
   return { approvers: [...policy.approvers], timeoutMinutes: policy.timeoutMinutes }
@@ -86,21 +92,4 @@ export function decideCall(tools: readonly Tool[], name: string, principal: Prin
   if (!tool || !mayUse(tool, principal)) return { allowed: false, reason: `no tool named '${name}' is available to this user` }
   const approval = approvalNeeded(tool, principal)
   return approval ? { allowed: true, tool, approval } : { allowed: true, tool }
-}
-
-/**
- * Decides whether `principal` may hand media to tool `toolName` of MCP server `server` (the
- * target of `upload_media_to_mcp`): the same check as a direct call of that tool, so the upload
- * never reaches a tool the user could not call. A target that waits for an approval is refused
- * (an upload is not held for approval; the user calls the tool itself).
- */
-export function decideUploadTarget(tools: readonly Tool[], server: string, toolName: string, principal: Principal): CallDecision {
-  const tool = tools.find((candidate) => candidate.policy.server === server && accessName(candidate) === toolName)
-  if (!tool || !mayUse(tool, principal)) {
-    return { allowed: false, reason: `no tool named '${toolName}' on server '${server}' is available to this user` }
-  }
-  if (approvalNeeded(tool, principal)) {
-    return { allowed: false, reason: `tool '${toolName}' on server '${server}' needs an approval; it cannot receive uploads` }
-  }
-  return { allowed: true, tool }
 }

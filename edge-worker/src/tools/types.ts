@@ -27,10 +27,6 @@ export interface ToolPolicy {
    * when set, tools/policy.ts also decides by it, approvals included.
    */
   access?: ToolAccess
-  /** The tool's name in `access` lists when it differs from `Tool.name` (an MCP tool's own name). */
-  accessName?: string
-  /** The MCP server the tool belongs to (for `upload_media_to_mcp`'s target check). */
-  server?: string
 }
 
 /** What a running tool may use. */

@@ -119,7 +119,8 @@ describe('confirmation and review', () => {
     name: 'send_money',
     description: 'd',
     parameters: {},
-    policy: { requiresAuth: true, server: 'wise' },
+    policy: { requiresAuth: true },
+    mcp: { server: 'wise', tool: 'send_money' },
     execute: async () => 'x',
   }
 

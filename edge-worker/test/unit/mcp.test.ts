@@ -9,6 +9,7 @@ import { LIST_TIMEOUT_MS, McpClients, type SharedServer } from '../../src/mcp/cl
 import { McpConnection, resultText } from '../../src/mcp/connection.ts'
 import { secretBox } from '../../src/mcp/secrets.ts'
 import { mcpToolName, mcpTools } from '../../src/mcp/tools.ts'
+import { decideCall, visibleTo } from '../../src/tools/policy.ts'
 import type { ListedTool, McpServerConfig, TransportDeps } from '../../src/mcp/types.ts'
 import { userHeaders } from '../../src/mcp/user-config.ts'
 import { createLogger } from '../../src/logging/index.ts'
@@ -95,7 +96,7 @@ describe('MCP tools in the registry', () => {
     expect(mcpToolName('s', 'x'.repeat(80), new Set()).length).toBe(64)
   })
 
-  it('carry the schema, the server’s toolAccess as policy.access, and call through the server', async () => {
+  it('carry the schema, the server’s toolAccess as policy.access (matched by the server’s own name), and call through the server', async () => {
     const [config] = servers([
       { name: 'srv', transport: 'sse', url: 'https://mcp.example.com/sse', toolAccess: { default: 'none', roles: { staff: ['echo'] } } },
     ])
@@ -116,6 +117,11 @@ describe('MCP tools in the registry', () => {
       policy: { requiresAuth: false, access: { default: 'none', roles: { staff: ['echo'] } } },
       mcp: { server: 'srv', tool: 'echo' },
     })
+    // toolAccess lists `echo`, the server's name for the tool, not the registry's `srv_echo`.
+    const staff = { identity: 'sam', roles: ['staff'], admin: false }
+    expect(visibleTo(tools, staff).map((tool) => tool.name)).toEqual(['srv_echo'])
+    expect(decideCall(tools, 'srv_echo', staff)).toMatchObject({ allowed: true })
+    expect(visibleTo(tools, { identity: 'ann', roles: ['sales'], admin: false })).toEqual([])
     const context = { principal: { roles: [], admin: false }, integrations: {}, fetch: deps.fetch, signal }
     expect(await tools[0]!.execute({ text: 'a' }, context)).toBe('ok')
     expect(calls).toEqual([['echo', { text: 'a' }]])

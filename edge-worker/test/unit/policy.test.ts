@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { Principal } from '../../src/session/index.ts'
-import { approvalNeeded, decideCall, decideUploadTarget, mayApprove, visibleTo } from '../../src/tools/policy.ts'
+import { approvalNeeded, decideCall, mayApprove, visibleTo } from '../../src/tools/policy.ts'
 import type { Tool, ToolAccess, ToolPolicy } from '../../src/tools/types.ts'
 
-const tool = (name: string, policy: ToolPolicy): Tool => ({
+const tool = (name: string, policy: ToolPolicy, mcp?: Tool['mcp']): Tool => ({
   name,
   description: name,
   parameters: { type: 'object' },
   policy,
+  ...(mcp ? { mcp } : {}),
   execute: async () => name,
 })
 const tools = [
@@ -66,10 +67,9 @@ const accesses: Record<string, ToolAccess> = {
   'roles, default all': roleBased('all'),
   'roles, legacy default public': roleBased('public'),
 }
+/** The tools of MCP server `wise`, under registry names other than their own (as when those were taken). */
 const serverTools = (access: ToolAccess) =>
-  ['rate', 'balance', 'send', 'other'].map((name) =>
-    tool(`wise__${name}`, { requiresAuth: false, access, accessName: name, server: 'wise' }),
-  )
+  ['rate', 'balance', 'send', 'other'].map((name) => tool(`wise__${name}`, { requiresAuth: false, access }, { server: 'wise', tool: name }))
 
 /** Expected visible tools: [access][principal] → names (the `wise__` prefix left out). */
 const matrix: [string, keyof typeof who, string[]][] = [
@@ -99,7 +99,7 @@ const matrix: [string, keyof typeof who, string[]][] = [
 
 describe('toolAccess: the access matrix (roles × default × legacy)', () => {
   it.each(matrix)('%s: %s sees %j', (access, principal, expected) => {
-    const visible = visibleTo(serverTools(accesses[access]!), who[principal]).map((t) => t.policy.accessName)
+    const visible = visibleTo(serverTools(accesses[access]!), who[principal]).map((t) => t.mcp?.tool)
     expect(visible).toEqual(expected)
     // A call of any tool outside that list is refused, even when the model names it.
     for (const name of ['rate', 'balance', 'send', 'other']) {
@@ -108,10 +108,10 @@ describe('toolAccess: the access matrix (roles × default × legacy)', () => {
   })
 
   it('keeps requiresAuth and roles on top of access', () => {
-    const guarded = tool('wise__rate', { requiresAuth: true, access: roleBased(), accessName: 'rate' })
+    const guarded = tool('wise__rate', { requiresAuth: true, access: roleBased() }, { server: 'wise', tool: 'rate' })
     expect(visibleTo([guarded], who.guest)).toEqual([])
     expect(visibleTo([guarded], who.employee)).toEqual([guarded])
-    const hrOnly = tool('wise__rate', { requiresAuth: false, roles: ['hr'], access: roleBased(), accessName: 'rate' })
+    const hrOnly = tool('wise__rate', { requiresAuth: false, roles: ['hr'], access: roleBased() }, { server: 'wise', tool: 'rate' })
     expect(visibleTo([hrOnly], who.employee)).toEqual([])
   })
 })
@@ -142,26 +142,5 @@ describe('toolAccess: approvals', () => {
     expect(mayApprove(who.admin, ['manager'])).toBe(true)
     expect(mayApprove(who.finance, ['manager'])).toBe(false)
     expect(mayApprove({ roles: ['manager'], admin: false }, ['manager'])).toBe(false)
-  })
-})
-
-describe('upload_media_to_mcp target check', () => {
-  const tools = serverTools(roleBased('none'))
-  it('allows a target the user may call directly', () => {
-    expect(decideUploadTarget(tools, 'wise', 'balance', who.employee)).toMatchObject({ allowed: true, tool: { name: 'wise__balance' } })
-  })
-
-  it('refuses a target the user may not call, an unknown server or tool, and one that needs an approval', () => {
-    expect(decideUploadTarget(tools, 'wise', 'send', who.employee)).toEqual({
-      allowed: false,
-      reason: "no tool named 'send' on server 'wise' is available to this user",
-    })
-    expect(decideUploadTarget(tools, 'other', 'balance', who.employee)).toMatchObject({ allowed: false })
-    expect(decideUploadTarget(tools, 'wise', 'nope', who.admin)).toMatchObject({ allowed: false })
-    expect(decideUploadTarget(tools, 'wise', 'send', who.finance)).toEqual({
-      allowed: false,
-      reason: "tool 'send' on server 'wise' needs an approval; it cannot receive uploads",
-    })
-    expect(decideUploadTarget(tools, 'wise', 'send', who.both)).toMatchObject({ allowed: true })
   })
 })

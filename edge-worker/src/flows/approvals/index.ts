@@ -138,7 +138,7 @@ export function askToConfirm(context: FlowContext, tool: Tool, args: Record<stri
     { id: 'yes', text: render(context, 'APPROVAL_YES') },
     { id: 'no', text: render(context, 'APPROVAL_NO') },
   ]
-  return ask(context, prompt, items, { kind: 'confirm', tool: tool.name, server: tool.policy.server, args, approval })
+  return ask(context, prompt, items, { kind: 'confirm', tool: tool.name, server: tool.mcp?.server, args, approval })
 }
 
 async function confirm(
