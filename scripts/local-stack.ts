@@ -5,14 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '@parley/shared/testing/free-port'
-import { lock } from 'proper-lockfile'
-import { AGENT_PACK_MODULE, writeAgentPackModule } from '../edge-worker/scripts/agent-pack-module.ts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -176,64 +174,25 @@ export interface WorkerOptions {
   echo?: boolean
   /** Worker entry instead of wrangler.toml `main`, relative to the repository root (the tests' entry with fault hooks: `edge-worker/test/entry/index.ts`). */
   entry?: string
-  /** Agent pack folder the build step bundles (AGENT_PACK_PATH; default `agent-packs/`). */
+  /** Agent pack folder the build step bundles (default AGENT_PACK_PATH, else `agent-packs/`). */
   agentPackPath?: string
   /** Another wrangler configuration to run instead of the repository's. */
   config?: string
 }
-
-/** How long a worker's start waits for another start's build to end, ms (each takes a few seconds). */
-const BUILD_LOCK_WAIT_MS = 180_000
-/** How often a waiting start tries the build lock again, ms. */
-const BUILD_LOCK_POLL_MS = 100
 
 /**
  * Runs the edge worker in local workerd (`worker-dev.ts`: wrangler, no inspector) on `port`, with `vars` as Worker
  * vars (secrets included: local only). Durable Object storage goes to `persistTo` (a fresh
  * temporary folder by default, so runs never share state). `config` is another wrangler
  * configuration to run instead of the repository's. Resolves when `/health` answers.
- *
- * Workers start one at a time, across processes: the build step writes the one generated
- * agent-pack module (`AGENT_PACK_MODULE`) from AGENT_PACK_PATH, so two workers started at once
- * with different packs would each bundle whichever pack was written last (seen with end-to-end
- * files run in parallel). A start holds a lock on that module (proper-lockfile) until its worker
- * answers, and waits up to `BUILD_LOCK_WAIT_MS` for another's; then it throws `ELOCKED`. A start
- * with `agentPackPath` writes the module back from this process's AGENT_PACK_PATH (default
- * `agent-packs/`) before it lets go, so what reads the module later without building it (the
- * workers test project, after the end-to-end files) never finds a test's pack there.
+ * The repository's Worker bundles the pack in `agentPackPath` through a module of this start's own
+ * (`worker-dev.ts` `agentPackBuild`), so workers started at once with different packs (the
+ * end-to-end files run in parallel) never bundle each other's.
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerProcess> {
   const port = options.port ?? (await freePort())
   // A folder made here outlives the worker (a restarted worker may reuse it) until we exit.
   const persistTo = options.persistTo ?? tempDir('parley-worker-')
-  mkdirSync(dirname(AGENT_PACK_MODULE), { recursive: true })
-  const release = await lock(AGENT_PACK_MODULE, {
-    realpath: false,
-    retries: {
-      retries: BUILD_LOCK_WAIT_MS / BUILD_LOCK_POLL_MS,
-      factor: 1,
-      minTimeout: BUILD_LOCK_POLL_MS,
-      maxTimeout: BUILD_LOCK_POLL_MS,
-    },
-    // A holder that died leaves the lock; it is taken over once not refreshed for 30 s. A holder
-    // whose lock was taken over (its process stalled that long) is told so, not crashed.
-    stale: 30_000,
-    onCompromised: (error) => console.warn(`worker start: the build lock was taken over: ${error.message}`),
-  })
-  try {
-    return await launchWorker(options, port, persistTo)
-  } finally {
-    if (options.agentPackPath)
-      await writeAgentPackModule().catch((error: Error) =>
-        console.warn(`worker start: could not write the default agent pack back: ${error.message}`),
-      )
-    // A lock taken over meanwhile cannot be released (onCompromised has said so).
-    await release().catch(() => undefined)
-  }
-}
-
-/** `startWorker` once it holds the build lock. */
-async function launchWorker(options: WorkerOptions, port: number, persistTo: string): Promise<WorkerProcess> {
   // Vars (secrets among them) go through a private env file, not the command line `ps` shows;
   // it is removed as soon as the worker exits.
   const envDir = tempDir('parley-worker-env-')
@@ -253,7 +212,15 @@ async function launchWorker(options: WorkerOptions, port: number, persistTo: str
       '--import',
       'tsx',
       join(ROOT, 'scripts', 'worker-dev.ts'),
-      JSON.stringify({ port, persistTo, envFile, config: options.config, entry: options.entry }),
+      JSON.stringify({
+        port,
+        persistTo,
+        envFile,
+        agentPackModule: options.config ? undefined : join(envDir, 'agent-pack.ts'),
+        agentPackPath: options.agentPackPath,
+        config: options.config,
+        entry: options.entry,
+      }),
     ],
     env: {
       WRANGLER_SEND_METRICS: 'false',
@@ -261,7 +228,6 @@ async function launchWorker(options: WorkerOptions, port: number, persistTo: str
       // Miniflare otherwise asks workers.cloudflare.com for a `Request.cf` object at every start
       // (up to 3 s, and an error with its stack when offline); the worker never reads `request.cf`.
       CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-      ...(options.agentPackPath ? { AGENT_PACK_PATH: options.agentPackPath } : {}),
     },
     echo: options.echo,
     onExit: () => rmSync(envDir, { recursive: true, force: true }),

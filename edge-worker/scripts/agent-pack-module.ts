@@ -1,7 +1,9 @@
 /**
  * Build step (Node): bundles the raw agent pack into the Worker. The manifest found in
- * AGENT_PACK_PATH is written, unresolved, into `src/generated/agent-pack.ts`; the Worker resolves
- * it at runtime against its own vars and secrets (src/config/).
+ * AGENT_PACK_PATH is written, unresolved, into `src/generated/agent-pack.ts`, the module the
+ * Worker imports as `#agent-pack` (package.json `imports`); the Worker resolves it at runtime
+ * against its own vars and secrets (src/config/). A local start writes a module of its own
+ * elsewhere and aliases `#agent-pack` to it (scripts/worker-dev.ts).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
@@ -10,20 +12,19 @@ import { loadCheckedAgentPackFile } from '@parley/shared/agent-pack/node'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-/** Where the generated module is written (git-ignored). */
+/** Where the generated module is written by default (git-ignored), what `#agent-pack` resolves to. */
 export const AGENT_PACK_MODULE = resolve(REPO_ROOT, 'edge-worker/src/generated/agent-pack.ts')
 
 /**
- * Writes the module for the pack in `packDir`: AGENT_PACK_PATH (absolute or relative to the
- * working directory) when set, else `agent-packs/` at the repository root. Without a manifest
- * there, the module exports `undefined` and the Worker runs on env and defaults (with a warning).
+ * Writes the module for the pack in `packDir` to `moduleFile` (default `AGENT_PACK_MODULE`).
+ * `packDir` is AGENT_PACK_PATH (absolute or relative to the working directory) when set, else
+ * `agent-packs/` at the repository root. Without a manifest there, the module exports `undefined`
+ * and the Worker runs on env and defaults (with a warning).
  * The file is rewritten only when its content changes, so watchers do not loop.
  * @returns the manifest's path relative to the repository root, or `undefined` when none was found.
  * @throws when the manifest does not parse (message `path:line:column: ...`); nothing is written.
  */
-export async function writeAgentPackModule(
-  packDir = process.env.AGENT_PACK_PATH || resolve(REPO_ROOT, 'agent-packs'),
-): Promise<string | undefined> {
+export async function writeAgentPackModule(packDir = defaultAgentPackDir(), moduleFile = AGENT_PACK_MODULE): Promise<string | undefined> {
   const source = await loadCheckedAgentPackFile(resolve(packDir))
   const bundled = source && { path: relative(REPO_ROOT, source.path), text: source.text }
   const module = [
@@ -33,10 +34,15 @@ export async function writeAgentPackModule(
     `export const agentPackSource: AgentPackSource | undefined = ${bundled ? JSON.stringify(bundled, null, 2) : 'undefined'}`,
     ``,
   ].join('\n')
-  const current = await readFile(AGENT_PACK_MODULE, 'utf8').catch(() => undefined)
+  const current = await readFile(moduleFile, 'utf8').catch(() => undefined)
   if (current !== module) {
-    await mkdir(dirname(AGENT_PACK_MODULE), { recursive: true })
-    await writeFile(AGENT_PACK_MODULE, module)
+    await mkdir(dirname(moduleFile), { recursive: true })
+    await writeFile(moduleFile, module)
   }
   return bundled?.path
+}
+
+/** The agent pack folder of this process: AGENT_PACK_PATH, else `agent-packs/` at the repository root. */
+export function defaultAgentPackDir(): string {
+  return process.env.AGENT_PACK_PATH || resolve(REPO_ROOT, 'agent-packs')
 }

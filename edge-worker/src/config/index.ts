@@ -1,11 +1,11 @@
 /**
- * The Worker's configuration: the agent pack bundled at build time (`src/generated/`, written by
- * `scripts/build-agent-pack.ts`), resolved against the Worker's own vars and secrets, so
- * overrides and secrets are never baked into the bundle.
+ * The Worker's configuration: the agent pack bundled at build time (`#agent-pack`, by default
+ * `src/generated/agent-pack.ts`, written by `scripts/build-agent-pack.ts`), resolved against the
+ * Worker's own vars and secrets, so overrides and secrets are never baked into the bundle.
  */
 import { resolveAgentPack, type AgentPackConfig } from '@parley/shared/agent-pack'
+import { agentPackSource } from '#agent-pack'
 import type { Env } from '../env.ts'
-import { agentPackSource } from '../generated/agent-pack.ts'
 import { createLogger } from '../logging/index.ts'
 
 const resolved = new WeakMap<Env, AgentPackConfig>()
