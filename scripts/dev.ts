@@ -5,9 +5,9 @@
  *
  * Reads the same variables as production (docs/configuration.md). The worker gets every
  * variable the agent pack may read (docs/agent-pack.md "Environment variables": the overrides,
- * keys, and each `${VAR}` or `apiKeyEnv` the pack in AGENT_PACK_PATH names) and
- * OUTBOUND_ALLOWED_NETWORKS and MCP_SECRETS_KEY; agent-node everything else. Defaults: worker on 8787, agent public
- * port 3001, admin port 3000, data in ./data.
+ * keys, and each `${VAR}` or `apiKeyEnv` the pack in AGENT_PACK_PATH names) and the worker's own
+ * settings (`WORKER_SETTINGS`); agent-node everything else, LOG_LEVEL too. Defaults: worker on
+ * 8787, agent public port 3001, admin port 3000, data in ./data.
  */
 import QRCode from 'qrcode'
 import { join, resolve } from 'node:path'
@@ -15,8 +15,12 @@ import { pickEnv, referencedVariables, resolveAgentPack } from '@parley/shared/a
 import { loadAgentPackFile } from '@parley/shared/agent-pack/node'
 import { ROOT, startLocalStack } from './local-stack.ts'
 
-/** Worker settings that are not agent-pack variables: its outbound guard (as agent-node's), the key of users' MCP secrets. */
-const WORKER_SETTINGS = ['OUTBOUND_ALLOWED_NETWORKS', 'MCP_SECRETS_KEY']
+/**
+ * Worker settings that are not agent-pack variables (docs/configuration.md, the Worker's table):
+ * its outbound guard (as agent-node's), the key of users' MCP secrets, the record's retention and
+ * the log level (which agent-node reads too).
+ */
+const WORKER_SETTINGS = ['OUTBOUND_ALLOWED_NETWORKS', 'MCP_SECRETS_KEY', 'CONVERSATION_RETENTION_DAYS', 'LOG_LEVEL']
 
 async function main(): Promise<void> {
   const pack = await loadAgentPackFile(resolve(process.env.AGENT_PACK_PATH || join(ROOT, 'agent-packs')))
