@@ -26,7 +26,7 @@ import { mcpClientsFor } from '../mcp/deps.ts'
 import { workerServices } from '../services.ts'
 import type { Env } from '../env.ts'
 import { createLogger, errorMessage, type Logger } from '../logging/index.ts'
-import { decideCall, mayApprove } from '../tools/policy.ts'
+import { decideApprovedCall, mayApprove } from '../tools/policy.ts'
 import { runTool } from '../tools/run.ts'
 import type { Tool } from '../tools/types.ts'
 import { inlineLimit, openDatabase, type Database } from '../storage/index.ts'
@@ -297,7 +297,8 @@ export class Approvals extends DurableObject<Env> {
     if (row.executionStartedAt === null) {
       this.db.update(requests).set({ executionStartedAt: Date.now() }).where(eq(requests.id, row.id)).run()
       const principal = { identity: row.requester, roles: row.requesterRoles, admin: false }
-      const decision = decideCall(await this.tools(), row.tool, principal)
+      const ref = row.server === null ? { tool: row.tool } : { tool: row.tool, server: row.server }
+      const decision = decideApprovedCall(await this.tools(), ref, principal)
       if (!decision.allowed) result = `error: ${decision.reason}`
       else {
         const config = workerConfig(this.env)

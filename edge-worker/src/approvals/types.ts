@@ -18,7 +18,10 @@ export interface Actor {
 export interface ApprovalSubmission {
   /** The request id: the confirmation question's id, so a retried submit is the same request. */
   id: string
-  /** The registry name of the tool (tools/ `Tool.name`). */
+  /**
+   * The tool's name: an MCP tool's own name on `server`, any other tool's registry name
+   * (tools/policy.ts `ToolRef`, never an MCP tool's registry name, which depends on the caller).
+   */
   tool: string
   /** The tool's MCP server, when it has one. */
   server?: string

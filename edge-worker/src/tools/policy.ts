@@ -84,6 +84,25 @@ export function approvalNeeded(tool: PolicySubject, principal: Principal): Appro
 export type CallDecision = { allowed: true; tool: Tool; approval?: ApprovalNeed } | { allowed: false; reason: string }
 
 /**
+ * How a stored approval request names its tool, whatever the registry called it in the
+ * conversation that asked: an MCP tool by its server and its own name there, any other tool by
+ * its registry name. Registry names of MCP tools depend on which servers were listed before
+ * (a user's own servers, one whose listing failed), so they differ between a conversation and
+ * the approvals object.
+ */
+export interface ToolRef {
+  /** The tool's name in its access lists (`accessName`). */
+  tool: string
+  /** Its MCP server, when it has one. */
+  server?: string
+}
+
+/** The `ToolRef` of `tool`. */
+export function toolRef(tool: PolicySubject): ToolRef {
+  return tool.mcp ? { tool: tool.mcp.tool, server: tool.mcp.server } : { tool: tool.name }
+}
+
+/**
  * Decides a call of tool `name` by `principal` among `tools`. A name the model was not shown is
  * denied the same way as an unknown one, so a guessed name reveals nothing.
  */
@@ -92,4 +111,19 @@ export function decideCall(tools: readonly Tool[], name: string, principal: Prin
   if (!tool || !mayUse(tool, principal)) return { allowed: false, reason: `no tool named '${name}' is available to this user` }
   const approval = approvalNeeded(tool, principal)
   return approval ? { allowed: true, tool, approval } : { allowed: true, tool }
+}
+
+/**
+ * Decides the run of an approved call of the tool `ref` names, by its requester `principal`,
+ * among `tools`: the tool must still be there and the requester still allowed to use it (roles
+ * may have changed meanwhile); its approval is not asked again. A tool of a server the tools do
+ * not include (a user-controlled server, whose configuration is the requester's own) is denied.
+ */
+export function decideApprovedCall(tools: readonly Tool[], ref: ToolRef, principal: Principal): CallDecision {
+  const tool = tools.find((candidate) => candidate.mcp?.server === ref.server && accessName(candidate) === ref.tool)
+  if (!tool || !mayUse(tool, principal)) {
+    const where = ref.server === undefined ? '' : ` on MCP server '${ref.server}'`
+    return { allowed: false, reason: `no tool named '${ref.tool}'${where} is available to this user` }
+  }
+  return { allowed: true, tool }
 }

@@ -115,8 +115,9 @@ describe('approval notices', () => {
 })
 
 describe('confirmation and review', () => {
+  // An MCP tool the registry renamed (its own name was taken): the request names it by its server.
   const tool: Tool = {
-    name: 'send_money',
+    name: 'wise_send_money',
     description: 'd',
     parameters: {},
     policy: { requiresAuth: true },

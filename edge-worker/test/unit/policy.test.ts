@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Principal } from '../../src/session/index.ts'
-import { approvalNeeded, decideCall, mayApprove, visibleTo } from '../../src/tools/policy.ts'
+import { approvalNeeded, decideApprovedCall, decideCall, mayApprove, toolRef, visibleTo } from '../../src/tools/policy.ts'
 import type { Tool, ToolAccess, ToolPolicy } from '../../src/tools/types.ts'
 
 const tool = (name: string, policy: ToolPolicy, mcp?: Tool['mcp']): Tool => ({
@@ -142,5 +142,38 @@ describe('toolAccess: approvals', () => {
     expect(mayApprove(who.admin, ['manager'])).toBe(true)
     expect(mayApprove(who.finance, ['manager'])).toBe(false)
     expect(mayApprove({ roles: ['manager'], admin: false }, ['manager'])).toBe(false)
+  })
+})
+
+describe('approved calls: the tool a stored request names', () => {
+  // `restart` of two servers and of the registry: the conversation that asked named the MCP ones
+  // differently from the approvals object (a user's own server listed before them).
+  const access: ToolAccess = { default: 'public', approval: [{ tools: ['restart'], approvers: ['lead'], timeoutMinutes: 5 }] }
+  const registry = tool('restart', { requiresAuth: false })
+  const ops = tool(
+    'ops_restart',
+    { requiresAuth: false, access: { ...access, adminOnly: ['restart'] } },
+    { server: 'ops', tool: 'restart' },
+  )
+  const web = tool('restart_2', { requiresAuth: false, access }, { server: 'web', tool: 'restart' })
+  const tools = [registry, ops, web]
+
+  it('names an MCP tool by its server and its own name, another tool by its name', () => {
+    expect(toolRef(web)).toEqual({ tool: 'restart', server: 'web' })
+    expect(toolRef(registry)).toEqual({ tool: 'restart' })
+  })
+
+  it('runs the tool of that server, whatever the registry calls it, without asking for approval again', () => {
+    expect(decideApprovedCall(tools, { tool: 'restart', server: 'web' }, who.employee)).toEqual({ allowed: true, tool: web })
+    expect(decideApprovedCall(tools, { tool: 'restart' }, who.employee)).toEqual({ allowed: true, tool: registry })
+  })
+
+  it('refuses a tool the requester may no longer use, or one of a server the tools do not include', () => {
+    expect(decideApprovedCall(tools, { tool: 'restart', server: 'ops' }, who.employee)).toEqual({
+      allowed: false,
+      reason: "no tool named 'restart' on MCP server 'ops' is available to this user",
+    })
+    expect(decideApprovedCall(tools, { tool: 'restart', server: 'vault' }, who.admin)).toMatchObject({ allowed: false })
+    expect(decideApprovedCall(tools, { tool: 'ops_restart' }, who.admin)).toMatchObject({ allowed: false })
   })
 })

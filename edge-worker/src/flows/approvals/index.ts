@@ -26,7 +26,7 @@ import type { ApprovalAction, ApprovalRequest, ResolveOutcome } from '../../appr
 import { menuDisplay, sendText } from '../../commands/index.ts'
 import { textFor, type TextKey } from '../../i18n/index.ts'
 import { principalOf, type Session, type SessionPatch } from '../../session/index.ts'
-import type { ApprovalNeed } from '../../tools/policy.ts'
+import { toolRef, type ApprovalNeed } from '../../tools/policy.ts'
 import type { Tool } from '../../tools/types.ts'
 import { adminIdentities } from '../authentication/roles.ts'
 import type { Flow, FlowContext, FlowEvent, FlowResult } from '../types.ts'
@@ -132,13 +132,15 @@ export function askToConfirm(context: FlowContext, tool: Tool, args: Record<stri
     say(context, 'APPROVAL_NEEDS_IDENTITY')
     return {}
   }
-  const details = requestDetails({ tool: tool.name, argsJson: JSON.stringify(args) })
-  const prompt = render(context, 'APPROVAL_CONFIRM', { details, tool: tool.name, approvers: approval.approvers.join(', ') })
+  // The request names the tool as the approvals object will find it (an MCP tool by its server).
+  const ref = toolRef(tool)
+  const details = requestDetails({ tool: ref.tool, argsJson: JSON.stringify(args) })
+  const prompt = render(context, 'APPROVAL_CONFIRM', { details, tool: ref.tool, approvers: approval.approvers.join(', ') })
   const items = [
     { id: 'yes', text: render(context, 'APPROVAL_YES') },
     { id: 'no', text: render(context, 'APPROVAL_NO') },
   ]
-  return ask(context, prompt, items, { kind: 'confirm', tool: tool.name, server: tool.mcp?.server, args, approval })
+  return ask(context, prompt, items, { kind: 'confirm', ...ref, args, approval })
 }
 
 async function confirm(
