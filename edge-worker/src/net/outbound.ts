@@ -41,7 +41,7 @@ export interface HopRequest {
   /** As the caller gave it; compared case-insensitively. */
   method: string
   headers: Headers
-  body: BodyInit | null | undefined
+  body: RequestInit['body']
 }
 
 /**
