@@ -83,6 +83,15 @@ describe('conversation', () => {
     })
   })
 
+  it('answers a message whose thread id agent-node cannot send in outside the thread, and goes on answering', async () => {
+    const connectionId = crypto.randomUUID()
+    const first = agent.sendEvent(textMessage(connectionId, 'in a foreign thread', 'urn:uuid:1'), 1)
+    const reply = await agent.command(connectionId, `${first.id}:0`)
+    expect(reply.command.message).toEqual({ connectionId, type: 'text', content: 'echo: in a foreign thread' })
+    const second = agent.sendEvent(textMessage(connectionId, 'next'), 2)
+    expect((await agent.command(connectionId, `${second.id}:0`)).command.message).toMatchObject({ content: 'echo: next' })
+  })
+
   it('leaves no fallback alarm set once a turn is answered', async () => {
     const connectionId = crypto.randomUUID()
     const sent = Date.now()

@@ -2,7 +2,7 @@
  * Typed builders of tunnel commands (shared/src/tunnel/frames.ts `TunnelCommand`). Flows build
  * commands with these; the conversation frames and sends them with idempotency keys.
  */
-import { TextMessageBody, type ContextualMenuUpdateMessageBody, type SendMessageBody } from '@parley/shared/messages'
+import { DidCommThreadId, TextMessageBody, type ContextualMenuUpdateMessageBody, type SendMessageBody } from '@parley/shared/messages'
 import type { TunnelCommand } from '@parley/shared/tunnel'
 
 /** `send-message` with any `POST /v1/message` body (text, media, menus, invitations, proof requests…). */
@@ -13,9 +13,14 @@ export function sendMessage(message: SendMessageBody): TunnelCommand {
 /** Longest text a `send-message` command may carry (TextMessageBody). */
 const MAX_TEXT_LENGTH = TextMessageBody.shape.content.maxLength ?? Number.POSITIVE_INFINITY
 
-/** `send-message` of a text (cut to the longest text a message may carry), in `threadId` when given. */
+/**
+ * `send-message` of a text (cut to the longest text a message may carry), in `threadId` when given
+ * and a thread id agent-node can send in (`DidCommThreadId`): a peer's own thread id may be any
+ * string, and a reply outside its thread beats no reply.
+ */
 export function sendText(connectionId: string, content: string, threadId?: string | null): TunnelCommand {
-  return sendMessage({ connectionId, type: 'text', content: content.slice(0, MAX_TEXT_LENGTH), ...(threadId ? { threadId } : {}) })
+  const inThread = threadId && DidCommThreadId.safeParse(threadId).success ? { threadId } : {}
+  return sendMessage({ connectionId, type: 'text', content: content.slice(0, MAX_TEXT_LENGTH), ...inThread })
 }
 
 /**

@@ -22,9 +22,10 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { eq } from 'drizzle-orm'
+import { prettifyError } from 'zod'
 import type { AgentPackConfig } from '@parley/shared/agent-pack'
 import type { AgentEvent } from '@parley/shared/events'
-import { type EventFrame, REDACTION_MARKER } from '@parley/shared/tunnel'
+import { type EventFrame, REDACTION_MARKER, TunnelCommand } from '@parley/shared/tunnel'
 import { KeyedQueue } from '@parley/shared/concurrency'
 import type { ApprovalNotice } from '../approvals/types.ts'
 import { approvals, directory, tunnelGateway } from '../bindings.ts'
@@ -237,12 +238,13 @@ export class Conversation extends DurableObject<Env> {
       approvals: approvals(this.env),
     })
     await this.updateDirectory(session, next, connectionId)
+    const effects = sendableCommands(commands, log)
     const { saveSession, insertEffect, markHandled } = this.statements
     this.db.transaction((tx) => {
       saveSession.run({ data: next })
-      commands.forEach((command, step) => {
+      for (const { command, step } of effects) {
         insertEffect.run({ commandId: crypto.randomUUID(), idempotencyKey: effectKey(eventId, step), command, createdAt: now })
-      })
+      }
       if (position !== undefined) {
         for (const entry of record) this.insertRecordEntry(position, entry, now)
         const body = redact && event.type !== 'timer' && event.type !== 'approval-notice' ? redactedEvent(event) : undefined
@@ -322,6 +324,22 @@ export class Conversation extends DurableObject<Env> {
 function redactedEvent(event: AgentEvent): AgentEvent {
   if (event.type !== 'message-received' || event.message.type !== 'text') return event
   return { ...event, message: { ...event.message, content: REDACTION_MARKER } }
+}
+
+/**
+ * The commands of a handled event that the tunnel gateway will take (`TunnelCommand`), each with
+ * its step (its index among all of them, so a command's idempotency key does not depend on the
+ * ones dropped). One that is not valid (a flow's bug, or a value from the pack or a peer that
+ * slipped through) is logged and dropped: stored, it would fail at the gateway on every pass and
+ * hold up every later command and event of the conversation.
+ */
+function sendableCommands(commands: readonly TunnelCommand[], log: Logger): { command: TunnelCommand; step: number }[] {
+  return commands.flatMap((command, step) => {
+    const checked = TunnelCommand.safeParse(command)
+    if (checked.success) return [{ command, step }]
+    log.error('command dropped: not a valid tunnel command', { step, name: command.name, problem: prettifyError(checked.error) })
+    return []
+  })
 }
 
 /** The idempotency key of the `step`-th command issued while handling `eventId` (agent-node sends each key's message once). */
