@@ -61,13 +61,19 @@ describe('the approvals object', () => {
     await runInDurableObject(stub, async (instance) => {
       const approvals = instance as unknown as Approvals
       await expect(approvals.submit(submission({ timeoutMinutes: 0 }))).rejects.toThrow('timeoutMinutes: expected a positive number')
-      await expect(approvals.submit(submission({ approvers: [] }))).rejects.toThrow('approvers: expected at least one role')
       await expect(approvals.submit(submission({ argsJson: '[1]' }))).rejects.toThrow('argsJson: expected the JSON text of an object')
     })
     const { id } = await stub.submit(submission())
     expect(await stub.resolve(id, 'approve', rae)).toMatchObject({ ok: false, reason: 'not-allowed' })
     expect(await stub.resolve(id, 'cancel', max)).toMatchObject({ ok: false, reason: 'not-allowed' })
     expect(await stub.resolve('nope', 'approve', max)).toEqual({ ok: false, reason: 'not-found' })
+  })
+
+  it('a request without approver roles waits for an admin: no role holder may approve it', async () => {
+    const stub = approvalsObject()
+    const { id } = await stub.submit(submission({ approvers: [] }))
+    expect(await stub.resolve(id, 'approve', max)).toMatchObject({ ok: false, reason: 'not-allowed' })
+    expect(await stub.resolve(id, 'approve', root)).toMatchObject({ ok: true, request: { status: 'approved' } })
   })
 
   it('two approvers at once: exactly one wins, the tool runs once as the requester', async () => {

@@ -143,10 +143,21 @@ mcp: { servers: [{ name: file, transport: stdio, command: file }] }
     })
     expect(warnings).toEqual([
       'mcp.servers.1.transport: expected one of stdio, sse, streamable-http, got "carrier-pigeon" (from MCP_SERVERS_CONFIG); mcp.servers.1 dropped',
-      'mcp.servers.1.url: expected a URL (required for transport streamable-http), got nothing (from MCP_SERVERS_CONFIG); mcp.servers.1 dropped',
+      'mcp.servers.2.url: expected a URL (required for transport streamable-http), got nothing (from MCP_SERVERS_CONFIG); mcp.servers.2 dropped',
     ])
     expect(config.mcp.servers.map(({ name }) => name)).toEqual(['ok'])
     expect(warnings.join('\n')).not.toContain('s3cret')
+  })
+
+  it('a server named twice in MCP_SERVERS_CONFIG keeps its first entry, naming the variable', () => {
+    const { config, warnings } = resolve(yaml(''), {
+      MCP_SERVERS_CONFIG: JSON.stringify([
+        { name: 'hub', transport: 'sse', url: 'https://first.example' },
+        { name: 'hub', transport: 'sse', url: 'https://second.example', toolAccess: { default: 'all' } },
+      ]),
+    })
+    expect(warnings).toEqual(['mcp.servers.1.name: duplicate of servers.0, got "hub" (from MCP_SERVERS_CONFIG); mcp.servers.1 dropped'])
+    expect(config.mcp.servers).toEqual([{ name: 'hub', transport: 'sse', url: 'https://first.example', accessMode: 'admin-controlled' }])
   })
 
   it('the vendor names of variables (OPENAI_*, PINECONE_API_KEY, MINIO_*) are read when the neutral one is unset', () => {

@@ -75,7 +75,7 @@ vision: { provider: { type: compat-vision, detail: extreme } }
     ])
   })
 
-  it('drop an entry that lacks a required field, saying which', () => {
+  it('drop an entry that lacks a required field, saying which (its position as written)', () => {
     const { config, warnings } = resolveAgentPack(
       yaml(`
 mcp: { servers: [{ transport: sse, url: "https://a.example" }, { name: b, transport: stdio }] }
@@ -88,7 +88,7 @@ tools: { dynamicConfig: '[{"name":"t"}]' }
     expect(warnings).toEqual([
       'tools.dynamicConfig.0.description: expected a string, got nothing; tools.dynamicConfig.0 dropped',
       'mcp.servers.0.name: expected a string, got nothing; mcp.servers.0 dropped',
-      'mcp.servers.0.command: expected a command (required for transport stdio), got nothing; mcp.servers.0 dropped',
+      'mcp.servers.1.command: expected a command (required for transport stdio), got nothing; mcp.servers.1 dropped',
       'speechToText.provider.baseUrl: expected a URL (required for type stt-selfhosted), got nothing; speechToText.provider dropped',
     ])
     expect(config.mcp.servers).toEqual([])
@@ -107,6 +107,103 @@ tools: { dynamicConfig: '[{"name":"t"}]' }
       REDIS_URL: 'redis://u:hunter2@r:6379',
     })
     expect(warnings.join('\n')).not.toContain('hunter2')
+  })
+})
+
+describe('unique ids and names, non-empty values (spec "Unique item id", "Unique server name")', () => {
+  it('drop a menu item with an empty or repeated id, and an empty label or labelKey (the label falls back)', () => {
+    const { config, warnings } = resolveAgentPack(
+      yaml(`
+flows:
+  menu:
+    items:
+      - { id: a, label: A }
+      - { id: b, labelKey: "", label: "" }
+      - { id: a, label: Again }
+      - { id: "", label: Empty }
+      - { id: a, label: Third }
+`),
+      {},
+      { notActedOn: [] },
+    )
+    expect(warnings).toEqual([
+      'flows.menu.items.1.labelKey: expected a non-empty string, got ""',
+      'flows.menu.items.1.label: expected a non-empty string, got ""',
+      'flows.menu.items.3.id: expected a non-empty string, got ""; flows.menu.items.3 dropped',
+      'flows.menu.items.2.id: duplicate of items.0, got "a"; flows.menu.items.2 dropped',
+      'flows.menu.items.4.id: duplicate of items.0, got "a"; flows.menu.items.4 dropped',
+    ])
+    expect(config.flows.menu.items).toEqual([{ id: 'a', label: 'A' }, { id: 'b' }])
+  })
+
+  it('drop a repeated MCP server name and a repeated or empty userConfig field name; an approval policy without approvers is for admins only', () => {
+    const { config, warnings } = resolveAgentPack(
+      yaml(`
+mcp:
+  servers:
+    - name: wiki
+      transport: sse
+      url: "https://a.example"
+      toolAccess:
+        roles: { user: [search, delete, purge] }
+        approval:
+          - { tools: [delete], approvers: [] }
+          - { tools: [purge], approvers: [admin] }
+          - { tools: [erase] }
+    - { name: wiki, transport: sse, url: "https://b.example", toolAccess: { default: all } }
+    - name: vault
+      transport: sse
+      url: "https://v.example"
+      accessMode: user-controlled
+      userConfig: { fields: [{ name: token }, { name: token, type: secret }, { name: "" }] }
+    - { name: "", transport: sse, url: "https://c.example" }
+`),
+      {},
+      { notActedOn: [] },
+    )
+    expect(warnings).toEqual([
+      'mcp.servers.2.userConfig.fields.2.name: expected a non-empty string, got ""; mcp.servers.2.userConfig.fields.2 dropped',
+      'mcp.servers.2.userConfig.fields.1.name: duplicate of fields.0, got "token"; mcp.servers.2.userConfig.fields.1 dropped',
+      'mcp.servers.3.name: expected a non-empty string, got ""; mcp.servers.3 dropped',
+      'mcp.servers.1.name: duplicate of servers.0, got "wiki"; mcp.servers.1 dropped',
+      "mcp server 'wiki': toolAccess.approval.0.approvers names no role; only admins may approve delete",
+      "mcp server 'wiki': toolAccess.approval.2.approvers names no role; only admins may approve erase",
+    ])
+    expect(config.mcp.servers.map(({ name, url }) => ({ name, url }))).toEqual([
+      { name: 'wiki', url: 'https://a.example' },
+      { name: 'vault', url: 'https://v.example' },
+    ])
+    expect(config.mcp.servers[0]?.toolAccess).toEqual({
+      roles: { user: ['search', 'delete', 'purge'] },
+      approval: [
+        { tools: ['delete'], approvers: [], timeoutMinutes: 60 },
+        { tools: ['purge'], approvers: ['admin'], timeoutMinutes: 60 },
+        { tools: ['erase'], approvers: [], timeoutMinutes: 60 },
+      ],
+    })
+    expect(config.mcp.servers[1]?.userConfig?.fields).toEqual([{ name: 'token', type: 'text', headerName: 'Authorization' }])
+  })
+
+  it('drop a repeated tool name and image provider name, keeping the first (positions as written)', () => {
+    const { config, warnings } = resolveAgentPack(
+      yaml(`
+tools:
+  dynamicConfig:
+    - { name: x, endpoint: "https://t.example/0" }
+    - { name: t, description: first, endpoint: "https://t.example/1" }
+    - { name: t, description: second, endpoint: "https://t.example/2" }
+imageGeneration: { providers: [{ name: i, type: compat-image-new }, { name: i, type: compat-image-legacy }] }
+`),
+      {},
+      { notActedOn: [] },
+    )
+    expect(warnings).toEqual([
+      'tools.dynamicConfig.0.description: expected a string, got nothing; tools.dynamicConfig.0 dropped',
+      'tools.dynamicConfig.2.name: duplicate of dynamicConfig.1, got "t"; tools.dynamicConfig.2 dropped',
+      'imageGeneration.providers.1.name: duplicate of providers.0, got "i"; imageGeneration.providers.1 dropped',
+    ])
+    expect(config.tools.dynamicConfig.map(({ description }) => description)).toEqual(['first'])
+    expect(config.imageGeneration.providers.map(({ type }) => type)).toEqual(['compat-image-new'])
   })
 })
 

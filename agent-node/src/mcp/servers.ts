@@ -22,8 +22,9 @@ export interface StdioServerConfig {
  * Reads the stdio servers from the pack in `env.AGENT_PACK_PATH` (a folder; none when unset or
  * without a manifest file) with `env`'s overrides (MCP_SERVERS_CONFIG). Servers of other
  * transports are left to the worker.
- * @returns the servers, and `warnings` about the `mcp` section and the file (a server named twice
- *   keeps its first entry); never throws for a bad pack, only when the file cannot be read.
+ * @returns the servers, and `warnings` about the `mcp` section and the file (server names are
+ *   unique once resolved: a repeated one is dropped with a warning); never throws for a bad pack,
+ *   only when the file cannot be read.
  */
 export function loadStdioServers(env: EnvRecord): { servers: StdioServerConfig[]; warnings: string[] } {
   const dir = env[AGENT_PACK_PATH]
@@ -32,14 +33,10 @@ export function loadStdioServers(env: EnvRecord): { servers: StdioServerConfig[]
   const warnings = resolved.warnings.filter(
     (warning) => warning.startsWith('mcp') || warning.includes('MCP_SERVERS_CONFIG') || (source && warning.includes(source.path)),
   )
-  const servers = new Map<string, StdioServerConfig>()
-  for (const server of resolved.config.mcp.servers) {
-    if (server.transport !== 'stdio' || server.command === undefined) continue
-    if (servers.has(server.name)) {
-      warnings.push(`mcp.servers: the stdio server '${server.name}' is named twice; the first entry is used`)
-      continue
-    }
-    servers.set(server.name, { name: server.name, command: server.command, args: server.args ?? [], env: server.env ?? {} })
-  }
-  return { servers: [...servers.values()], warnings }
+  const servers = resolved.config.mcp.servers.flatMap((server): StdioServerConfig[] =>
+    server.transport === 'stdio' && server.command !== undefined
+      ? [{ name: server.name, command: server.command, args: server.args ?? [], env: server.env ?? {} }]
+      : [],
+  )
+  return { servers, warnings }
 }

@@ -97,7 +97,7 @@ describe('stdio MCP servers of agent-node', () => {
     expect(config.mcpStdioServers).toEqual([{ name: 'ok', command: 'node', args: ['server.js'], env: {} }])
     expect(notices.filter((notice) => notice.startsWith('agent pack: '))).toEqual([
       'agent pack: mcp.servers.1.command: expected a command (required for transport stdio), got nothing; mcp.servers.1 dropped',
-      "agent pack: mcp.servers: the stdio server 'ok' is named twice; the first entry is used",
+      'agent pack: mcp.servers.2.name: duplicate of servers.0, got "ok"; mcp.servers.2 dropped',
     ])
   })
 

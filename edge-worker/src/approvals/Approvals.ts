@@ -90,15 +90,15 @@ export class Approvals extends DurableObject<Env> {
   }
 
   /**
-   * Creates the pending request `input` (or returns the one of that id, unchanged).
-   * @throws when `timeoutMinutes` is not a positive number, `approvers` is empty or `argsJson`
-   * is not the JSON text of an object.
+   * Creates the pending request `input` (or returns the one of that id, unchanged). With no
+   * `approvers`, only admins may approve it.
+   * @throws when `timeoutMinutes` is not a positive number or `argsJson` is not the JSON text of
+   * an object.
    */
   async submit(input: ApprovalSubmission, now = Date.now()): Promise<ApprovalRequest> {
     if (!(input.timeoutMinutes > 0) || !Number.isFinite(input.timeoutMinutes)) {
       throw new Error(`timeoutMinutes: expected a positive number, got ${input.timeoutMinutes}`)
     }
-    if (input.approvers.length === 0) throw new Error('approvers: expected at least one role')
     const args: unknown = JSON.parse(input.argsJson)
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error('argsJson: expected the JSON text of an object')
     const { row, created } = this.db.transaction((tx) => {

@@ -15,6 +15,7 @@ import { substitutePlaceholders } from './placeholders.ts'
 import { AgentPackManifest, EnvironmentSettings, JSON_TEXT_FIELDS, type AgentPackConfig } from './schema/index.ts'
 import { AGENT_PACK_FILE_NAMES, parseAgentPackSource, type AgentPackSource } from './source.ts'
 import { formatPath, isMapping, removeAt, valueAt, type Mapping, type TreePath } from './tree.ts'
+import { DUPLICATE_OF } from '../unique-by.ts'
 import { ANTHROPIC_API_KEY, ENV_OVERRIDES, ENV_SETTINGS } from './variables.ts'
 
 /** The outcome of resolution: the configuration and every problem met on the way. */
@@ -50,8 +51,24 @@ export function resolveAgentPack(
   const origins = applyVariables(manifest, ENV_OVERRIDES, env, warnings)
   warnDeprecated(manifest, warnings)
   const parsed = validate(AgentPackManifest, manifest, origins, warnings)
+  warnAdminOnlyApprovals(parsed, warnings)
   warnNotActedOn(manifest, notActedOn, warnings)
   return { config: withEnvironmentSettings(parsed, env, warnings), warnings }
+}
+
+/**
+ * Warns of each approval policy without approver roles: its tools wait for an approval only an
+ * admin may give (failing closed, where dropping the policy would let them run unapproved).
+ */
+function warnAdminOnlyApprovals(parsed: AgentPackManifest, warnings: string[]): void {
+  for (const server of parsed.mcp.servers) {
+    for (const [index, policy] of (server.toolAccess?.approval ?? []).entries()) {
+      if (policy.approvers.length > 0) continue
+      warnings.push(
+        `mcp server '${server.name}': toolAccess.approval.${index}.approvers names no role; only admins may approve ${policy.tools.join(', ') || 'its tools'}`,
+      )
+    }
+  }
 }
 
 /**
@@ -143,52 +160,118 @@ const MAX_PASSES = 1000
 /**
  * Parses `tree` with `schema` (mutating `tree`: bad values are removed, bad overrides undone)
  * until it passes, one warning per problem, so every bad field falls back to its default and the
- * good ones survive.
+ * good ones survive. Warnings give positions in lists as written, whatever was dropped before.
  */
 function validate<S extends z.ZodType>(schema: S, tree: Mapping, origins: Map<string, OverrideOrigin>, warnings: string[]): z.output<S> {
   /** Warning (index) of each value removed so far, by path: a field that was bad, not absent. */
   const removed = new Map<string, number>()
+  const positions = new WrittenPositions()
+  /** Removes the value at `path`, remembering the position when it is a list entry. */
+  const remove = (path: TreePath): boolean => {
+    const list = path.slice(0, -1)
+    const index = path.at(-1)
+    const entry = typeof index === 'number' && Array.isArray(valueAt(tree, list))
+    if (!removeAt(tree, path)) return false
+    if (entry) positions.removed(list, index)
+    return true
+  }
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const result = schema.safeParse(tree)
     if (result.success) return result.data
     const issue = result.error.issues[0]
     if (issue === undefined) break
     const path = formatPath(issue.path)
+    const shown = positions.format(issue.path)
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        warnings.push(`${formatPath([...issue.path, key])}: unknown key`)
+        warnings.push(`${positions.format([...issue.path, key])}: unknown key`)
         removeAt(tree, [...issue.path, key])
       }
       continue
     }
+    const message = messageOf(issue, positions)
     const origin = originOf(issue.path, origins)
     if (origin && formatPath(origin.path) === path) {
       // A bad override: undo it, keeping what the pack said (validated on the next pass).
-      warnings.push(`${path}: ${issue.message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
+      warnings.push(`${shown}: ${message}, got ${describe(valueAt(tree, issue.path), issue.path)} (from ${origin.variable}; ignored)`)
       origins.delete(path)
       const parent = valueAt(tree, origin.path.slice(0, -1)) as Mapping
       const field = origin.path[origin.path.length - 1] as string
       if (origin.previous === undefined) delete parent[field]
       else parent[field] = origin.previous
+      positions.replaced(origin.path)
       continue
     }
     const from = origin ? ` (from ${origin.variable})` : ''
     const value = valueAt(tree, issue.path)
     if (value !== undefined) {
-      removed.set(path, warnings.push(`${path}: ${issue.message}, got ${describe(value, issue.path)}${from}`) - 1)
-      if (!removeAt(tree, issue.path)) break
+      removed.set(path, warnings.push(`${shown}: ${message}, got ${describe(value, issue.path)}${from}`) - 1)
+      if (!remove(issue.path)) break
       continue
     }
     // A required value is missing (or was just removed as bad): drop what holds it.
     const holder = deepestPresent(tree, issue.path)
-    if (holder.length === 0 || !removeAt(tree, holder)) break
+    const holderShown = positions.format(holder)
+    if (holder.length === 0 || !remove(holder)) break
     const earlier = removed.get(path)
-    if (earlier === undefined) warnings.push(`${path}: ${issue.message}, got nothing${from}; ${formatPath(holder)} dropped`)
-    else warnings[earlier] += `; ${formatPath(holder)} dropped`
+    if (earlier === undefined) warnings.push(`${shown}: ${message}, got nothing${from}; ${holderShown} dropped`)
+    else warnings[earlier] += `; ${holderShown} dropped`
     removed.clear() // positions under the holder have moved
   }
   warnings.push('(manifest): could not be validated; using built-in defaults only')
   return schema.parse({})
+}
+
+/**
+ * Positions in lists as written in the manifest, while `validate` drops list entries: an issue's
+ * path gives positions in the tree as it is now, a warning those the pack author wrote.
+ */
+class WrittenPositions {
+  /** The entries dropped so far, in order: the list's path and the entry's position at that time. */
+  private readonly drops: { list: TreePath; index: number }[] = []
+
+  /** The entry at `index` of the list at `list` was removed. */
+  removed(list: TreePath, index: number): void {
+    this.drops.push({ list, index })
+  }
+
+  /** The value at `path` was replaced (an override undone): what was dropped under it no longer counts. */
+  replaced(path: TreePath): void {
+    for (let i = this.drops.length - 1; i >= 0; i--) {
+      if (startsWith(this.drops[i]!.list, path)) this.drops.splice(i, 1)
+    }
+  }
+
+  /** `path` (positions now) with the positions as written: each drop undone, latest first. */
+  written(path: TreePath): TreePath {
+    const result = [...path]
+    for (let i = this.drops.length - 1; i >= 0; i--) {
+      const { list, index } = this.drops[i]!
+      const position = result[list.length]
+      if (typeof position === 'number' && position >= index && startsWith(result, list)) result[list.length] = position + 1
+    }
+    return result
+  }
+
+  /** `written(path)` as shown in a warning. */
+  format(path: TreePath): string {
+    return formatPath(this.written(path))
+  }
+}
+
+function startsWith(path: TreePath, prefix: TreePath): boolean {
+  return path.length >= prefix.length && prefix.every((key, i) => path[i] === key)
+}
+
+/**
+ * The issue's message; for a repeated key (`uniqueListOf`), `duplicate of <list>.<position>`,
+ * naming the entry that holds it first by its position as written.
+ */
+function messageOf(issue: z.core.$ZodIssue, positions: WrittenPositions): string {
+  const earlier = issue.code === 'custom' ? issue.params?.[DUPLICATE_OF] : undefined
+  if (typeof earlier !== 'number') return issue.message
+  const list = issue.path.slice(0, -2)
+  return `duplicate of ${formatPath(positions.written([...list, earlier]).slice(-2))}`
 }
 
 function originOf(path: TreePath, origins: Map<string, OverrideOrigin>): OverrideOrigin | undefined {

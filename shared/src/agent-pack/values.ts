@@ -6,10 +6,19 @@
  * editors describes what may be written and the TypeScript output type what readers get.
  */
 import { z } from 'zod'
+import { uniqueBy } from '../unique-by.ts'
 
 /** A string. */
 export function textValue() {
   return z.string({ error: 'expected a string' })
+}
+
+/**
+ * A non-empty string: an id or name other values refer to, or a text shown to users (a menu
+ * label). A refinement rather than `.min(1)`, so the editors' JSON Schema stays as it is.
+ */
+export function nonEmptyTextValue() {
+  return textValue().refine((value) => value !== '', { error: 'expected a non-empty string' })
 }
 
 /** A list of strings. */
@@ -85,6 +94,16 @@ export function section<T extends z.core.$ZodLooseShape>(shape: T) {
 /** A list of `item`. */
 export function listOf<T extends z.ZodType>(item: T, what: string) {
   return z.array(item, { error: `expected a list of ${what}` })
+}
+
+/**
+ * A list of `item` in which `key` (a non-empty string field of each entry: an id, a name) is
+ * unique. Each entry that repeats an earlier entry's key is an issue at `<index>.<key>` whose
+ * params give the earlier position (`DUPLICATE_OF`): the resolver drops that later entry with a
+ * warning such as `flows.menu.items.2.id: duplicate of items.0`. Checked once every entry is valid.
+ */
+export function uniqueListOf<T extends z.ZodType, K extends keyof z.output<T> & string>(item: T, what: string, key: K) {
+  return listOf(item, what).superRefine(uniqueBy(key, `${what} are told apart by ${key}`))
 }
 
 /** A mapping of string keys to `item`. */

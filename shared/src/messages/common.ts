@@ -58,16 +58,4 @@ export const MessageEnvelopeBase = z.object({
   threadId: z.string().nullable(),
 })
 
-/**
- * Refinement for an array of objects whose `key` must be unique: each repeat is an issue at
- * `<index>.<key>`, so a 400 names the exact item. `why` says what relies on uniqueness.
- */
-export function uniqueBy<K extends string>(key: K, why: string) {
-  return (items: Array<Record<K, string>>, ctx: z.RefinementCtx) => {
-    const seen = new Set<string>()
-    items.forEach((item, index) => {
-      if (seen.has(item[key])) ctx.addIssue({ code: 'custom', path: [index, key], message: `duplicate ${key} '${item[key]}' (${why})` })
-      seen.add(item[key])
-    })
-  }
-}
+export { uniqueBy } from '../unique-by.ts'

@@ -2,7 +2,7 @@
  * Spec section `flows`: welcome, authentication and the contextual menu.
  */
 import { DEFAULT_ROLE, DEFAULT_USER_IDENTITY_ATTRIBUTE, MENU_BADGES, MENU_VISIBILITY } from '../defaults.ts'
-import { booleanValue, choiceValue, listOf, section, textListValue, textValue } from '../values.ts'
+import { booleanValue, choiceValue, nonEmptyTextValue, section, textListValue, textValue, uniqueListOf } from '../values.ts'
 
 /** `flows.welcome`: the greeting sent when a connection completes or the profile arrives. */
 export const WelcomeFlow = section({
@@ -26,11 +26,14 @@ export const AuthenticationFlow = section({
   adminAvatars: textListValue().default([]).describe('Legacy name list with admin privileges; adminUsers is preferred.'),
 })
 
-/** One entry of `flows.menu.items`. */
+/**
+ * One entry of `flows.menu.items`. Its `id` names the option in the contextual menu and its label
+ * is the option's title, so neither may be empty (agent-node refuses such a menu).
+ */
 export const MenuItem = section({
-  id: textValue().describe('Unique item id.'),
-  labelKey: textValue().optional().describe('Key into languages.<lang>.strings.'),
-  label: textValue().optional().describe('Static label, used when labelKey is absent.'),
+  id: nonEmptyTextValue().describe('Unique item id.'),
+  labelKey: nonEmptyTextValue().optional().describe('Key into languages.<lang>.strings.'),
+  label: nonEmptyTextValue().optional().describe('Static label, used when labelKey is absent.'),
   action: textValue()
     .optional()
     .describe('Action to run: authenticate, logout, mcp-config, abort-config, my-approval-requests, pending-approvals, ...'),
@@ -38,9 +41,9 @@ export const MenuItem = section({
   badge: choiceValue(MENU_BADGES).optional().describe('A count shown beside the label.'),
 })
 
-/** `flows.menu`: the contextual menu. */
+/** `flows.menu`: the contextual menu; item ids are unique (a repeated one is dropped). */
 export const MenuFlow = section({
-  items: listOf(MenuItem, 'menu items').default([]),
+  items: uniqueListOf(MenuItem, 'menu items', 'id').default([]),
 })
 
 /** `flows`. */

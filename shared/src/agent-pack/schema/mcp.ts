@@ -17,17 +17,19 @@ import {
   choiceValue,
   listOf,
   mapOf,
+  nonEmptyTextValue,
   numberValue,
   section,
   textListValue,
   textMapValue,
   textValue,
+  uniqueListOf,
   urlValue,
 } from '../values.ts'
 
 /** One field a user is asked for when configuring a `user-controlled` server. */
 export const McpUserConfigField = section({
-  name: textValue().describe('Internal field name.'),
+  name: nonEmptyTextValue().describe('Internal field name.'),
   type: choiceValue(MCP_USER_FIELD_TYPES).default(DEFAULT_MCP_USER_FIELD_TYPE).describe('secret (masked, never logged) or text.'),
   label: z
     .union([textValue(), textMapValue()], { error: 'expected a string or a mapping of language to string' })
@@ -37,10 +39,13 @@ export const McpUserConfigField = section({
   headerName: textValue().default(DEFAULT_MCP_HEADER_NAME).describe('Header to set.'),
 })
 
-/** An approval policy of role-based tool access. */
+/**
+ * An approval policy of role-based tool access. Without approver roles (none given, or an empty
+ * list) its tools still wait for an approval, which only admins may give (resolve.ts warns).
+ */
 export const ApprovalPolicy = section({
   tools: textListValue().describe('Tools that need approval.'),
-  approvers: textListValue().describe('Roles that may approve.'),
+  approvers: textListValue().default([]).describe('Roles that may approve (admins always may); none: admins only.'),
   timeoutMinutes: numberValue({ min: 1 }).default(DEFAULT_APPROVAL_TIMEOUT_MINUTES).describe('Minutes before a pending request expires.'),
 })
 
@@ -76,7 +81,7 @@ export const McpArgs = z.union([textListValue(), z.string()], { error: 'expected
 
 /** One `mcp.servers` entry; `url` is required for sse and streamable-http, `command` for stdio. */
 export const McpServer = section({
-  name: textValue().describe('Unique server name.'),
+  name: nonEmptyTextValue().describe('Unique server name.'),
   transport: choiceValue(MCP_TRANSPORTS).describe('stdio, sse or streamable-http.'),
   url: urlValue().optional().describe('Required for sse and streamable-http.'),
   command: textValue().optional().describe('Required for stdio.'),
@@ -85,7 +90,7 @@ export const McpServer = section({
   headers: textMapValue().optional().describe('Headers sent on every request (sse, streamable-http).'),
   reconnect: booleanValue().optional().describe('Reconnect automatically.'),
   accessMode: choiceValue(MCP_ACCESS_MODES).default(DEFAULT_MCP_ACCESS_MODE).describe('admin-controlled or user-controlled.'),
-  userConfig: section({ fields: listOf(McpUserConfigField, 'fields').default([]) })
+  userConfig: section({ fields: uniqueListOf(McpUserConfigField, 'fields', 'name').default([]) })
     .optional()
     .describe('Only when accessMode is user-controlled.'),
   toolAccess: ToolAccess.optional().describe('Tool-level access control.'),
@@ -101,7 +106,7 @@ export const McpServer = section({
   }
 })
 
-/** `mcp`. */
+/** `mcp`; server names are unique (a repeated one is dropped, MCP_SERVERS_CONFIG's too). */
 export const McpSection = section({
-  servers: listOf(McpServer, 'servers').default([]),
+  servers: uniqueListOf(McpServer, 'servers', 'name').default([]),
 })

@@ -23,7 +23,7 @@ import {
   VISION_PROVIDER_TYPES,
 } from '../defaults.ts'
 import { ENV_NAME } from '../env.ts'
-import { booleanValue, choiceValue, listOf, numberValue, section, textValue, urlValue } from '../values.ts'
+import { booleanValue, choiceValue, nonEmptyTextValue, numberValue, section, textValue, uniqueListOf, urlValue } from '../values.ts'
 
 const apiKeyEnv = () =>
   textValue()
@@ -42,7 +42,7 @@ function baseUrlRequiredFor(type: string) {
 
 /** One `imageGeneration.providers` entry; `model` defaults by type. */
 export const ImageProvider = section({
-  name: textValue().describe('Unique name, referenced by the model in tool calls.'),
+  name: nonEmptyTextValue().describe('Unique name, referenced by the model in tool calls.'),
   type: choiceValue(IMAGE_PROVIDER_TYPES, IMAGE_PROVIDER_ALIASES).describe('compat-image-legacy or compat-image-new.'),
   model: textValue().optional().describe('Model name; default depends on type.'),
   apiKeyEnv: apiKeyEnv(),
@@ -54,7 +54,7 @@ export const ImageProvider = section({
 
 /** `imageGeneration`. */
 export const ImageGenerationSection = section({
-  providers: listOf(ImageProvider, 'image providers').default([]),
+  providers: uniqueListOf(ImageProvider, 'image providers', 'name').default([]),
 })
 
 /** `speechToText.provider`; `baseUrl` is required for `stt-selfhosted`. */

@@ -9,14 +9,25 @@ import {
   DEFAULT_STATISTICS_REQUIRES_AUTH,
   HTTP_TOOL_METHODS,
 } from '../defaults.ts'
-import { booleanValue, choiceValue, listOf, numberValue, optionalUrlValue, section, textValue, urlValue } from '../values.ts'
+import {
+  booleanValue,
+  choiceValue,
+  listOf,
+  nonEmptyTextValue,
+  numberValue,
+  optionalUrlValue,
+  section,
+  textValue,
+  uniqueListOf,
+  urlValue,
+} from '../values.ts'
 
 /**
  * One external HTTP tool. `endpoint` may hold `{query}`, replaced by the model's URL-encoded
  * query; `authHeader: authToken` is sent when `authHeader` is set.
  */
 export const HttpToolDefinition = section({
-  name: textValue().describe('Tool name the model calls.'),
+  name: nonEmptyTextValue().describe('Tool name the model calls.'),
   description: textValue().describe('What the tool does, for the model.'),
   endpoint: urlValue().describe('URL; {query} is replaced by the URL-encoded query.'),
   method: choiceValue(HTTP_TOOL_METHODS).default(DEFAULT_HTTP_TOOL_METHOD).describe('GET or POST.'),
@@ -51,7 +62,9 @@ export const StatisticsFetcherSettings = section({
 
 /** `tools`. */
 export const ToolsSection = section({
-  dynamicConfig: listOf(HttpToolDefinition, 'tools').default([]).describe('External model tools: a list, or a JSON string holding one.'),
+  dynamicConfig: uniqueListOf(HttpToolDefinition, 'tools', 'name')
+    .default([])
+    .describe('External model tools: a list, or a JSON string holding one.'),
   bundled: section({ statisticsFetcher: StatisticsFetcherSettings.prefault({}) })
     .prefault({})
     .describe('Settings of built-in tools, keyed by tool name.'),
