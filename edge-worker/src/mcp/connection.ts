@@ -5,8 +5,9 @@
  * - Connects on first use (initialize), lists tools (`tools/list`, every page), calls tools.
  * - A failure to reach the server (network, closed transport, timeout) drops the connection; the
  *   next use connects anew. With `reconnect: true` a failed call is retried once at once on a
- *   fresh connection. A tool that ran and failed (`isError`, or a protocol error such as an
- *   unknown tool) is not retried.
+ *   fresh connection, unless it timed out: the server had the request and may still run it, and
+ *   a tool (an approved one above all) runs at most once. A tool that ran and failed (`isError`,
+ *   or a protocol error such as an unknown tool) is not retried.
  * - Results become text for the model: text parts as they are, other parts described, at most
  *   `MAX_RESULT_CHARS`.
  */
@@ -70,7 +71,7 @@ export class McpConnection {
    */
   async tools(): Promise<ListedTool[]> {
     if (this.listed) return this.listed
-    this.listed = await this.use(async (client) => {
+    this.listed = await this.use('list', async (client) => {
       const tools: ListedTool[] = []
       let cursor: string | undefined
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
@@ -92,7 +93,7 @@ export class McpConnection {
    *   message when the tool failed.
    */
   async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
-    const result = await this.use((client) => client.callTool({ name, arguments: args }, undefined, { signal }))
+    const result = await this.use('call', (client) => client.callTool({ name, arguments: args }, undefined, { signal }))
     const text = resultText(result as { content?: unknown; structuredContent?: unknown })
     if (result.isError) throw new Error(text || `tool '${name}' of MCP server '${this.server.name}' failed`)
     return text
@@ -105,15 +106,19 @@ export class McpConnection {
     await client?.then((open) => open.close()).catch(() => undefined)
   }
 
-  /** Runs `operation` on the open client; see the module comment for failures and `reconnect`. */
-  private async use<T>(operation: (client: Client) => Promise<T>): Promise<T> {
+  /**
+   * Runs `operation` (a tool `list`ing, or a tool `call`) on the open client; see the module
+   * comment for failures and `reconnect`.
+   */
+  private async use<T>(kind: 'list' | 'call', operation: (client: Client) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await operation(await this.open())
       } catch (error) {
         if (!isUnavailability(error)) throw error
         await this.close()
-        if (this.server.reconnect && attempt === 0) continue
+        const mayHaveRun = kind === 'call' && error instanceof McpError && error.code === ErrorCode.RequestTimeout
+        if (this.server.reconnect && attempt === 0 && !mayHaveRun) continue
         throw error instanceof McpUnavailableError ? error : new McpUnavailableError(this.server.name, reason(error))
       }
     }

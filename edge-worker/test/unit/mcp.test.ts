@@ -2,6 +2,8 @@
  * The MCP clients (src/mcp/) against the repository's MCP test server (real SDK servers on
  * loopback, both transports), plus the pure parts: tool naming, user headers, sealed secrets.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { resolveAgentPack } from '@parley/shared/agent-pack'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startMcpTestServer, type McpTestServer } from '../../../test/support/mcp/server.ts'
@@ -83,6 +85,31 @@ describe('a server that goes down, and reconnect', () => {
     } finally {
       await connection.close()
       await again.close()
+    }
+  })
+})
+
+describe('reconnect: which failed calls are retried', () => {
+  it('retries a call whose connection closed once on a fresh connection, never one that timed out (it may have run)', async () => {
+    const server = await startMcpTestServer()
+    const [config] = servers([{ name: 'slow', transport: 'streamable-http', url: server.streamableUrl, reconnect: true }])
+    const connection = new McpConnection(config!, {}, deps)
+    const callTool = vi.spyOn(Client.prototype, 'callTool')
+    try {
+      callTool.mockRejectedValueOnce(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'))
+      expect(await connection.call('echo', { text: 'a' })).toBe('echo: a')
+      expect(callTool).toHaveBeenCalledTimes(2)
+
+      callTool.mockClear()
+      callTool.mockRejectedValueOnce(new McpError(ErrorCode.RequestTimeout, 'Request timed out'))
+      await expect(connection.call('echo', { text: 'b' })).rejects.toThrow(/^MCP server 'slow' is unavailable: /)
+      expect(callTool).toHaveBeenCalledTimes(1)
+      // The next call connects anew.
+      expect(await connection.call('echo', { text: 'c' })).toBe('echo: c')
+    } finally {
+      callTool.mockRestore()
+      await connection.close()
+      await server.close()
     }
   })
 })
