@@ -7,10 +7,12 @@
  * as vs-agent's do, and an invitation too long for a QR code is a 4xx JSON error.
  * A real agent-node on loopback with a real SQLite file, real Credo wallet peers.
  */
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DidCommDidExchangeState } from '@credo-ts/didcomm'
+import { JsonTransformer } from '@credo-ts/core'
+import { DidCommDidExchangeState, DidCommOutOfBandRepository } from '@credo-ts/didcomm'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { selectRows } from '../../src/database/dialect.ts'
@@ -18,6 +20,7 @@ import { openDatabase, type Database } from '../../src/database/index.ts'
 import { createLogger } from '../../src/logging/index.ts'
 import { WalletPeer } from '../../src/wallet-peer/WalletPeer.ts'
 import { startTestAgentNode, type TestAgentNode } from '../support/agent-node.ts'
+import { connectionRecord, saveConnection } from '../support/connection-records.ts'
 
 describe('invitations', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-invitations-'))
@@ -171,4 +174,29 @@ describe('invitations', () => {
     const fits = await fetch(`${publicUrl}/qr?oob=${'A'.repeat(500)}`)
     expect(fits.status).toBe(200)
   })
+
+  it('GET /v1/connections?invitationDid lists the connections of 600 invitations naming the DID, whole and in pages', async () => {
+    // one SELECT per invitation made SQLite refuse the query ("too many terms in compound SELECT") past 500
+    const { agent, publicDid } = node.node
+    const { outOfBandId } = (await (await node.admin('/v1/invitation', { method: 'POST' })).json()) as { outOfBandId: string }
+    const invitation = await agent.modules.didcomm.oob.getById(outOfBandId)
+    const invitations = agent.dependencyManager.resolve(DidCommOutOfBandRepository)
+    const outOfBandIds = [outOfBandId]
+    for (let i = 0; i < 600; i++) {
+      const copy = Object.assign(JsonTransformer.clone(invitation), { id: randomUUID() })
+      await invitations.save(agent.context, copy)
+      outOfBandIds.push(copy.id)
+    }
+    const through: string[] = []
+    for (const [i, id] of [outOfBandIds[0]!, outOfBandIds[300]!, outOfBandIds[600]!].entries()) {
+      const record = Object.assign(connectionRecord(9_000 + i, { createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)) }), { outOfBandId: id })
+      await saveConnection(agent, record)
+      through.push(record.id)
+    }
+    const listed = await connectionsNaming(publicDid)
+    expect(listed.map((connection) => connection.id)).toEqual(expect.arrayContaining(through))
+    const page = await node.admin(`/v1/connections?invitationDid=${encodeURIComponent(publicDid)}&limit=2`)
+    expect(page.status).toBe(200)
+    expect(((await page.json()) as { id: string }[]).map((connection) => connection.id)).toEqual([through[2], through[1]])
+  }, 120_000)
 })

@@ -25,13 +25,15 @@
  * tag and no more: with every tag as an `IN` subquery, SQLite reads all entries of each (every
  * `role = created` DID record to find the one with a given key: 8 ms a lookup among 10,000
  * connections' DIDs, 0.24 ms this way, `npm run bench -- storage`). The driving tag is the one
- * likeliest to be rare (`drivingFirst`). `anyOf` keeps the same shape for `$or`. Only `$not` and
- * `null` must look at every record of the type. Values are always bound parameters.
+ * likeliest to be rare (`drivingFirst`). `anyOf` keeps the same shape for `$or`, with the values
+ * of one tag in one lookup (`value IN (...)`) and at most 500 SELECTs in one UNION. Only `$not`
+ * and `null` must look at every record of the type. Values are always bound parameters, so one
+ * query holds at most SQLite's 32,766 (PostgreSQL's 65,535) values.
  */
 import { CredoError, type BaseRecordAny, type Query, type QueryOptions, type TagValue } from '@credo-ts/core'
 import { sql, type SQL } from 'drizzle-orm'
 import { afterPosition, type RowPosition } from '../../database/pages.ts'
-import { tagEntries, type TagEntry } from './tags.ts'
+import { tagEntries, type TagEntry, type TagKind } from './tags.ts'
 
 /** The partition a statement works in: the agent context and the record type. */
 export interface RecordScope {
@@ -54,15 +56,59 @@ function allOf(conditions: SQL[]): SQL {
 }
 
 /**
+ * SQLite refuses a compound SELECT of more than 500 terms (`SQLITE_MAX_COMPOUND_SELECT`): a longer
+ * union is a union of unions (`union`).
+ */
+const MAX_UNION_TERMS = 500
+
+/**
  * `id IN (SELECT id ... WHERE <branch 1> UNION SELECT id ... WHERE <branch 2> ...)` rather than
  * `<branch 1> OR <branch 2>`: each branch is then planned on its own, from the tag index, and
  * the union drives the outer query by primary key. With an OR of subqueries SQLite reads every
  * record of the type and tests it (measured, 20,000 records: 0.4 ms against 2.8 ms).
+ *
+ * Branches that are one tag value each (`{ outOfBandId: 'x' }`, as `didcomm/connections.ts` lists
+ * the connections of hundreds of invitations) are one term per tag and kind, a lookup of all its
+ * values (`value IN (...)`): the statement then grows by one bound value per branch, not by a
+ * SELECT (600 SELECTs took PostgreSQL seconds to plan). The other branches are a term each.
  */
 function anyOf(branches: QueryNode[], scope: RecordScope): SQL {
   if (branches.length === 1) return compile(branches[0] as QueryNode, scope)
-  const selects = branches.map((branch) => sql`${recordsInScope(scope)} AND ${compile(branch, scope)}`)
-  return sql`credo_records.id IN (${sql.join(selects, sql` UNION `)})`
+  const lookups = new Map<string, { name: string; kind: TagKind; values: Set<string> }>()
+  const others: SQL[] = []
+  for (const branch of branches) {
+    const entry = soleEntry(branch)
+    if (!entry) {
+      others.push(compile(branch, scope))
+      continue
+    }
+    const key = JSON.stringify([entry.name, entry.kind])
+    if (!lookups.has(key)) lookups.set(key, { name: entry.name, kind: entry.kind, values: new Set() })
+    lookups.get(key)?.values.add(entry.value)
+  }
+  const terms = [...[...lookups.values()].map(({ name, kind, values }) => hasTag(scope, name, kind, [...values])), ...others]
+  if (terms.length === 1) return terms[0] as SQL
+  return sql`credo_records.id IN (${union(terms.map((term) => sql`${recordsInScope(scope)} AND ${term}`))})`
+}
+
+/** The one tag entry `node` asks for when that is all it asks (no `$and`, `$or`, `$not` or null), else undefined. */
+function soleEntry(node: QueryNode): TagEntry | undefined {
+  const given = Object.entries(node).filter(([, value]) => value !== undefined)
+  if (given.length !== 1) return undefined
+  const [[name, value]] = given as [[string, unknown]]
+  if (name === '$and' || name === '$or' || name === '$not' || value === null) return undefined
+  const entries = tagEntries(name, value as TagValue)
+  return entries.length === 1 ? entries[0] : undefined
+}
+
+/** `selects` (each of one column `id`) as one UNION of at most `MAX_UNION_TERMS` terms: a longer list is nested, 500 a term. */
+function union(selects: SQL[]): SQL {
+  if (selects.length <= MAX_UNION_TERMS) return sql.join(selects, sql` UNION `)
+  const nested: SQL[] = []
+  for (let start = 0; start < selects.length; start += MAX_UNION_TERMS) {
+    nested.push(sql`SELECT id FROM (${union(selects.slice(start, start + MAX_UNION_TERMS))}) AS terms`)
+  }
+  return union(nested)
 }
 
 function recordsInScope(scope: RecordScope): SQL {
@@ -73,8 +119,14 @@ function tagsInScope(scope: RecordScope): SQL {
   return sql`SELECT record_id FROM credo_record_tags WHERE credo_record_tags.context_id = ${scope.contextId} AND credo_record_tags.type = ${scope.type}`
 }
 
-function hasTag(scope: RecordScope, entry: TagEntry): SQL {
-  const matches = sql`credo_record_tags.name = ${entry.name} AND credo_record_tags.value = ${entry.value} AND credo_record_tags.kind = ${entry.kind}`
+/** The record has tag `name` of `kind` with one of `values` (at least one). */
+function hasTag(scope: RecordScope, name: string, kind: TagKind, values: string[]): SQL {
+  const list = sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )
+  const value = values.length === 1 ? sql`credo_record_tags.value = ${values[0]}` : sql`credo_record_tags.value IN (${list})`
+  const matches = sql`credo_record_tags.name = ${name} AND ${value} AND credo_record_tags.kind = ${kind}`
   return sql`credo_records.id IN (${tagsInScope(scope)} AND ${matches})`
 }
 
@@ -111,7 +163,9 @@ function compile(node: QueryNode, scope: RecordScope): SQL {
     else entries.push(...tagEntries(name, value as TagValue))
   }
   const [driving, ...others] = drivingFirst(entries)
-  const conditions: SQL[] = driving ? [hasTag(scope, driving), ...others.map(alsoHasTag), ...absent] : absent
+  const conditions: SQL[] = driving
+    ? [hasTag(scope, driving.name, driving.kind, [driving.value]), ...others.map(alsoHasTag), ...absent]
+    : absent
   if ($and) conditions.push(...$and.map((child) => compile(child, scope)))
   if ($or && $or.length > 0) conditions.push(anyOf($or, scope))
   if ($not) conditions.push(sql`NOT (${compile($not, scope)})`)
