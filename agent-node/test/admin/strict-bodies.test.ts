@@ -161,6 +161,24 @@ describe('admin API strictness', () => {
     for (const [what, body, field] of cases) await expectField(what, '/v1/message', message(body), field)
   })
 
+  it('identity-proof-request: item ids are unique, an item without id going by its index', async () => {
+    const item = { type: 'verifiable-credential', credentialDefinitionId: definition }
+    const cases: [string, Record<string, unknown>[], string][] = [
+      ['repeated id', [{ ...item, id: 'person' }, item, { ...item, id: 'person' }], 'requestedProofItems.2.id'],
+      ["id of another item's index", [{ ...item, id: '1' }, item], 'requestedProofItems.1.id'],
+    ]
+    for (const [what, requestedProofItems, field] of cases)
+      await expectField(what, '/v1/message', message({ type: 'identity-proof-request', requestedProofItems }), field)
+  })
+
+  it('POST /v1/dead-letters/replay refuses ids together with a filter, naming the filter field', async () => {
+    const ids = [randomUUID()]
+    await expectField('ids and subscriber', '/v1/dead-letters/replay', { body: { ids, subscriber: 'webhook:x' } }, 'subscriber')
+    await expectField('ids and connectionId', '/v1/dead-letters/replay', { body: { ids, connectionId } }, 'connectionId')
+    const both = await node.admin('/v1/dead-letters/replay', { body: { ids, subscriber: 'webhook:x', connectionId } })
+    expect(((await both.json()) as ErrorBody).issues?.map((issue) => issue.field).sort()).toEqual(['connectionId', 'subscriber'])
+  })
+
   it('invitation, presentation, offer, type, vt, subscription and dead-letter bodies refuse unknown keys at every level', async () => {
     const requested = { credentialDefinitionId: definition, attributes: ['name'] }
     await expectField(

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { Claim } from './credentials.ts'
-import { boundedName, DidCommThreadId, MessageEnvelopeBase, SendMessageBase } from './common.ts'
+import { boundedName, DidCommThreadId, MessageEnvelopeBase, SendMessageBase, uniqueBy } from './common.ts'
 
 /**
  * vs-agent's `requireNonRevocation`: accepted as `false` (its default). Revocation is not
@@ -62,10 +62,27 @@ export const RequestedProofItem = z.strictObject({
 })
 export type RequestedProofItem = z.infer<typeof RequestedProofItem>
 
-/** `identity-proof-request`: one proof request covering every item. */
+/** The id requested item `index` goes by in the submission: its `id`, or its index when it has none. */
+export function requestedProofItemId(item: Pick<RequestedProofItem, 'id'>, index: number): string {
+  return item.id ?? String(index)
+}
+
+/**
+ * `identity-proof-request`: one proof request covering every item. The items' ids (as
+ * `requestedProofItemId` gives them) are unique: an item's claims are reported under its id.
+ */
 export const IdentityProofRequestMessageBody = SendMessageBase.extend({
   type: z.literal('identity-proof-request'),
-  requestedProofItems: z.array(RequestedProofItem).min(1).max(20),
+  requestedProofItems: z
+    .array(RequestedProofItem)
+    .min(1)
+    .max(20)
+    .superRefine((items, ctx) =>
+      uniqueBy('id', 'identity-proof-submit reports each item by its id, an item without one by its index')(
+        items.map((item, index) => ({ id: requestedProofItemId(item, index) })),
+        ctx,
+      ),
+    ),
   /** vs-agent's non-revocation proof; only `false` is accepted: Parley's credentials cannot be revoked yet. */
   requireNonRevocation: NoRevocation,
 })

@@ -7,7 +7,7 @@
  *   more follow, the next one's URL is in a `Link` header (`admin/paging.ts`)
  * - `GET /v1/dead-letters/{id}`
  * - `POST /v1/dead-letters/{id}/replay`
- * - `POST /v1/dead-letters/replay` with `{ ids }` or a filter `{ subscriber?, connectionId? }`
+ * - `POST /v1/dead-letters/replay` with `{ ids }` or a filter `{ subscriber?, connectionId? }`, not both
  *
  * The work is in `dead-letters/DeadLetters.ts`.
  */
@@ -60,8 +60,17 @@ const ReplayManyBody = z
     subscriber: z.string().min(1).max(300).optional(),
     connectionId: z.string().min(1).max(300).optional(),
   })
-  .refine((b) => b.ids !== undefined || b.subscriber !== undefined || b.connectionId !== undefined, {
-    message: 'give `ids`, or a filter: `subscriber` and/or `connectionId`',
+  .superRefine((body, context) => {
+    const filters = (['subscriber', 'connectionId'] as const).filter((field) => body[field] !== undefined)
+    if (body.ids === undefined && filters.length === 0)
+      context.addIssue({ code: 'custom', path: [], message: 'give `ids`, or a filter: `subscriber` and/or `connectionId`' })
+    if (body.ids !== undefined)
+      for (const field of filters)
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'replays `ids` or those the filter matches, not both: drop `ids` or the filter',
+        })
   })
 
 const invalid = 'Invalid request; `issues` names the fields'
@@ -104,7 +113,7 @@ const replayMany = jsonRoute({
   tags: ['events'],
   summary: 'Replay dead letters by id or by filter',
   description:
-    'With `ids`, replays those (unknown ids are listed in `notFound`); with a filter, every dead letter in status `dead` that matches.',
+    'With `ids`, replays those (unknown ids are listed in `notFound`); with a filter, every dead letter in status `dead` that matches. `ids` with a filter is a 400 naming the filter field.',
   body: ReplayManyBody,
   responses: {
     202: [z.object({ replaying: z.array(DeadLetterBody), notFound: z.array(z.uuid()) }), 'Replays queued'],

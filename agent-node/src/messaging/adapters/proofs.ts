@@ -21,7 +21,7 @@ import {
   DidCommProofState,
   type DidCommProofStateChangedEvent,
 } from '@credo-ts/didcomm'
-import type { SubmittedProofItem } from '@parley/shared'
+import { requestedProofItemId, type SubmittedProofItem } from '@parley/shared'
 import { anonCredsProofRequest, presentationOutcome } from '../../identity-proofs/outcome.ts'
 import { completeRequested } from '../../identity-proofs/requested.ts'
 import { PresentationFlowRecord } from '../../identity-proofs/PresentationFlowRecord.ts'
@@ -38,7 +38,7 @@ export const sendIdentityProofRequest: MessageSender<'identity-proof-request'> =
   const { agent } = context
   const requestedCredentials = await Promise.all(
     body.requestedProofItems.map(async (item, index) => ({
-      id: item.id ?? String(index),
+      id: requestedProofItemId(item, index),
       ...(await completeRequested(agent, item, `requestedProofItems.${index}`)),
     })),
   )
