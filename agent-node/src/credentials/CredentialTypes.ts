@@ -2,10 +2,11 @@
  * Credential types (spec "Credential type"): `create` registers an AnonCreds schema and a
  * credential definition under the agent's public DID (the issuer id) through Credo, which keeps
  * the definition's private key and key-correctness proof in the agent's storage. A type is found
- * again by name and version, so creating it twice returns the first one; creations run one at a
- * time so two concurrent requests cannot mint two definitions. The definition's keys are made in
- * worker threads (`CredentialKeyWorkers`) before Credo's synchronous engine call, so the agent
- * keeps answering while they are made; each step is logged as a progress line.
+ * again by name and version, so creating it twice returns the first one; creations and imports
+ * (`transfer.ts`) run one at a time (`oneTypeWriteAtATime`), so two concurrent requests cannot
+ * mint two types of one name and version. The definition's keys are made in worker threads
+ * (`CredentialKeyWorkers`) before Credo's synchronous engine call, so the agent keeps answering
+ * while they are made; each step is logged as a progress line.
  *
  * `checkClaims` is how offers and issuance validate claims: exactly one value per attribute.
  */
@@ -50,10 +51,25 @@ export class ClaimsMismatchError extends InvalidInputError {
   }
 }
 
-export class CredentialTypes {
-  /** Creations run one after the other (one key: every creation waits for the one before). */
-  private readonly creations = new KeyedQueue()
+/** Per agent, the queue its credential type creations and imports wait in (`oneTypeWriteAtATime`). */
+const typeWrites = new WeakMap<DidcommAgent, KeyedQueue>()
 
+/**
+ * Runs `write` once every credential type creation or import of `agent` started before it has
+ * settled, so no two of them check for an existing type (name and version, or credential
+ * definition id) and then both add one: `CredentialTypes.create` and `importCredentialType`.
+ * @returns `write`'s result; rejects with its error.
+ */
+export function oneTypeWriteAtATime<T>(agent: DidcommAgent, write: () => Promise<T>): Promise<T> {
+  let queue = typeWrites.get(agent)
+  if (!queue) {
+    queue = new KeyedQueue()
+    typeWrites.set(agent, queue)
+  }
+  return queue.run('credential-types', write)
+}
+
+export class CredentialTypes {
   /**
    * @param issuerId the agent's public DID, issuer of every schema and definition.
    * @param keys where definition keys are made, and the logger of their progress lines.
@@ -71,7 +87,7 @@ export class CredentialTypes {
    * @throws CredentialTypeRegistrationError when the registry refuses either object.
    */
   create(request: CredentialTypeRequest): Promise<{ type: CredentialTypeRecord; created: boolean }> {
-    return this.creations.run('create', () => this.findOrCreate(request))
+    return oneTypeWriteAtATime(this.agent, () => this.findOrCreate(request))
   }
 
   /** Whether this agent has any credential type (it issues). */

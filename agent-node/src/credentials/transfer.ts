@@ -21,7 +21,7 @@ import { anonCredsObjectId } from '../anoncreds-registry/identifiers.ts'
 import type { DidcommAgent } from '../didcomm/agent.ts'
 import { recordRepository } from '../wallet/storage/repository.ts'
 import { ConflictError, NotFoundError } from '../errors/index.ts'
-import { ClaimsMismatchError } from './CredentialTypes.ts'
+import { ClaimsMismatchError, oneTypeWriteAtATime } from './CredentialTypes.ts'
 import { CredentialTypeRecord } from './CredentialTypeRecord.ts'
 
 /** vs-agent's export format (`ImportCredentialTypeOptions`). */
@@ -41,6 +41,26 @@ export interface ExportedCredentialType {
 export class CredentialTypeExistsError extends ConflictError {
   constructor(readonly credentialDefinitionId: string) {
     super(`credential type '${credentialDefinitionId}' already exists`)
+  }
+}
+
+/**
+ * The import's name and version are those of another type this agent has (conflict naming
+ * `data.name` and `data.version`): types are looked up by name and version (`CredentialTypes.create`).
+ */
+export class CredentialTypeNameExistsError extends ConflictError {
+  constructor(
+    readonly typeName: string,
+    readonly version: string,
+    readonly credentialDefinitionId: string,
+  ) {
+    const message = `credential type '${credentialDefinitionId}' already has name '${typeName}' and version '${version}'`
+    super(message, {
+      issues: [
+        { field: 'data.name', message },
+        { field: 'data.version', message },
+      ],
+    })
   }
 }
 
@@ -90,10 +110,14 @@ export async function exportCredentialType(agent: DidcommAgent, credentialDefini
   }
 }
 
+const refuse = (field: string, message: string) => new ClaimsMismatchError([{ field, message }])
+
 /**
- * Imports `exported` as a credential type of this agent (issuer `issuerId`, its public DID).
+ * Imports `exported` as a credential type of this agent (issuer `issuerId`, its public DID),
+ * after every creation or import started before it (`oneTypeWriteAtATime`).
  * @throws ClaimsMismatchError naming the field when the objects are not this agent's or do not
- *   match their ids; CredentialTypeExistsError when the type exists.
+ *   match their ids; CredentialTypeExistsError when the type exists; CredentialTypeNameExistsError
+ *   when another type has its name and version.
  */
 export async function importCredentialType(
   agent: DidcommAgent,
@@ -101,7 +125,6 @@ export async function importCredentialType(
   exported: ExportedCredentialType,
 ): Promise<CredentialTypeRecord> {
   const { id, data } = exported
-  const refuse = (field: string, message: string) => new ClaimsMismatchError([{ field, message }])
   if (data.credentialDefinition.issuerId !== issuerId)
     throw refuse('data.credentialDefinition.issuerId', `must be this agent's public DID ${issuerId}`)
   if (data.schema.issuerId !== issuerId) throw refuse('data.schema.issuerId', `must be this agent's public DID ${issuerId}`)
@@ -109,7 +132,14 @@ export async function importCredentialType(
     throw refuse('data.credentialDefinition.schemaId', 'is not the id of the schema given')
   if (anonCredsObjectId(issuerId, 'credDef', data.credentialDefinition) !== id)
     throw refuse('id', 'is not the id of the credential definition given')
+  return oneTypeWriteAtATime(agent, () => addImported(agent, exported))
+}
+
+/** `importCredentialType` once the objects are checked: refuses a clash, publishes, stores. */
+async function addImported(agent: DidcommAgent, { id, data }: ExportedCredentialType): Promise<CredentialTypeRecord> {
   if (await types(agent).findSingleByQuery(agent.context, { credentialDefinitionId: id })) throw new CredentialTypeExistsError(id)
+  const named = await types(agent).findByQuery(agent.context, { name: data.name, version: data.version }, { limit: 1 })
+  if (named[0]) throw new CredentialTypeNameExistsError(data.name, data.version, named[0].credentialDefinitionId)
 
   // Published again unless still published (a type deleted here keeps its public objects).
   const { context } = agent

@@ -23,7 +23,8 @@ describe('credential types, offers and short URLs', () => {
 
   afterAll(async () => {
     await stack?.stop()
-    await new Promise((resolve) => schemaServer?.close(resolve))
+    // (no server when the test that starts it did not run)
+    if (schemaServer) await new Promise((resolve) => schemaServer?.close(resolve))
   })
 
   /** Serves a JSON Schema Credential and the schema it references, on loopback. */
@@ -273,4 +274,55 @@ describe('credential types, offers and short URLs', () => {
     )
     expect(state.body.state).toBe('sent')
   }, 180_000)
+
+  describe('an import of the name and version of another type', () => {
+    type TypeBody = { id: string; name: string; version: string }
+    type ErrorBody = { error: string; issues?: { field: string }[] }
+    const typesUrl = () => `http://127.0.0.1:${stack.node.adminPort}/v1/credential-types`
+    const remove = async (id: string) =>
+      expect((await fetch(`${typesUrl()}/${encodeURIComponent(id)}`, { method: 'DELETE' })).status).toBe(204)
+    const named = async (name: string) => (await stack.admin<TypeBody[]>('/v1/credential-types')).body.filter((type) => type.name === name)
+
+    /** Creates type `name` 1.0, exports it and deletes it: the export names a type the agent no longer has. */
+    async function exportedAndDeleted(name: string) {
+      const created = await stack.admin<TypeBody>('/v1/credential-types', { name, version: '1.0', attributes: ['code'] })
+      expect(created.status).toBe(201)
+      const exported = await stack.admin(`/v1/credential-types/export/${encodeURIComponent(created.body.id)}`)
+      expect(exported.status).toBe(200)
+      await remove(created.body.id)
+      return exported.body
+    }
+
+    it('is a 409 naming data.name and data.version, and the name and version still find the one type', async () => {
+      const request = { name: 'moved', version: '1.0', attributes: ['code'] }
+      const exported = await exportedAndDeleted(request.name)
+      const again = await stack.admin<TypeBody>('/v1/credential-types', request)
+      expect(again.status).toBe(201)
+
+      const imported = await stack.admin<ErrorBody>('/v1/credential-types/import', exported)
+      expect(imported.status, JSON.stringify(imported.body)).toBe(409)
+      expect(imported.body.error).toBe('conflict')
+      expect(imported.body.issues?.map((issue) => issue.field)).toEqual(['data.name', 'data.version'])
+      expect((await named(request.name)).map((type) => type.id)).toEqual([again.body.id])
+      const found = await stack.admin<TypeBody>('/v1/credential-types', request)
+      expect(found.status, JSON.stringify(found.body)).toBe(200)
+      expect(found.body.id).toBe(again.body.id)
+    }, 180_000)
+
+    it('created at the same time: one of the two gets the name and version, the other finds it or is refused', async () => {
+      const request = { name: 'raced', version: '1.0', attributes: ['code'] }
+      const exported = await exportedAndDeleted(request.name)
+      const [created, imported] = await Promise.all([
+        stack.admin<TypeBody>('/v1/credential-types', request),
+        stack.admin<TypeBody & ErrorBody>('/v1/credential-types/import', exported),
+      ])
+      const types = await named(request.name)
+      expect(types).toHaveLength(1)
+      // the creation first: the import is refused; the import first: the creation finds it
+      if (imported.status === 409) expect([created.status, created.body.id]).toEqual([201, types[0]!.id])
+      else expect([imported.status, created.status, created.body.id]).toEqual([201, 200, imported.body.id])
+      const found = await stack.admin<TypeBody>('/v1/credential-types', request)
+      expect([found.status, found.body.id]).toEqual([200, types[0]!.id])
+    }, 180_000)
+  })
 })

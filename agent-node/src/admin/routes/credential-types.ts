@@ -138,7 +138,7 @@ const importType = jsonRoute({
   responses: {
     201: [CredentialTypeBody, 'Imported'],
     400: "Invalid body, objects not of this agent's DID or not matching their ids",
-    409: 'The type exists',
+    409: 'The type exists, or another type has its name and version (`issues` name `data.name`, `data.version`)',
   },
 })
 
