@@ -18,9 +18,10 @@ import { newSession, type Session } from '../../src/session/index.ts'
 const CONNECTION = '11111111-1111-4111-8111-111111111111'
 const SECRET = 'tok-9f3c1d'
 
-function packWith(servers: unknown[]): AgentPackConfig {
+function packWith(servers: unknown[], authentication: Record<string, unknown> = {}): AgentPackConfig {
   const text = JSON.stringify({
     flows: {
+      authentication,
       menu: {
         items: [
           { id: 'configure', label: 'Configure', action: 'mcp-config', visibleWhen: 'notConfiguring' },
@@ -139,6 +140,15 @@ describe('flow mcp-config', () => {
     ])
     expect(chat.last!.redact).toBe(true)
     expect(mcpConfigState(chat.session.flowState).saved?.vault?.tenant).toEqual({ text: 'acme' })
+  })
+
+  it('with authentication required, a guest is asked to authenticate first: nothing is asked, so no secret is typed', async () => {
+    const chat = new Harness(packWith([vault], { required: true }))
+    expect(await chat.select('configure')).toEqual([
+      'Please authenticate first: choose "Authenticate" in the menu and present your credential.',
+    ])
+    expect(mcpConfigState(chat.session.flowState).pending).toBeUndefined()
+    expect(menuFacts(chat.session).configuring).toBe(false)
   })
 
   it('abort-config drops what is being asked for', async () => {

@@ -32,6 +32,7 @@ import {
   userHeaders,
 } from '../../mcp/user-config.ts'
 import type { Session, SessionPatch } from '../../session/index.ts'
+import { promptsToAuthenticate } from '../authentication/index.ts'
 import type { Flow, FlowContext, FlowEvent, FlowResult } from '../types.ts'
 
 /** The flow's name (`session.activeFlow` while configuring). */
@@ -142,9 +143,18 @@ export const mcpConfigFlow: Flow = {
   },
 }
 
-/** Action `mcp-config`: starts configuring every user-controlled server (see the module comment). */
+/**
+ * Action `mcp-config`: starts configuring every user-controlled server (see the module comment);
+ * a guest who must authenticate first (`authentication.required`) is told so instead.
+ */
 export async function startConfig(context: FlowContext): Promise<FlowResult> {
   const { config, session, chat } = context
+  // A guest's texts go to the AUTH_REQUIRED gate first: a value (a secret) typed now would be
+  // kept unredacted and never reach this flow.
+  if (promptsToAuthenticate(session, config)) {
+    say(context, 'AUTH_REQUIRED')
+    return {}
+  }
   const servers = userControlled(config.mcp.servers).filter((server) => {
     if (!asksForSecrets(server) || chat.mcp?.secrets) return true
     say(context, 'MCP_CONFIG_UNAVAILABLE', server.name)
