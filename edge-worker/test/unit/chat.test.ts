@@ -12,7 +12,7 @@ const CONNECTION = '11111111-1111-4111-8111-111111111111'
 const pack = (yaml: string) => resolveAgentPack({ path: 'agent-pack.yaml', text: yaml }, {}).config
 const text = (content: string) => ({
   type: 'message-received' as const,
-  message: { type: 'text' as const, id: crypto.randomUUID(), connectionId: CONNECTION, timestamp: 0, threadId: 'th-1', content },
+  message: { type: 'text' as const, id: crypto.randomUUID(), connectionId: CONNECTION, timestamp: 0, threadId: 'thread-1', content },
 })
 
 function recordingLogger() {
@@ -45,7 +45,7 @@ describe('the chat flow', () => {
     expect(sent).toEqual([
       {
         name: 'send-message',
-        message: { connectionId: CONNECTION, type: 'text', content: BUILT_IN_TEXTS.fr!.LLM_NOT_CONFIGURED, threadId: 'th-1' },
+        message: { connectionId: CONNECTION, type: 'text', content: BUILT_IN_TEXTS.fr!.LLM_NOT_CONFIGURED, threadId: 'thread-1' },
       },
     ])
     expect(result.record).toEqual([
