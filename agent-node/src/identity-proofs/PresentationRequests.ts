@@ -30,11 +30,13 @@ import { recordRepository } from '../wallet/storage/repository.ts'
 import { anonCredsProofRequest, presentationOutcome, STATUS_ORDER, type PresentationStatus } from './outcome.ts'
 import { PresentationFlowRecord, type CallbackUpdate } from './PresentationFlowRecord.ts'
 import { callbackLane, PRESENTATION_CALLBACK_TOPIC, type PresentationCallbackEvent } from './callbacks.ts'
-import { completeRequested, type RequestedCredentialInput } from './requested.ts'
+import { completeRequested, requestedFieldsAt, type RequestedCredentialInput, type RequestedFields } from './requested.ts'
 
 /** What `POST /v1/presentation-request` asks for, both shapes brought to one. */
 export interface PresentationRequestInput {
   requestedCredentials: RequestedCredentialInput[]
+  /** Where each entry's lists sit in the request body, for errors (default `requestedCredentials.<i>.…`). */
+  fields?: RequestedFields[]
   ref?: string
   callbackUrl?: string
 }
@@ -72,7 +74,9 @@ export class PresentationRequests {
     const { agent, config, guard, shortUrls } = this.deps
     if (input.callbackUrl) await guard.check(input.callbackUrl)
     const requested = await Promise.all(
-      input.requestedCredentials.map((entry, index) => completeRequested(agent, entry, `requestedCredentials.${index}`)),
+      input.requestedCredentials.map((entry, index) =>
+        completeRequested(agent, entry, input.fields?.[index] ?? requestedFieldsAt(`requestedCredentials.${index}`)),
+      ),
     )
 
     const { message, proofRecord } = await agent.modules.didcomm.proofs.createRequest({

@@ -27,18 +27,29 @@ async function schemaAttributes(agent: DidcommAgent, credentialDefinitionId: str
   return schema.attrNames
 }
 
+/** Where an entry's attribute and predicate lists sit in the request body, for errors. */
+export interface RequestedFields {
+  attributes: string
+  predicates: string
+}
+
+/** The fields of an entry at `prefix` of the body (`requestedCredentials.0`): `<prefix>.attributes`, `<prefix>.predicates`. */
+export function requestedFieldsAt(prefix: string): RequestedFields {
+  return { attributes: `${prefix}.attributes`, predicates: `${prefix}.predicates` }
+}
+
 /**
  * Completes `entry`: `attributes` defaults to every attribute of the schema, unless the entry
  * asks only for predicates (then none is revealed). Every attribute and predicate name must be
  * an attribute of the schema.
- * @param field where the entry sits in the request body (`requestedCredentials.0`), for errors.
+ * @param fields where the entry's lists sit in the request body, for errors.
  * @throws UnknownCredentialDefinitionError when the definition or its schema does not resolve;
- *   ClaimsMismatchError naming `<field>.attributes` or `<field>.predicates.<i>.name`.
+ *   ClaimsMismatchError naming `fields.attributes` or `<fields.predicates>.<i>.name`.
  */
 export async function completeRequested(
   agent: DidcommAgent,
   entry: RequestedCredentialInput,
-  field: string,
+  fields: RequestedFields,
 ): Promise<Omit<RequestedCredential, 'id'>> {
   const known = await schemaAttributes(agent, entry.credentialDefinitionId)
   const attributes = entry.attributes ?? (entry.predicates ? [] : known)
@@ -46,13 +57,13 @@ export async function completeRequested(
   const unknown = attributes.filter((name) => !known.includes(name))
   if (unknown.length > 0)
     issues.push({
-      field: `${field}.attributes`,
+      field: fields.attributes,
       message: `not attributes of this credential type: ${unknown.join(', ')} (it has ${known.join(', ')})`,
     })
   entry.predicates?.forEach((predicate, index) => {
     if (!known.includes(predicate.name))
       issues.push({
-        field: `${field}.predicates.${index}.name`,
+        field: `${fields.predicates}.${index}.name`,
         message: `'${predicate.name}' is not an attribute of this credential type (it has ${known.join(', ')})`,
       })
   })

@@ -130,6 +130,13 @@ describe('presentation requests', () => {
     const attribute = await request({ ref: 'x', requestedCredentials: [{ credentialDefinitionId: person, attributes: ['shoe-size'] }] })
     expect(attribute.status).toBe(400)
     expect(attribute.body.issues![0]!.field).toBe('requestedCredentials.0.attributes')
+    // The simple shape's errors name its own fields, not the entry it becomes.
+    const claim = await request({ ref: 'x', credentialDefinitionId: person, claims: ['shoe-size'] })
+    expect(claim.status).toBe(400)
+    expect(claim.body.issues!.map((i) => i.field)).toEqual(['claims'])
+    const predicate = await request({ ref: 'x', credentialDefinitionId: person, predicates: [{ name: 'shoe-size', type: '>=', value: 1 }] })
+    expect(predicate.status).toBe(400)
+    expect(predicate.body.issues!.map((i) => i.field)).toEqual(['predicates.0.name'])
 
     const neither = await request({ ref: 'x' })
     expect(neither.status).toBe(400)

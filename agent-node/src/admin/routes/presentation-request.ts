@@ -83,13 +83,18 @@ const requestRoute = (path: string) =>
     },
   })
 
-/** Both shapes as one input (the schema guarantees one of them is complete). */
+/**
+ * Both shapes as one input (the schema guarantees one of them is complete); errors about the
+ * simple shape's entry name its own fields, `claims` and `predicates`.
+ */
 function toInput(body: z.infer<typeof PresentationRequestCreate>): PresentationRequestInput {
   const { ref, callbackUrl, requestedCredentials, credentialDefinitionId, claims, predicates } = body
+  if (requestedCredentials) return { ref, callbackUrl, requestedCredentials }
   return {
     ref,
     callbackUrl,
-    requestedCredentials: requestedCredentials ?? [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims, predicates }],
+    requestedCredentials: [{ credentialDefinitionId: credentialDefinitionId!, attributes: claims, predicates }],
+    fields: [{ attributes: 'claims', predicates: 'predicates' }],
   }
 }
 

@@ -23,7 +23,7 @@ import {
 } from '@credo-ts/didcomm'
 import { requestedProofItemId, type SubmittedProofItem } from '@parley/shared'
 import { anonCredsProofRequest, presentationOutcome } from '../../identity-proofs/outcome.ts'
-import { completeRequested } from '../../identity-proofs/requested.ts'
+import { completeRequested, requestedFieldsAt } from '../../identity-proofs/requested.ts'
 import { PresentationFlowRecord } from '../../identity-proofs/PresentationFlowRecord.ts'
 import { recordRepository } from '../../wallet/storage/repository.ts'
 import type { MessageReceiver, MessageSender } from '../contract.ts'
@@ -39,7 +39,7 @@ export const sendIdentityProofRequest: MessageSender<'identity-proof-request'> =
   const requestedCredentials = await Promise.all(
     body.requestedProofItems.map(async (item, index) => ({
       id: requestedProofItemId(item, index),
-      ...(await completeRequested(agent, item, `requestedProofItems.${index}`)),
+      ...(await completeRequested(agent, item, requestedFieldsAt(`requestedProofItems.${index}`))),
     })),
   )
   const descriptions = body.requestedProofItems.flatMap((item) => (item.description ? [item.description] : []))
