@@ -30,13 +30,13 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
  * credentials in `Cookie` and in headers of any name (an HTTP tool's `authHeader`, an MCP
  * server's configured `headers`), which the guard cannot tell from harmless ones.
  */
-export const CROSS_ORIGIN_HEADERS: readonly string[] = ['accept', 'accept-language', 'user-agent']
+const CROSS_ORIGIN_HEADERS: readonly string[] = ['accept', 'accept-language', 'user-agent']
 
 /** Headers that describe the body: the Fetch Standard's "request-body-header names" and `content-length`. */
 const BODY_HEADERS: readonly string[] = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length']
 
 /** One hop's request. */
-export interface HopRequest {
+interface HopRequest {
   url: URL
   /** As the caller gave it; compared case-insensitively. */
   method: string
@@ -61,7 +61,7 @@ export interface HopRequest {
  * @throws TypeError when `location` is not a URL, or when the body is a `ReadableStream` (it cannot
  *   be read twice) and `status` is not 303 (the standard's network error, 301 and 302 included).
  */
-export function redirectRequest(current: HopRequest, status: number, location: string | null): HopRequest | undefined {
+function redirectRequest(current: HopRequest, status: number, location: string | null): HopRequest | undefined {
   if (!REDIRECT_STATUSES.has(status) || location === null) return undefined
   const url = new URL(location, current.url)
   const method = current.method.toUpperCase()
